@@ -1,0 +1,49 @@
+# podflow — see README.md. `make demo` and `make test` are all a fresh machine needs.
+GO      ?= go
+BIN     ?= bin
+PREFIX  ?= $(shell $(GO) env GOPATH)/bin
+FUZZTIME ?= 60s
+DEMO_LOGS = testdata/corpus/v1.36.3
+
+.PHONY: all build test demo bench bench-data fuzz lint install golden clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN)/podflow ./cmd/podflow
+
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+demo: build
+	$(BIN)/podflow get pods $(DEMO_LOGS)
+	@echo
+	$(BIN)/podflow describe pod payments-7b4d9c8f6-q9zrt $(DEMO_LOGS)/04-sandbox-failure.log
+
+install: build
+	install -d $(PREFIX)
+	install -m 0755 $(BIN)/podflow $(PREFIX)/podflow
+	ln -sf podflow $(PREFIX)/kubectl-podflow
+	@echo "installed $(PREFIX)/podflow and $(PREFIX)/kubectl-podflow (kubectl podflow …)"
+
+lint:
+	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+golden:
+	$(GO) test ./cmd/... ./timeline/... ./tui/... -update
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./parser/ ./timeline/ | tee $(BIN)/bench.txt
+
+fuzz:
+	@for pkg in ./parser ./timeline; do \
+	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+	    echo "== $$pkg $$t ($(FUZZTIME))"; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	  done; \
+	done
+
+clean:
+	rm -rf $(BIN)

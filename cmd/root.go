@@ -1,0 +1,73 @@
+// Package cmd holds podflow's cobra commands. Commands stay thin: flags and
+// printing here, everything else in parser and timeline.
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Version is set at build time with -ldflags "-X github.com/podflow/podflow/cmd.Version=…".
+var Version = "dev"
+
+// NewRootCmd builds the command tree over ioS.
+func NewRootCmd(ioS *IO) *cobra.Command {
+	name := "podflow"
+	root := &cobra.Command{
+		Use:   name,
+		Short: "Replay kubelet logs into a per-pod flow trace",
+		Long: `podflow reads kubelet logs (files, journalctl output, kind/CAPI/must-gather
+dumps, gzip or zstd, or - for stdin), rebuilds every pod's journey through the
+kubelet against a reference pipeline, and shows where each pod stalled, for how
+long, and the log line that proves it.`,
+		Example: `  podflow get pods kubelet.log
+  journalctl -u kubelet | podflow get pods -
+  podflow describe pod web-7d9f8c6b5-x2kqp ./kind-logs/
+  podflow check ./kind-logs/ --max-startup 30s -o junit=report.xml`,
+		Version:       Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetIn(ioS.In)
+	root.SetOut(ioS.Out)
+	root.SetErr(ioS.ErrOut)
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageErrorf("%w\nSee '%s --help'.", err, c.CommandPath())
+	})
+
+	get := &cobra.Command{Use: "get", Short: "List pods or nodes with their verdicts"}
+	describe := &cobra.Command{Use: "describe", Short: "Show one pod's flow in detail"}
+	lines := &cobra.Command{Use: "lines", Short: "Print every raw log line that belongs to a pod"}
+	root.AddCommand(get, describe, lines)
+	// Each command file registers itself here; keep one line per command.
+	// register: commands
+	return root
+}
+
+// Main runs podflow with args (args[0] is the program name) and returns the
+// exit code. Only Main prints errors.
+func Main(ioS *IO, args []string) int {
+	root := NewRootCmd(ioS)
+	if strings.HasPrefix(filepath.Base(args[0]), "kubectl-") {
+		root.Use = "kubectl podflow"
+	}
+	root.SetArgs(args[1:])
+	err := root.Execute()
+	if err == nil {
+		return ExitOK
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) && ee.Err == nil {
+		return ee.Code
+	}
+	fmt.Fprintf(ioS.ErrOut, "%s: %s\n", "podflow", err)
+	var ue *usageError
+	if !errors.As(err, &ue) && !errors.As(err, &ee) && strings.HasPrefix(err.Error(), "unknown command") {
+		return ExitUsage
+	}
+	return exitCode(err)
+}

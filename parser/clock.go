@@ -1,0 +1,59 @@
+package parser
+
+import "time"
+
+// clock turns klog's year-less, zone-less header times into full times.
+// The year comes from Options.Year, else from an absolute time seen in the
+// stream (journald ISO prefix, JSON ts, runtime RFC3339), else from the
+// input's modification time; a month that goes backwards (December to
+// January) moves to the next year.
+type clock struct {
+	year      int
+	yearFixed bool // set by Options.Year: never re-anchored
+	anchored  bool
+	loc       *time.Location
+	lastMonth int
+	modTime   time.Time
+}
+
+func newClock(opts Options) clock {
+	c := clock{loc: opts.Location, modTime: opts.ModTime}
+	if c.loc == nil {
+		c.loc = time.UTC
+	}
+	switch {
+	case opts.Year > 0:
+		c.year, c.yearFixed = opts.Year, true
+	case !opts.ModTime.IsZero():
+		c.year = opts.ModTime.In(c.loc).Year()
+	default:
+		c.year = time.Now().In(c.loc).Year()
+	}
+	return c
+}
+
+// anchor takes the year from an absolute timestamp found in the stream.
+func (c *clock) anchor(t time.Time) {
+	if c.yearFixed || c.anchored || t.IsZero() {
+		return
+	}
+	c.anchored = true
+	t = t.In(c.loc)
+	c.year = t.Year()
+	c.lastMonth = int(t.Month())
+}
+
+func (c *clock) klogTime(h klogHeader) time.Time {
+	if c.lastMonth == 0 && !c.anchored && !c.yearFixed && !c.modTime.IsZero() {
+		// A log written before the file was last modified: a first month
+		// later than the mtime's month belongs to the previous year.
+		if h.month > int(c.modTime.In(c.loc).Month()) {
+			c.year--
+		}
+	}
+	if c.lastMonth == 12 && h.month == 1 {
+		c.year++
+	}
+	c.lastMonth = h.month
+	return time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, h.micros*1000, c.loc)
+}

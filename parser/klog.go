@@ -1,0 +1,212 @@
+package parser
+
+import (
+	"bytes"
+	"time"
+)
+
+// klogHeader is the decoded fixed part of `Lmmdd hh:mm:ss.uuuuuu PID file:line] `.
+type klogHeader struct {
+	sev                    Severity
+	month, day             int
+	hour, min, sec, micros int
+	pid                    int
+	srcStart, srcEnd       int // file:line
+	payload                int // index of the payload after "] "
+}
+
+func digits(b []byte, i, n int) (int, bool) {
+	v := 0
+	for k := i; k < i+n; k++ {
+		c := b[k]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, true
+}
+
+// parseKlogHeader reads the klog header at the start of b by fixed offsets
+// (no regexp: this runs on every line).
+func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
+	if len(b) < 30 {
+		return h, false
+	}
+	switch b[0] {
+	case 'I':
+		h.sev = SeverityInfo
+	case 'W':
+		h.sev = SeverityWarning
+	case 'E':
+		h.sev = SeverityError
+	case 'F':
+		h.sev = SeverityFatal
+	default:
+		return h, false
+	}
+	if b[5] != ' ' || b[8] != ':' || b[11] != ':' || b[14] != '.' {
+		return h, false
+	}
+	var ok1, ok2, ok3, ok4, ok5, ok6 bool
+	h.month, ok1 = digits(b, 1, 2)
+	h.day, ok2 = digits(b, 3, 2)
+	h.hour, ok3 = digits(b, 6, 2)
+	h.min, ok4 = digits(b, 9, 2)
+	h.sec, ok5 = digits(b, 12, 2)
+	h.micros, ok6 = digits(b, 15, 6)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
+		return h, false
+	}
+	i := 21
+	if i >= len(b) || b[i] != ' ' {
+		return h, false
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	ps := i
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+		if i-ps < 10 {
+			h.pid = h.pid*10 + int(b[i]-'0')
+		}
+		i++
+	}
+	if i == ps || i >= len(b) || b[i] != ' ' {
+		return h, false
+	}
+	i++
+	h.srcStart = i
+	end := bytes.Index(b[i:], []byte("] "))
+	if end < 0 {
+		// A header with an empty payload ends in "]".
+		if b[len(b)-1] == ']' && bytes.IndexByte(b[i:], ' ') < 0 {
+			h.srcEnd = len(b) - 1
+			h.payload = len(b)
+			return h, true
+		}
+		return h, false
+	}
+	h.srcEnd = i + end
+	if bytes.IndexByte(b[h.srcStart:h.srcEnd], ' ') >= 0 {
+		return h, false
+	}
+	h.payload = h.srcEnd + 2
+	return h, true
+}
+
+// klogMsg returns the raw (still quoted) message bytes of a klog payload,
+// for the cheap Want filter.
+func klogMsg(payload []byte) []byte {
+	if len(payload) > 0 && payload[0] == '"' {
+		if e := quotedEnd(payload, 0); e > 0 {
+			return payload[1 : e-1]
+		}
+		return payload[1:]
+	}
+	return payload
+}
+
+// decodeKlog fills rec from a complete klog record (header line plus any
+// continuation lines joined with '\n').
+func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
+	rec.Severity = h.sev
+	rec.PID = h.pid
+	rec.Source = string(b[h.srcStart:h.srcEnd])
+	rec.Time = r.clock.klogTime(h)
+	rec.Verbosity = -1
+	payload := b[h.payload:]
+	if len(payload) > 0 && payload[0] == '"' {
+		if e := quotedEnd(payload, 0); e > 0 {
+			rec.Format = FormatKlog
+			rec.Msg = unquote(payload[:e])
+			rec.Fields = parseKV(payload[e:], rec.Fields[:0])
+			for _, f := range rec.Fields {
+				if f.Key == "err" {
+					rec.Err = f.Value.String()
+					break
+				}
+			}
+			return
+		}
+	}
+	rec.Format = FormatKlogLegacy
+	rec.Msg = string(bytes.TrimRight(payload, " \n"))
+	rec.Fields = rec.Fields[:0]
+}
+
+// decodeJSON fills rec from a --logging-format=json line.
+func (r *Reader) decodeJSON(b []byte, rec *Record) bool {
+	v, _, ok := parseJSON(b, 0, 0)
+	if !ok || v.Kind != KindObject {
+		return false
+	}
+	rec.Format = FormatJSON
+	rec.Verbosity = -1
+	rec.Fields = rec.Fields[:0]
+	hasV := false
+	for _, f := range v.Obj {
+		switch f.Key {
+		case "ts":
+			if f.Value.Kind == KindNumber {
+				ms := f.Value.Num
+				sec := int64(ms / 1000)
+				nsec := int64((ms - float64(sec)*1000) * 1e6)
+				rec.Time = time.Unix(sec, nsec).In(r.clock.loc)
+				r.clock.anchor(rec.Time)
+			}
+		case "caller":
+			rec.Source = f.Value.Str
+		case "msg":
+			rec.Msg = f.Value.Str
+		case "v":
+			hasV = true
+			rec.Verbosity = int(f.Value.Num)
+		case "err":
+			rec.Err = f.Value.String()
+			rec.Fields = append(rec.Fields, f)
+		case "level":
+			rec.Severity = parseLevel(f.Value.Str)
+		default:
+			rec.Fields = append(rec.Fields, f)
+		}
+	}
+	if rec.Severity == SeverityUnknown {
+		if !hasV && rec.Err != "" {
+			rec.Severity = SeverityError
+		} else {
+			rec.Severity = SeverityInfo
+		}
+	}
+	return true
+}
+
+// jsonMsg finds the raw "msg" value of a JSON line without decoding it.
+func jsonMsg(b []byte) []byte {
+	k := bytes.Index(b, []byte(`"msg":"`))
+	if k < 0 {
+		return nil
+	}
+	s := k + 6
+	e := quotedEnd(b, s)
+	if e < 0 {
+		return b[s+1:]
+	}
+	return b[s+1 : e-1]
+}
+
+func parseLevel(s string) Severity {
+	switch s {
+	case "debug", "trace", "DEBUG", "TRACE":
+		return SeverityDebug
+	case "info", "INFO":
+		return SeverityInfo
+	case "warn", "warning", "WARN", "WARNING":
+		return SeverityWarning
+	case "error", "ERROR":
+		return SeverityError
+	case "fatal", "panic", "FATAL", "PANIC":
+		return SeverityFatal
+	}
+	return SeverityUnknown
+}

@@ -1,0 +1,381 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// DefaultMaxLineBytes caps one physical line; the rest of a longer line is
+// skipped and counted in Stats.Truncated, so memory stays bounded.
+const DefaultMaxLineBytes = 64 << 20
+
+// Options configure a Reader.
+type Options struct {
+	Name      string         // input name used in positions and errors
+	Year      int            // year for klog times; 0 infers it
+	Location  *time.Location // zone the klog times were written in; nil means UTC
+	ModTime   time.Time      // input modification time, a fallback for the year
+	Host      string         // node name when no line names one
+	Component string         // component when no line names one (default "kubelet")
+	// Want, when set, is asked with the raw (still escaped) message of each
+	// record before it is decoded; records it declines are counted in
+	// Stats.Filtered and cost no allocation.
+	Want         func(msg []byte) bool
+	MaxLineBytes int // 0 means DefaultMaxLineBytes
+}
+
+// Stats account for every input line: Lines == Records + Filtered +
+// Continuations + Annotations + Blank + Unrecognized.
+type Stats struct {
+	Lines         int64 `json:"lines"`
+	Bytes         int64 `json:"bytes"`
+	Records       int64 `json:"records"`       // records returned by Next
+	Filtered      int64 `json:"filtered"`      // records of a known format the caller did not want
+	Continuations int64 `json:"continuations"` // lines joined to the record before them
+	Annotations   int64 `json:"annotations"`   // lines people add around logs: "-- Logs begin at …", "..."
+	Blank         int64 `json:"blank"`
+	Unrecognized  int64 `json:"unrecognized"`
+	Truncated     int64 `json:"truncated"` // lines longer than MaxLineBytes (cut, still counted above)
+	// ByFormat counts records (returned or filtered) per format name.
+	ByFormat map[string]int64 `json:"byFormat"`
+}
+
+// Add sums s and o.
+func (s *Stats) Add(o Stats) {
+	s.Lines += o.Lines
+	s.Bytes += o.Bytes
+	s.Records += o.Records
+	s.Filtered += o.Filtered
+	s.Continuations += o.Continuations
+	s.Annotations += o.Annotations
+	s.Blank += o.Blank
+	s.Unrecognized += o.Unrecognized
+	s.Truncated += o.Truncated
+	for k, v := range o.ByFormat {
+		if s.ByFormat == nil {
+			s.ByFormat = map[string]int64{}
+		}
+		s.ByFormat[k] += v
+	}
+}
+
+// Accounted reports whether every line falls in exactly one bucket.
+func (s Stats) Accounted() bool {
+	return s.Lines == s.Records+s.Filtered+s.Continuations+s.Annotations+s.Blank+s.Unrecognized
+}
+
+// ParseError is an input error with its position.
+type ParseError struct {
+	Input  string
+	Line   int64
+	Offset int64
+	Err    error
+}
+
+func (e *ParseError) Error() string {
+	return fmt.Sprintf("%s:%d (byte %d): %v", e.Input, e.Line, e.Offset, e.Err)
+}
+
+func (e *ParseError) Unwrap() error { return e.Err }
+
+// pending is the record being assembled: it is complete only when the next
+// header line (or EOF) shows that no continuation follows.
+type pending struct {
+	active    bool
+	want      bool
+	format    Format
+	hdr       klogHeader
+	pfx       prefix
+	buf       []byte
+	line      int64
+	offset    int64
+	length    int
+	lines     int
+	multiline bool // inside a klog `key=<` … ` >` value
+}
+
+// Reader is a pull parser over one input stream. Next returns records in
+// input order; a record and its Fields slice are valid until the next call,
+// but all strings in them may be kept.
+type Reader struct {
+	opts    Options
+	br      *bufio.Reader
+	clock   clock
+	stats   Stats
+	cur     pending
+	long    []byte // line assembly for lines longer than the bufio buffer
+	offset  int64  // offset of the next line
+	lineNo  int64
+	done    bool
+	rec     Record
+	readErr error
+}
+
+// NewReader returns a Reader over r.
+func NewReader(r io.Reader, opts Options) *Reader {
+	if opts.Component == "" {
+		opts.Component = "kubelet"
+	}
+	if opts.MaxLineBytes <= 0 {
+		opts.MaxLineBytes = DefaultMaxLineBytes
+	}
+	return &Reader{
+		opts:  opts,
+		br:    bufio.NewReaderSize(r, 256<<10),
+		clock: newClock(opts),
+		stats: Stats{ByFormat: map[string]int64{}},
+	}
+}
+
+// Stats returns the line accounting so far.
+func (r *Reader) Stats() Stats {
+	s := r.stats
+	s.ByFormat = make(map[string]int64, len(r.stats.ByFormat))
+	for k, v := range r.stats.ByFormat {
+		s.ByFormat[k] = v
+	}
+	return s
+}
+
+// Anchor gives the reader an absolute time known to fall near the start of
+// the input (e.g. found by a pre-scan), from which it takes the year.
+func (r *Reader) Anchor(t time.Time) { r.clock.anchor(t) }
+
+// readLine returns the next physical line without its line ending, and
+// the line's length in the input (newline excluded). The slice is valid
+// until the next call.
+func (r *Reader) readLine() ([]byte, int, error) {
+	line, err := r.br.ReadSlice('\n')
+	consumed := len(line)
+	if errors.Is(err, bufio.ErrBufferFull) {
+		r.long = append(r.long[:0], line...)
+		truncated := false
+		for errors.Is(err, bufio.ErrBufferFull) {
+			line, err = r.br.ReadSlice('\n')
+			consumed += len(line)
+			room := r.opts.MaxLineBytes - len(r.long)
+			if len(line) > room {
+				truncated = true
+				if room > 0 {
+					r.long = append(r.long, line[:room]...)
+				}
+			} else {
+				r.long = append(r.long, line...)
+			}
+		}
+		if truncated {
+			r.stats.Truncated++
+		}
+		line = r.long
+	}
+	r.offset += int64(consumed)
+	r.stats.Bytes += int64(consumed)
+	if consumed == 0 && err != nil {
+		return nil, 0, err
+	}
+	phys := consumed
+	if n := len(line); n > 0 && line[n-1] == '\n' {
+		line = line[:n-1]
+		phys--
+	}
+	if k := len(line); k > 0 && line[k-1] == '\r' {
+		line = line[:k-1]
+	}
+	if err != nil && !errors.Is(err, io.EOF) {
+		return line, phys, err
+	}
+	return line, phys, nil
+}
+
+// Next returns the next record, or io.EOF after the last one. A read error
+// (e.g. a truncated gzip stream) is returned as a *ParseError after the
+// records read before it.
+func (r *Reader) Next() (*Record, error) {
+	for {
+		if r.done {
+			if r.cur.active {
+				if rec := r.flush(); rec != nil {
+					return rec, nil
+				}
+				continue
+			}
+			if r.readErr != nil {
+				err := r.readErr
+				r.readErr = nil
+				return nil, err
+			}
+			return nil, io.EOF
+		}
+		start := r.offset
+		line, phys, err := r.readLine()
+		if err != nil {
+			r.done = true
+			if !errors.Is(err, io.EOF) {
+				r.readErr = &ParseError{Input: r.opts.Name, Line: r.lineNo + 1, Offset: r.offset, Err: err}
+			}
+			if line == nil {
+				continue
+			}
+		}
+		r.lineNo++
+		r.stats.Lines++
+		if rec := r.consume(line, phys, start); rec != nil {
+			return rec, nil
+		}
+	}
+}
+
+// consume classifies one physical line; it returns a record when this line
+// completes the one before it.
+func (r *Reader) consume(line []byte, phys int, start int64) *Record {
+	content, pfx := r.stripPrefix(line)
+	if r.cur.active && r.cur.multiline {
+		r.appendCont(content, '\n', start, phys)
+		if string(content) == " >" || string(bytes.TrimRight(content, " ")) == " >" {
+			r.cur.multiline = false
+		}
+		return nil
+	}
+	format, h, msg := classify(content)
+	if format == FormatUnknown {
+		switch {
+		case len(bytes.TrimSpace(content)) == 0:
+			r.stats.Blank++
+		case pfx.annotation:
+			r.stats.Annotations++
+		case r.cur.active:
+			sep := byte('\n')
+			if r.cur.want && openQuote(r.cur.buf) {
+				sep = 0 // a terminal hard-wrapped the line inside a quoted string
+			}
+			r.appendCont(content, sep, start, phys)
+		default:
+			r.stats.Unrecognized++
+		}
+		return nil
+	}
+	var out *Record
+	if r.cur.active {
+		out = r.flush()
+	}
+	want := r.opts.Want == nil || r.opts.Want(msg)
+	r.cur = pending{
+		active: true, want: want, format: format, hdr: h, pfx: pfx,
+		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1,
+	}
+	if want {
+		r.cur.buf = append(r.cur.buf, content...)
+	}
+	if format == FormatKlog && bytes.HasSuffix(content, []byte("=<")) {
+		r.cur.multiline = true
+	}
+	return out
+}
+
+func (r *Reader) appendCont(content []byte, sep byte, start int64, phys int) {
+	r.stats.Continuations++
+	r.cur.lines++
+	r.cur.length = int(start-r.cur.offset) + phys
+	if r.cur.want {
+		if sep != 0 {
+			r.cur.buf = append(r.cur.buf, sep)
+		}
+		r.cur.buf = append(r.cur.buf, content...)
+	}
+}
+
+// openQuote reports whether b ends inside a double-quoted string.
+func openQuote(b []byte) bool {
+	in := false
+	for i := 0; i < len(b); i++ {
+		switch b[i] {
+		case '\\':
+			if in {
+				i++
+			}
+		case '"':
+			in = !in
+		}
+	}
+	return in
+}
+
+// classify detects the format of a line (after any prefix was stripped) and
+// returns the raw message for the Want filter.
+func classify(b []byte) (Format, klogHeader, []byte) {
+	if len(b) == 0 {
+		return FormatUnknown, klogHeader{}, nil
+	}
+	switch b[0] {
+	case 'I', 'W', 'E', 'F':
+		if h, ok := parseKlogHeader(b); ok {
+			payload := b[h.payload:]
+			if len(payload) > 0 && payload[0] == '"' {
+				return FormatKlog, h, klogMsg(payload)
+			}
+			return FormatKlogLegacy, h, payload
+		}
+	case '{':
+		if len(b) > 1 && (b[1] == '"' || b[1] == ' ') {
+			return FormatJSON, klogHeader{}, jsonMsg(b)
+		}
+	case 't':
+		if bytes.HasPrefix(b, []byte("time=")) {
+			return FormatLogrus, klogHeader{}, logrusMsg(b)
+		}
+	}
+	return FormatUnknown, klogHeader{}, nil
+}
+
+// flush completes the pending record. Records the caller did not want are
+// only counted.
+func (r *Reader) flush() *Record {
+	p := &r.cur
+	p.active = false
+	if !p.want {
+		r.stats.Filtered++
+		r.stats.ByFormat[p.format.String()]++
+		return nil
+	}
+	rec := &r.rec
+	fields := rec.Fields[:0]
+	*rec = Record{Fields: fields}
+	rec.Host = r.opts.Host
+	rec.Component = r.opts.Component
+	if p.pfx.host != "" {
+		rec.Host = p.pfx.host
+	}
+	if p.pfx.component != "" {
+		rec.Component = p.pfx.component
+	}
+	ok := true
+	switch p.format {
+	case FormatKlog, FormatKlogLegacy:
+		r.decodeKlog(p.buf, p.hdr, rec)
+	case FormatJSON:
+		ok = r.decodeJSON(p.buf, rec)
+	case FormatLogrus:
+		ok = r.decodeLogrus(p.buf, rec)
+	}
+	if !ok {
+		// Looked like JSON or logrus but did not decode: keep it countable.
+		r.stats.Unrecognized++
+		r.stats.Continuations -= int64(p.lines - 1)
+		r.stats.Unrecognized += int64(p.lines - 1)
+		return nil
+	}
+	if rec.Time.IsZero() && p.pfx.hasTime {
+		rec.Time = p.pfx.time
+	}
+	if rec.PID == 0 {
+		rec.PID = p.pfx.pid
+	}
+	rec.Pos = Position{Input: r.opts.Name, Line: p.line, Lines: p.lines, Offset: p.offset, Length: p.length}
+	r.stats.Records++
+	r.stats.ByFormat[rec.Format.String()]++
+	return rec
+}

@@ -1,0 +1,190 @@
+// Package parser turns the bytes of kubelet and container-runtime log captures
+// into records: one streaming pass, io.Reader in, *Record out. It knows nothing
+// of pods; the timeline package gives records their meaning.
+package parser
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Format says which log format a record was written in.
+type Format uint8
+
+const (
+	FormatUnknown Format = iota
+	FormatKlog           // klog text header with a structured ("msg" k=v) payload
+	FormatKlogLegacy     // klog text header with a printf payload (≤1.20 and leftover Infof calls)
+	FormatJSON           // --logging-format=json
+	FormatLogrus         // containerd / CRI-O logrus text (time="…" level=… msg="…")
+)
+
+var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus"}
+
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return "format(" + strconv.Itoa(int(f)) + ")"
+}
+
+// MarshalText makes formats print as words in JSON output.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// Severity is the record's level. klog JSON has no level key: errors are the
+// lines with "err" and no "v".
+type Severity uint8
+
+const (
+	SeverityUnknown Severity = iota
+	SeverityDebug
+	SeverityInfo
+	SeverityWarning
+	SeverityError
+	SeverityFatal
+)
+
+var severityNames = [...]string{"unknown", "debug", "info", "warning", "error", "fatal"}
+
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "severity(" + strconv.Itoa(int(s)) + ")"
+}
+
+// MarshalText makes severities print as words in JSON output.
+func (s Severity) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Kind is the decoded shape of a field value.
+type Kind uint8
+
+const (
+	KindString Kind = iota // a quoted string (Go or JSON quoting), already unquoted
+	KindNumber             // a number; Str keeps its text
+	KindBool
+	KindNull   // null, <nil>, (MISSING)
+	KindList   // a JSON array, or a klog %+v list such as [ns/a ns/b]
+	KindObject // a JSON object, fields in their written order
+	KindBare   // anything else written without quotes (%+v structs, durations, …)
+)
+
+var kindNames = [...]string{"string", "number", "bool", "null", "list", "object", "bare"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText makes kinds print as words in JSON output.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// Value is a decoded field value.
+type Value struct {
+	Kind Kind
+	Str  string  // string content, or the text of a number, bool or bare value
+	Num  float64 // for KindNumber
+	List []Value // for KindList
+	Obj  []Field // for KindObject, in written order
+}
+
+// Get returns the member of an object value with the given key.
+func (v Value) Get(key string) (Value, bool) {
+	for _, f := range v.Obj {
+		if f.Key == key {
+			return f.Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// String renders the value compactly: strings as they are, others as text.
+func (v Value) String() string {
+	switch v.Kind {
+	case KindList:
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, e := range v.List {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(e.String())
+		}
+		b.WriteByte(']')
+		return b.String()
+	case KindObject:
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, f := range v.Obj {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(f.Key)
+			b.WriteByte(':')
+			b.WriteString(f.Value.String())
+		}
+		b.WriteByte('}')
+		return b.String()
+	}
+	return v.Str
+}
+
+// Field is one key/value pair of a structured record.
+type Field struct {
+	Key   string
+	Raw   string // the value exactly as written
+	Value Value
+}
+
+// Position says where a record's raw text lies in its input, so that a view
+// can read the original lines back without podflow keeping them in memory.
+type Position struct {
+	Input  string // input name as given (path, "-" for stdin, or path inside an archive)
+	Line   int64  // 1-based number of the record's first physical line
+	Lines  int    // physical lines the record spans (continuations included)
+	Offset int64  // byte offset of the first line in the decompressed stream
+	Length int    // bytes from Offset to the end of the last line, newline excluded
+}
+
+// Record is one log entry: a klog line with its continuations, a JSON line,
+// or a runtime line.
+type Record struct {
+	Time      time.Time
+	Severity  Severity
+	Source    string // file:line of the emitting call (klog header or JSON caller)
+	PID       int
+	Msg       string
+	Err       string
+	Verbosity int // the JSON "v"; -1 where the format does not say
+	Fields    []Field
+	Host      string // node: from a journald prefix, the directory name or Options.Host
+	Component string // kubelet, containerd, crio, …
+	Format    Format
+	Pos       Position
+}
+
+// Field returns the value of the first field named key.
+func (r *Record) Field(key string) (Value, bool) {
+	for i := range r.Fields {
+		if r.Fields[i].Key == key {
+			return r.Fields[i].Value, true
+		}
+	}
+	return Value{}, false
+}
+
+// Str returns the text of the field named key, or "".
+func (r *Record) Str(key string) string {
+	v, ok := r.Field(key)
+	if !ok {
+		return ""
+	}
+	return v.String()
+}
+
+// Structured reports whether the record carries key/value fields, as
+// opposed to a printf sentence.
+func (r *Record) Structured() bool { return r.Format != FormatKlogLegacy && r.Format != FormatUnknown }

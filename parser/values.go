@@ -1,0 +1,413 @@
+package parser
+
+import (
+	"bytes"
+	"strconv"
+	"unicode/utf8"
+)
+
+// maxDepth bounds nesting of JSON and bracketed values so a hostile line
+// cannot exhaust the stack; deeper values are kept as bare text.
+const maxDepth = 64
+
+// quotedEnd returns the index just past the closing quote of the quoted
+// string starting at b[i] == '"', or -1 when it is not closed.
+func quotedEnd(b []byte, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// unquote decodes a Go- or JSON-quoted string. It falls back to the raw
+// inner text when the escapes are not valid Go, so no line is lost.
+func unquote(q []byte) string {
+	if len(q) < 2 {
+		return string(q)
+	}
+	inner := q[1 : len(q)-1]
+	simple := true
+	for _, c := range inner {
+		if c == '\\' || c >= utf8.RuneSelf {
+			simple = false
+			break
+		}
+	}
+	if simple {
+		return string(inner)
+	}
+	if s, err := strconv.Unquote(string(q)); err == nil {
+		return s
+	}
+	return unescapeLoose(inner)
+}
+
+// unescapeLoose handles JSON-only escapes (\/) and anything strconv rejects,
+// keeping unknown escapes as they are.
+func unescapeLoose(b []byte) string {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c != '\\' || i+1 >= len(b) {
+			out = append(out, c)
+			continue
+		}
+		i++
+		switch b[i] {
+		case 'n':
+			out = append(out, '\n')
+		case 't':
+			out = append(out, '\t')
+		case 'r':
+			out = append(out, '\r')
+		case '"', '\\', '/':
+			out = append(out, b[i])
+		case 'u':
+			if i+4 < len(b) {
+				if n, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 32); err == nil {
+					out = utf8.AppendRune(out, rune(n))
+					i += 4
+					continue
+				}
+			}
+			out = append(out, '\\', 'u')
+		default:
+			out = append(out, '\\', b[i])
+		}
+	}
+	return string(out)
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// parseJSON decodes the JSON value at b[i:], returning the value and the
+// index after it. ok is false on malformed input.
+func parseJSON(b []byte, i, depth int) (v Value, next int, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return v, i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		e := quotedEnd(b, i)
+		if e < 0 {
+			return v, i, false
+		}
+		return Value{Kind: KindString, Str: unquote(b[i:e])}, e, true
+	case c == '{':
+		if depth >= maxDepth {
+			return v, i, false
+		}
+		v.Kind = KindObject
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == '}' {
+			return v, i + 1, true
+		}
+		for {
+			i = skipSpace(b, i)
+			if i >= len(b) || b[i] != '"' {
+				return v, i, false
+			}
+			e := quotedEnd(b, i)
+			if e < 0 {
+				return v, i, false
+			}
+			key := unquote(b[i:e])
+			i = skipSpace(b, e)
+			if i >= len(b) || b[i] != ':' {
+				return v, i, false
+			}
+			vs := skipSpace(b, i+1)
+			mv, n, ok := parseJSON(b, vs, depth+1)
+			if !ok {
+				return v, n, false
+			}
+			v.Obj = append(v.Obj, Field{Key: key, Raw: string(b[vs:n]), Value: mv})
+			i = skipSpace(b, n)
+			if i < len(b) && b[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(b) && b[i] == '}' {
+				return v, i + 1, true
+			}
+			return v, i, false
+		}
+	case c == '[':
+		if depth >= maxDepth {
+			return v, i, false
+		}
+		v.Kind = KindList
+		v.List = []Value{}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == ']' {
+			return v, i + 1, true
+		}
+		for {
+			ev, n, ok := parseJSON(b, i, depth+1)
+			if !ok {
+				return v, n, false
+			}
+			v.List = append(v.List, ev)
+			i = skipSpace(b, n)
+			if i < len(b) && b[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(b) && b[i] == ']' {
+				return v, i + 1, true
+			}
+			return v, i, false
+		}
+	case c == 't' && hasPrefixAt(b, i, "true"):
+		return Value{Kind: KindBool, Str: "true"}, i + 4, true
+	case c == 'f' && hasPrefixAt(b, i, "false"):
+		return Value{Kind: KindBool, Str: "false"}, i + 5, true
+	case c == 'n' && hasPrefixAt(b, i, "null"):
+		return Value{Kind: KindNull, Str: "null"}, i + 4, true
+	case c == '-' || (c >= '0' && c <= '9'):
+		j := i + 1
+		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+			j++
+		}
+		f, err := strconv.ParseFloat(string(b[i:j]), 64)
+		if err != nil {
+			return v, j, false
+		}
+		return Value{Kind: KindNumber, Str: string(b[i:j]), Num: f}, j, true
+	}
+	return v, i, false
+}
+
+func hasPrefixAt(b []byte, i int, p string) bool {
+	return len(b)-i >= len(p) && string(b[i:i+len(p)]) == p
+}
+
+// bracketEnd returns the index after the bracketed group starting at b[i]
+// (one of '{', '[' or '('), matching nested brackets and skipping quoted
+// strings, or -1 when it does not close.
+func bracketEnd(b []byte, i int) int {
+	depth := 0
+	for j := i; j < len(b); j++ {
+		switch b[j] {
+		case '"':
+			e := quotedEnd(b, j)
+			if e < 0 {
+				return -1
+			}
+			j = e - 1
+		case '{', '[', '(':
+			depth++
+		case '}', ']', ')':
+			depth--
+			if depth == 0 {
+				return j + 1
+			}
+		}
+	}
+	return -1
+}
+
+func isKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/'
+}
+
+// keyAt reports whether b[i:] starts with `key=`.
+func keyAt(b []byte, i int) bool {
+	j := i
+	for j < len(b) && isKeyByte(b[j]) {
+		j++
+	}
+	return j > i && j < len(b) && b[j] == '='
+}
+
+// parseKV reads klog's ` key=value …` pairs from b (the payload after the
+// quoted message) and appends them to fields.
+func parseKV(b []byte, fields []Field) []Field {
+	i := 0
+	for {
+		i = skipSpace(b, i)
+		if i >= len(b) {
+			return fields
+		}
+		ks := i
+		for i < len(b) && isKeyByte(b[i]) {
+			i++
+		}
+		if i == ks || i >= len(b) || b[i] != '=' {
+			// Not a key: keep the rest as one bare value so nothing is lost.
+			rest := string(b[ks:])
+			return append(fields, Field{Key: "", Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
+		}
+		key := string(b[ks:i])
+		i++
+		vs := i
+		v, n := parseKlogValue(b, i)
+		fields = append(fields, Field{Key: key, Raw: string(b[vs:n]), Value: v})
+		i = n
+	}
+}
+
+// parseKlogValue reads one klog value at b[i:], in any rendering klog has
+// used: Go-quoted, multi-line <…>, JSON, %+v structs, bare tokens.
+func parseKlogValue(b []byte, i int) (Value, int) {
+	if i >= len(b) {
+		return Value{Kind: KindBare}, i
+	}
+	switch b[i] {
+	case '"':
+		if e := quotedEnd(b, i); e > 0 {
+			return Value{Kind: KindString, Str: unquote(b[i:e])}, e
+		}
+	case '<':
+		// Multi-line value: `<` newline, TAB-indented lines, newline, ` >`.
+		if i+1 < len(b) && b[i+1] == '\n' {
+			end := i + 2
+			for end < len(b) {
+				nl := indexByteFrom(b, end, '\n')
+				line := b[end:]
+				if nl >= 0 {
+					line = b[end:nl]
+				}
+				if string(line) == " >" {
+					text := trimMultiline(b[i+2 : end])
+					return Value{Kind: KindString, Str: text}, end + 2
+				}
+				if nl < 0 {
+					break
+				}
+				end = nl + 1
+			}
+			text := trimMultiline(b[i+2:])
+			return Value{Kind: KindString, Str: text}, len(b)
+		}
+		if hasPrefixAt(b, i, "<nil>") {
+			return Value{Kind: KindNull, Str: "<nil>"}, i + 5
+		}
+	case '{', '[':
+		if e := bracketEnd(b, i); e > 0 {
+			if v, n, ok := parseJSON(b, i, 0); ok && n == e {
+				return v, e
+			}
+			raw := b[i:e]
+			if raw[0] == '[' {
+				return bareList(raw), e
+			}
+			return Value{Kind: KindBare, Str: string(raw)}, e
+		}
+	case '&':
+		if i+1 < len(b) && (b[i+1] == '{' || isKeyByte(b[i+1])) {
+			j := i + 1
+			for j < len(b) && b[j] != '{' && b[j] != ' ' {
+				j++
+			}
+			if j < len(b) && b[j] == '{' {
+				if e := bracketEnd(b, j); e > 0 {
+					return Value{Kind: KindBare, Str: string(b[i:e])}, e
+				}
+			}
+		}
+	case 'm':
+		if hasPrefixAt(b, i, "map[") {
+			if e := bracketEnd(b, i+3); e > 0 {
+				return Value{Kind: KindBare, Str: string(b[i:e])}, e
+			}
+		}
+	}
+	// A bare token runs to the next ` key=`, so %+v text with spaces stays whole.
+	j := i
+	for j < len(b) {
+		if b[j] == ' ' && keyAt(b, skipSpace(b, j)) {
+			break
+		}
+		j++
+	}
+	end := j
+	for end > i && isSpace(b[end-1]) {
+		end--
+	}
+	tok := b[i:end]
+	return bareValue(tok), j
+}
+
+func indexByteFrom(b []byte, from int, c byte) int {
+	if k := bytes.IndexByte(b[from:], c); k >= 0 {
+		return from + k
+	}
+	return -1
+}
+
+// trimMultiline drops the TAB klog puts before each line of a multi-line value.
+func trimMultiline(b []byte) string {
+	out := make([]byte, 0, len(b))
+	start := true
+	for _, c := range b {
+		if start && c == '\t' {
+			start = false
+			continue
+		}
+		start = c == '\n'
+		out = append(out, c)
+	}
+	for len(out) > 0 && out[len(out)-1] == '\n' {
+		out = out[:len(out)-1]
+	}
+	return string(out)
+}
+
+func bareValue(tok []byte) Value {
+	s := string(tok)
+	switch s {
+	case "true", "false":
+		return Value{Kind: KindBool, Str: s}
+	case "null", "<nil>", "(MISSING)":
+		return Value{Kind: KindNull, Str: s}
+	}
+	if len(tok) > 0 && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') {
+		if f, err := strconv.ParseFloat(s, 64); err == nil {
+			return Value{Kind: KindNumber, Str: s, Num: f}
+		}
+	}
+	return Value{Kind: KindBare, Str: s}
+}
+
+// bareList splits klog's %+v list rendering, e.g. KObjs' [ns/a ns/b].
+func bareList(raw []byte) Value {
+	inner := raw[1 : len(raw)-1]
+	v := Value{Kind: KindList, List: []Value{}}
+	i := 0
+	for i < len(inner) {
+		i = skipSpace(inner, i)
+		if i >= len(inner) {
+			break
+		}
+		j := i
+		if inner[i] == '{' || inner[i] == '[' || inner[i] == '&' {
+			k := i
+			if inner[k] == '&' {
+				k++
+			}
+			if e := bracketEnd(inner, k); e > 0 {
+				j = e
+			}
+		}
+		for j < len(inner) && inner[j] != ' ' {
+			j++
+		}
+		v.List = append(v.List, bareValue(inner[i:j]))
+		i = j
+	}
+	return v
+}
