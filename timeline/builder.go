@@ -1,0 +1,1315 @@
+// Package timeline rebuilds each pod's journey through the kubelet from
+// parser records, against the reference pipeline (pipeline.go), and judges
+// how it ended. It knows nothing of terminals or files.
+package timeline
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// Options tune the engine.
+type Options struct {
+	// Budgets override stage budgets by stage id (e.g. "sandbox": 5s).
+	Budgets map[string]time.Duration
+	// Pipeline replaces the reference pipeline (tests); nil uses Reference.
+	Pipeline *Pipeline
+	// MaxFlows caps the flows kept (memory bound on hostile input); 0 means 1,000,000.
+	MaxFlows int
+}
+
+// RecordSource is what Build reads: parser.Reader and parser.MultiReader.
+type RecordSource interface {
+	Next() (*parser.Record, error)
+}
+
+// Build reads src to the end and returns the flows. A read error ends the
+// build and is returned with the flows built so far.
+func Build(src RecordSource, opts Options) (*FlowList, error) {
+	b := NewBuilder(opts)
+	for {
+		rec, err := src.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return b.Finish(), err
+		}
+		b.Add(rec)
+	}
+	return b.Finish(), nil
+}
+
+const (
+	maxEvidence     = 6
+	maxEvents       = 64
+	maxUnattributed = 200
+)
+
+type stageState struct {
+	begin, complete, lastFail time.Time
+	attempts, retries          int
+	reason, rootReason         string
+	evidence                   []Evidence
+	failEv                     *Evidence
+}
+
+func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
+
+type containerState struct {
+	name, typ, image string
+	order            int
+	ids              []string
+	stages           map[string]*stageState
+	starts           int
+	restartCount     int
+	backOffs         int
+	pullBackOffs     int
+	exitCode         *int
+	state, reason    string
+	ready            bool
+	needsID          bool
+	attemptAt        time.Time
+	died             time.Time
+	plegStarted      bool
+	plegAt           time.Time
+}
+
+type flowState struct {
+	ref         PodRef
+	node        *nodeState
+	source      string
+	static      bool
+	mirror      string
+	incarnation int
+	seq         int
+	stages      map[string]*stageState
+	containers  []*containerState
+	byName      map[string]*containerState
+	sandboxes   []string
+	events      []Event
+	startup     *Startup
+	first, last time.Time
+	phase       string
+	readyAt     time.Time
+	unknownIDs  []string
+	findings    map[string]bool
+	admitted    bool
+}
+
+type nodeState struct {
+	name       string
+	hostname   string
+	version    string
+	maxV       int
+	flagV      int
+	start, end time.Time
+	starts     int
+	lastStart  time.Time
+	byUID      map[string]*flowState
+	byName     map[string]*flowState
+	byID       map[string]*flowState
+	findings   map[string]*Finding
+	findOrder  []string
+	plegBad    bool
+}
+
+// Builder consumes records one at a time (streaming) and keeps state
+// proportional to pods, not lines.
+type Builder struct {
+	opts         Options
+	p            *Pipeline
+	m            *matcher
+	nodes        map[string]*nodeState
+	nodeOrder    []string
+	flows        []*flowState
+	unattributed []Evidence
+	unattrCount  int
+	inputs       map[string]bool
+	inputOrder   []string
+	records      int64
+	budgets      map[string]time.Duration
+	capped       bool
+}
+
+// NewBuilder returns an empty builder.
+func NewBuilder(opts Options) *Builder {
+	p := opts.Pipeline
+	if p == nil {
+		p = &Reference
+	}
+	if opts.MaxFlows <= 0 {
+		opts.MaxFlows = 1_000_000
+	}
+	budgets := map[string]time.Duration{}
+	for _, s := range p.Stages {
+		budgets[s.ID] = s.Budget
+	}
+	for k, v := range opts.Budgets {
+		budgets[k] = v
+	}
+	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, budgets: budgets}
+}
+
+// Want is the parser's cheap filter (parser.Options.Want): it declines
+// records no stage, identity or node rule reads.
+func (b *Builder) Want(msg []byte) bool { return b.m.want(msg) }
+
+func (b *Builder) node(name string) *nodeState {
+	n := b.nodes[name]
+	if n == nil {
+		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[string]*flowState{}, findings: map[string]*Finding{}}
+		b.nodes[name] = n
+		b.nodeOrder = append(b.nodeOrder, name)
+	}
+	return n
+}
+
+func evidenceOf(rec *parser.Record) Evidence {
+	text := rec.Msg
+	if rec.Err != "" {
+		text += ": " + rec.Err
+	}
+	if len(text) > 600 {
+		text = text[:600] + "…"
+	}
+	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time, Text: text}
+}
+
+// Add consumes one record.
+func (b *Builder) Add(rec *parser.Record) {
+	b.records++
+	if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
+		b.inputs[rec.Pos.Input] = true
+		b.inputOrder = append(b.inputOrder, rec.Pos.Input)
+	}
+	n := b.node(rec.Host)
+	if !rec.Time.IsZero() {
+		if n.start.IsZero() || rec.Time.Before(n.start) {
+			n.start = rec.Time
+		}
+		if rec.Time.After(n.end) {
+			n.end = rec.Time
+		}
+	}
+	if rec.Verbosity > n.maxV {
+		n.maxV = rec.Verbosity
+	}
+	if rec.Component != "" && rec.Component != "kubelet" {
+		b.runtimeLine(n, rec)
+		return
+	}
+	msg := rec.Msg
+	if msg == "Event occurred" {
+		b.event(n, rec)
+		return
+	}
+	switch {
+	case strings.HasPrefix(msg, "Attempting to register node"), strings.HasPrefix(msg, "Successfully registered node"):
+		if h := rec.Str("node"); h != "" && n.hostname == "" {
+			n.hostname = h
+		}
+		return
+	case strings.HasPrefix(msg, "MountVolume.SetUp failed"), strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
+		b.volumeFailureText(n, rec)
+		return
+	}
+	markers := b.m.lookup(msg)
+	if len(markers) == 0 {
+		return
+	}
+	for _, mk := range markers {
+		if mk.V > n.maxV && rec.Format != parser.FormatJSON {
+			n.maxV = mk.V
+		}
+		b.apply(n, rec, mk)
+	}
+}
+
+func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
+	switch mk.Special {
+	case SpecialVersion:
+		v := rec.Str("kubeletVersion")
+		if v == "" && strings.HasPrefix(rec.Msg, "Version: ") {
+			v = strings.TrimSpace(strings.TrimPrefix(rec.Msg, "Version: "))
+		}
+		if v != "" {
+			n.version = v
+		}
+		return
+	case SpecialKubeletStart:
+		n.starts++
+		if n.starts > 1 {
+			b.finding(n, "KubeletRestart", rec, "kubelet restarted; the pods it replays as SyncLoop ADD are not counted as new pods", true)
+		}
+		n.lastStart = rec.Time
+		return
+	case SpecialFlag:
+		s := strings.TrimPrefix(rec.Msg, "FLAG: --v=")
+		s = strings.Trim(s, "\"")
+		if v, err := strconv.Atoi(s); err == nil {
+			n.flagV = v
+		}
+		return
+	case SpecialNodeProblem:
+		b.nodeProblem(n, rec)
+		return
+	case SpecialSyncLoop:
+		b.syncLoop(n, rec, mk)
+		return
+	case SpecialPLEG:
+		b.pleg(n, rec)
+		return
+	case SpecialStatusPatch:
+		if f := b.flowFor(n, rec, false); f != nil {
+			b.statusPatch(f, rec)
+		}
+		return
+	case SpecialStartup:
+		if f := b.flowFor(n, rec, false); f != nil {
+			b.startup(f, rec)
+		}
+		return
+	case SpecialFinished:
+		b.finished(n, rec)
+		return
+	case SpecialSyncError:
+		b.syncError(n, rec, mk)
+		return
+	}
+	f := b.flowFor(n, rec, true)
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	if mk.Stage == StReady && rec.Msg == "SyncLoop (probe)" {
+		if rec.Str("probe") != "readiness" || rec.Str("status") != "ready" {
+			return
+		}
+	}
+	if mk.Container {
+		name, typ := "", ""
+		if v, ok := rec.Field("container"); ok {
+			name = containerName(v)
+		}
+		if name == "" {
+			name = rec.Str("containerName")
+		}
+		typ = containerTypeFrom(rec.Str("containerType"))
+		if name == "" {
+			b.unattributedLine(rec)
+			return
+		}
+		c := f.container(name, typ)
+		b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
+		return
+	}
+	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
+		if name := rec.Str("containerName"); name != "" {
+			c := f.container(name, "")
+			c.state = "terminating"
+		}
+	}
+	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}
+
+// --- identity ---------------------------------------------------------------
+
+func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
+	if len(b.flows) >= b.opts.MaxFlows {
+		b.capped = true
+		return nil
+	}
+	f := &flowState{ref: ref, node: n, seq: len(b.flows), stages: map[string]*stageState{}, byName: map[string]*containerState{}, findings: map[string]bool{}}
+	if prev := n.byName[ref.Key()]; prev != nil {
+		f.incarnation = prev.incarnation + 1
+		if prev.incarnation == 0 {
+			prev.incarnation = 1
+			f.incarnation = 2
+		}
+	}
+	b.flows = append(b.flows, f)
+	n.byName[ref.Key()] = f
+	if ref.UID != "" {
+		n.byUID[ref.UID] = f
+		if isStaticUID(ref.UID) {
+			f.static = true
+		}
+	}
+	return f
+}
+
+// terminal reports whether a flow has ended, so a later pod of the same name
+// is a new incarnation.
+func (f *flowState) terminal() bool {
+	s := f.stages[StTerminated]
+	return s != nil && !s.complete.IsZero()
+}
+
+func recordUID(rec *parser.Record) string {
+	for _, k := range []string{"podUID", "podID"} {
+		if u := rec.Str(k); looksLikeUID(u) {
+			return u
+		}
+	}
+	return ""
+}
+
+func recordRef(rec *parser.Record) (PodRef, bool) {
+	if v, ok := rec.Field("pod"); ok {
+		if r, ok := refFromValue(v); ok {
+			return r, true
+		}
+	}
+	if !rec.Structured() {
+		if refs := legacyRefs(rec.Msg); len(refs) == 1 {
+			return refs[0], true
+		}
+	}
+	return PodRef{}, false
+}
+
+// flowFor finds (or, when create is set, starts) the flow a record is about.
+func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowState {
+	uid := recordUID(rec)
+	ref, hasRef := recordRef(rec)
+	if uid == "" && ref.UID != "" {
+		uid = ref.UID
+	}
+	return b.resolve(n, ref, hasRef, uid, create)
+}
+
+func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, create bool) *flowState {
+	if uid != "" {
+		if f := n.byUID[uid]; f != nil {
+			if hasRef && f.ref.Name == "" {
+				f.ref.Name, f.ref.Namespace = ref.Name, ref.Namespace
+			}
+			return f
+		}
+	}
+	if hasRef {
+		f := n.byName[ref.Key()]
+		switch {
+		case f != nil && uid != "" && f.ref.UID == "":
+			f.ref.UID = uid
+			n.byUID[uid] = f
+			if isStaticUID(uid) {
+				f.static = true
+			}
+			return f
+		case f != nil && uid != "" && f.ref.UID != uid:
+			if f.static && !isStaticUID(uid) {
+				// The mirror pod of a static pod: one pod.
+				f.mirror = uid
+				n.byUID[uid] = f
+				return f
+			}
+			if !create && !f.terminal() && f.stages[StTerminating] == nil {
+				// An unknown UID for a live pod of the same name: a new
+				// incarnation only when the old one has begun to go away.
+				return b.newFlowWithUID(n, ref, uid)
+			}
+			return b.newFlowWithUID(n, ref, uid)
+		case f != nil:
+			return f
+		}
+		if !create && uid == "" {
+			return nil
+		}
+		r := ref
+		r.UID = uid
+		return b.newFlow(n, r)
+	}
+	return nil
+}
+
+func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowState {
+	r := ref
+	r.UID = uid
+	return b.newFlow(n, r)
+}
+
+func (f *flowState) container(name, typ string) *containerState {
+	c := f.byName[name]
+	if c == nil {
+		if typ == "" {
+			typ = ContainerRegular
+		}
+		c = &containerState{name: name, typ: typ, order: len(f.containers), stages: map[string]*stageState{}}
+		f.byName[name] = c
+		f.containers = append(f.containers, c)
+	} else if typ != "" && typ != ContainerRegular && c.typ == ContainerRegular {
+		c.typ = typ
+	}
+	return c
+}
+
+// --- stage effects ------------------------------------------------------------
+
+func (f *flowState) stage(id string) *stageState {
+	s := f.stages[id]
+	if s == nil {
+		s = &stageState{}
+		f.stages[id] = s
+	}
+	return s
+}
+
+func (f *flowState) touch(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if f.first.IsZero() || t.Before(f.first) {
+		f.first = t
+	}
+	if t.After(f.last) {
+		f.last = t
+	}
+}
+
+func addEvidence(s *stageState, ev Evidence) {
+	if len(s.evidence) < maxEvidence {
+		s.evidence = append(s.evidence, ev)
+		return
+	}
+	// Keep the first lines and the latest one.
+	s.evidence[maxEvidence-1] = ev
+}
+
+func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
+	ev := evidenceOf(rec)
+	t := rec.Time
+	switch eff {
+	case Begin:
+		if s.begin.IsZero() {
+			s.begin = t
+			addEvidence(s, ev)
+		}
+	case Complete:
+		if s.complete.IsZero() {
+			s.complete = t
+			if s.begin.IsZero() {
+				s.begin = t
+			}
+			addEvidence(s, ev)
+		}
+	case Fail, Retry:
+		if s.begin.IsZero() {
+			s.begin = t
+		}
+		if reason == "" {
+			reason = rec.Err
+			if reason == "" {
+				if m := rec.Str("message"); m != "" {
+					reason = m
+				} else {
+					reason = rec.Msg
+				}
+			}
+		}
+		if eff == Fail {
+			// Several lines report one failure (the error line, the event and
+			// the sync error); they count as one attempt.
+			if s.lastFail.IsZero() || t.Sub(s.lastFail) > 100*time.Millisecond {
+				s.attempts++
+			}
+			s.lastFail = t
+			s.rootReason = reason
+		} else {
+			s.retries++
+		}
+		s.reason = reason
+		if s.failEv == nil || eff == Fail {
+			e := ev
+			s.failEv = &e
+		}
+		addEvidence(s, ev)
+	case Observe:
+		if len(s.evidence) == 0 {
+			addEvidence(s, ev)
+		}
+	}
+}
+
+func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {
+	f.touch(rec.Time)
+	applyEffect(f.stage(id), eff, rec, reason)
+}
+
+func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
+	f.touch(rec.Time)
+	s := c.stages[id]
+	if s == nil {
+		s = &stageState{}
+		c.stages[id] = s
+	}
+	if id == CStStarted && eff == Complete {
+		c.starts++
+		c.needsID = true
+		c.attemptAt = rec.Time
+		c.state = "running"
+		if c.starts > 1 && c.restartCount < c.starts-1 {
+			c.restartCount = c.starts - 1
+		}
+	}
+	if id == CStCreated && eff == Begin && c.stages[CStStarted] != nil && !c.stages[CStStarted].complete.IsZero() {
+		// A new attempt after a crash: the first attempt's timing stays.
+		return
+	}
+	if c.typ == ContainerInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
+		// An init container that ran and is backing off failed to complete.
+		id = CStCompleted
+		s = c.stages[id]
+		if s == nil {
+			s = &stageState{}
+			c.stages[id] = s
+		}
+	}
+	if eff == Retry && (id == CStStarted || id == CStCompleted) {
+		c.backOffs++
+		c.reason = "CrashLoopBackOff"
+		c.state = "waiting"
+	}
+	if eff == Retry && id == CStImage {
+		c.pullBackOffs++
+		c.reason = "ImagePullBackOff"
+		c.state = "waiting"
+	}
+	applyEffect(s, eff, rec, reason)
+}
+
+// --- special lines ------------------------------------------------------------
+
+func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
+	source := rec.Str("source")
+	var refs []PodRef
+	if v, ok := rec.Field("pods"); ok {
+		refs = refsFromList(v)
+	} else if !rec.Structured() {
+		refs = legacyRefs(rec.Msg)
+		if i := strings.Index(rec.Msg, `, "`); i >= 0 {
+			if j := strings.Index(rec.Msg[i+3:], `"`); j >= 0 {
+				source = rec.Msg[i+3 : i+3+j]
+			}
+		}
+	}
+	for _, r := range refs {
+		switch mk.Stage {
+		case StObserved:
+			f := n.byName[r.Key()]
+			switch {
+			case f == nil, f.terminal():
+				f = b.newFlow(n, r)
+			case f.static && source == "api":
+				// The mirror pod of a static pod.
+			case f.source != "" && f.stages[StTerminating] != nil:
+				f = b.newFlow(n, r)
+			}
+			if f == nil {
+				continue
+			}
+			if f.source == "" {
+				f.source = source
+			}
+			if source == "file" || source == "http" {
+				f.static = true
+			}
+			if !n.lastStart.IsZero() && n.starts > 1 && f.stages[StObserved] != nil {
+				// A replay after a kubelet restart: not a new pod.
+				b.attachFinding(f, n, "KubeletRestart")
+				continue
+			}
+			b.stageEffect(f, StObserved, Complete, rec, "")
+		case StTerminating:
+			if f := b.resolve(n, r, true, r.UID, false); f != nil {
+				b.stageEffect(f, StTerminating, Begin, rec, "")
+			}
+		case StTerminated:
+			f := b.resolve(n, r, true, r.UID, false)
+			if f == nil {
+				continue
+			}
+			if source != "" && source != "api" {
+				// A static pod's manifest was removed: that starts termination.
+				b.stageEffect(f, StTerminating, Begin, rec, "")
+				continue
+			}
+			if f.static && f.stages[StStopped] == nil && f.stages[StTerminating] != nil {
+				// The mirror pod's removal before the static pod stopped.
+				b.stageEffect(f, StTerminating, Observe, rec, "")
+				continue
+			}
+			b.stageEffect(f, StTerminated, Complete, rec, "")
+		}
+	}
+}
+
+// plegEvent reads event={ID,Type,Data} in its JSON, %+v and %#v renderings.
+func plegEvent(rec *parser.Record) (uid, typ, data string) {
+	v, ok := rec.Field("event")
+	if ok && v.Kind == parser.KindObject {
+		id, _ := v.Get("ID")
+		t, _ := v.Get("Type")
+		d, _ := v.Get("Data")
+		return id.String(), t.String(), d.String()
+	}
+	s := v.Str
+	if !ok {
+		s = rec.Msg
+	}
+	get := func(key string) string {
+		i := strings.Index(s, key+":")
+		if i < 0 {
+			return ""
+		}
+		rest := strings.TrimLeft(s[i+len(key)+1:], "\"")
+		j := strings.IndexAny(rest, "\" ,}")
+		if j < 0 {
+			return rest
+		}
+		return rest[:j]
+	}
+	return get("ID"), get("Type"), get("Data")
+}
+
+func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
+	uid, typ, data := plegEvent(rec)
+	if !looksLikeUID(uid) {
+		uid = ""
+	}
+	ref, hasRef := recordRef(rec)
+	f := b.resolve(n, ref, hasRef, uid, false)
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	f.touch(rec.Time)
+	id := stripRuntime(data)
+	switch typ {
+	case "ContainerStarted":
+		if f.isSandbox(id) {
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+			return
+		}
+		sb := f.stages[StSandbox]
+		anyContainer := false
+		for _, c := range f.containers {
+			if c.starts > 0 || c.stages[CStCreated] != nil && !c.stages[CStCreated].complete.IsZero() {
+				anyContainer = true
+			}
+		}
+		if !anyContainer && (sb == nil || sb.complete.IsZero() || len(f.sandboxes) == 0) {
+			f.sandboxes = append(f.sandboxes, id)
+			n.byID[id] = f
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			c = f.claimID(id)
+		}
+		if c == nil {
+			f.unknownIDs = append(f.unknownIDs, id)
+			return
+		}
+		n.byID[id] = f
+		c.plegStarted = true
+		if c.plegAt.IsZero() {
+			c.plegAt = rec.Time
+		}
+		if c.state != "terminated" {
+			c.state = "running"
+		}
+		b.containerEffect(f, c, CStStarted, Observe, rec, "")
+	case "ContainerDied":
+		if f.isSandbox(id) {
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			c = f.claimID(id)
+		}
+		if c == nil {
+			return
+		}
+		c.state = "terminated"
+		c.died = rec.Time
+		if c.typ == ContainerInit && c.exitCode != nil && *c.exitCode == 0 {
+			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+		} else if c.typ == ContainerInit && c.exitCode == nil {
+			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
+		}
+	}
+}
+
+func (f *flowState) isSandbox(id string) bool {
+	for _, s := range f.sandboxes {
+		if s == id {
+			return true
+		}
+	}
+	return false
+}
+
+func (f *flowState) containerByID(id string) *containerState {
+	for _, c := range f.containers {
+		for _, cid := range c.ids {
+			if cid == id {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// claimID gives a runtime container ID the kubelet only named in a PLEG
+// event to the container that started earliest without one.
+func (f *flowState) claimID(id string) *containerState {
+	var best *containerState
+	for _, c := range f.containers {
+		if c.needsID && (best == nil || c.attemptAt.Before(best.attemptAt)) {
+			best = c
+		}
+	}
+	if best != nil {
+		best.ids = append(best.ids, id)
+		best.needsID = false
+	}
+	return best
+}
+
+func (f *flowState) bindID(c *containerState, id string) {
+	if id == "" {
+		return
+	}
+	for _, cid := range c.ids {
+		if cid == id {
+			return
+		}
+	}
+	// Free the ID if a guess gave it to another container.
+	for _, o := range f.containers {
+		for i, cid := range o.ids {
+			if cid == id {
+				o.ids = append(o.ids[:i], o.ids[i+1:]...)
+				o.needsID = true
+				break
+			}
+		}
+	}
+	c.ids = append(c.ids, id)
+	c.needsID = false
+	f.node.byID[id] = f
+}
+
+func (b *Builder) finished(n *nodeState, rec *parser.Record) {
+	uid := recordUID(rec)
+	id := stripRuntime(rec.Str("containerID"))
+	f := n.byUID[uid]
+	if f == nil {
+		f = n.byID[id]
+	}
+	if f == nil {
+		return
+	}
+	c := f.containerByID(id)
+	if c == nil {
+		c = f.claimID(id)
+	}
+	if c == nil {
+		return
+	}
+	if v, ok := rec.Field("exitCode"); ok && v.Kind == parser.KindNumber {
+		code := int(v.Num)
+		c.exitCode = &code
+	}
+}
+
+func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
+	f := b.flowFor(n, rec, false)
+	if f == nil {
+		if refs := legacyRefs(rec.Msg); len(refs) > 0 {
+			f = b.resolve(n, refs[0], true, refs[0].UID, false)
+		}
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	errText := rec.Err
+	if errText == "" && !rec.Structured() {
+		if i := strings.Index(rec.Msg, "skipping: "); i >= 0 {
+			errText = rec.Msg[i+len("skipping: "):]
+		}
+	}
+	parts := parseSyncError(errText)
+	matched := false
+	for _, smk := range b.m.syncError(errText) {
+		matched = true
+		reason := errText
+		name := ""
+		for _, p := range parts {
+			if strings.Contains(smk.ErrHas, p.reason) || strings.Contains(errText, smk.ErrHas) && strings.Contains(smk.ErrHas, p.reason) {
+				reason = p.reason + ": " + p.message
+				if p.action != "CreatePodSandbox" && p.action != "KillPodSandbox" {
+					name = p.target
+				}
+				break
+			}
+		}
+		if smk.Container {
+			if name == "" {
+				for _, p := range parts {
+					if p.action == "StartContainer" {
+						name = p.target
+					}
+				}
+			}
+			if name == "" {
+				continue
+			}
+			c := f.container(name, "")
+			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
+			continue
+		}
+		b.stageEffect(f, smk.Stage, smk.Effect, rec, reason)
+	}
+	if !matched {
+		// An error the pipeline has no stage for: keep it on the pod.
+		b.stageEffect(f, StSynced, Observe, rec, "")
+		f.stage(StSynced).reason = errText
+	}
+}
+
+func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
+	// Unstructured nestedpendingoperations lines name the pod by UID only:
+	// … pod "name" (UID: "uid") …
+	text := rec.Msg
+	i := strings.Index(text, `(UID: "`)
+	if i < 0 {
+		return
+	}
+	rest := text[i+len(`(UID: "`):]
+	j := strings.IndexByte(rest, '"')
+	if j < 0 {
+		return
+	}
+	f := n.byUID[rest[:j]]
+	if f == nil {
+		return
+	}
+	reason := text
+	if k := strings.Index(text, "MountVolume.SetUp failed"); k >= 0 {
+		reason = text[k:]
+	}
+	b.stageEffect(f, StVolumes, Fail, rec, reason)
+}
+
+func (b *Builder) event(n *nodeState, rec *parser.Record) {
+	if kind := rec.Str("kind"); kind != "" && kind != "Pod" {
+		return
+	}
+	ov, ok := rec.Field("object")
+	if !ok {
+		return
+	}
+	ref, ok := refFromValue(ov)
+	if !ok {
+		return
+	}
+	f := b.resolve(n, ref, true, "", false)
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	reason, message, typ := rec.Str("reason"), rec.Str("message"), rec.Str("type")
+	f.addEvent(rec, typ, reason, message)
+	fp := rec.Str("fieldPath")
+	cname, ctyp, isC := containerFromFieldPath(fp)
+	for _, mk := range b.m.event(reason, message) {
+		if mk.Container {
+			if !isC {
+				continue
+			}
+			c := f.container(cname, ctyp)
+			if mk.Stage == CStImage && c.image == "" {
+				c.image = imageFromMessage(message)
+			}
+			if reason == "Pulled" && mk.Effect == Complete {
+				// Pulled also completes a started container's re-check; the
+				// first completion wins.
+			}
+			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
+			if reason == "Created" && c.stages[CStCreated] != nil {
+				applyEffect(c.stages[CStCreated], Complete, rec, "")
+			}
+			continue
+		}
+		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
+	}
+}
+
+func imageFromMessage(m string) string {
+	i := strings.IndexByte(m, '"')
+	if i < 0 {
+		return ""
+	}
+	j := strings.IndexByte(m[i+1:], '"')
+	if j < 0 {
+		return ""
+	}
+	return m[i+1 : i+1+j]
+}
+
+func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
+	for i := range f.events {
+		e := &f.events[i]
+		if e.Reason == reason && e.Message == message && e.Type == typ {
+			e.Count++
+			return
+		}
+	}
+	if len(f.events) >= maxEvents {
+		return
+	}
+	f.events = append(f.events, Event{Time: rec.Time, Type: typ, Reason: reason, Message: message, FieldPath: rec.Str("fieldPath"), Count: 1, Evidence: evidenceOf(rec)})
+}
+
+// statusPatch reads "Patch status for pod": container statuses map runtime
+// IDs to names and give exit codes and restart counts; the Ready condition
+// completes the ready stage.
+func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
+	f.touch(rec.Time)
+	raw := rec.Str("patch")
+	if raw == "" {
+		if v, ok := rec.Field("patch"); ok {
+			raw = v.Str
+		}
+	}
+	var patch struct {
+		Status struct {
+			Phase      string `json:"phase"`
+			Conditions []struct {
+				Type   string `json:"type"`
+				Status string `json:"status"`
+			} `json:"conditions"`
+			Init []cstatus `json:"initContainerStatuses"`
+			Ctrs []cstatus `json:"containerStatuses"`
+		} `json:"status"`
+	}
+	if err := json.Unmarshal([]byte(raw), &patch); err != nil {
+		return
+	}
+	if patch.Status.Phase != "" {
+		f.phase = patch.Status.Phase
+	}
+	for _, cs := range patch.Status.Init {
+		b.applyCStatus(f, cs, ContainerInit, rec)
+	}
+	for _, cs := range patch.Status.Ctrs {
+		b.applyCStatus(f, cs, ContainerRegular, rec)
+	}
+	for _, c := range patch.Status.Conditions {
+		if c.Type == "Ready" && c.Status == "True" {
+			b.stageEffect(f, StReady, Complete, rec, "")
+		}
+	}
+}
+
+type cstatus struct {
+	Name         string `json:"name"`
+	ContainerID  string `json:"containerID"`
+	Image        string `json:"image"`
+	Ready        *bool  `json:"ready"`
+	RestartCount *int   `json:"restartCount"`
+	State        struct {
+		Waiting *struct {
+			Reason  string `json:"reason"`
+			Message string `json:"message"`
+		} `json:"waiting"`
+		Running *struct {
+			StartedAt string `json:"startedAt"`
+		} `json:"running"`
+		Terminated *struct {
+			ExitCode int    `json:"exitCode"`
+			Reason   string `json:"reason"`
+		} `json:"terminated"`
+	} `json:"state"`
+}
+
+func (b *Builder) applyCStatus(f *flowState, cs cstatus, typ string, rec *parser.Record) {
+	if cs.Name == "" {
+		return
+	}
+	c := f.container(cs.Name, typ)
+	if cs.Image != "" && c.image == "" {
+		c.image = cs.Image
+	}
+	if cs.ContainerID != "" {
+		f.bindID(c, stripRuntime(cs.ContainerID))
+	}
+	if cs.RestartCount != nil && *cs.RestartCount > c.restartCount {
+		c.restartCount = *cs.RestartCount
+	}
+	if cs.Ready != nil {
+		c.ready = *cs.Ready
+	}
+	switch {
+	case cs.State.Waiting != nil:
+		c.state = "waiting"
+		if cs.State.Waiting.Reason != "" {
+			c.reason = cs.State.Waiting.Reason
+		}
+	case cs.State.Running != nil:
+		c.state = "running"
+	case cs.State.Terminated != nil:
+		c.state = "terminated"
+		code := cs.State.Terminated.ExitCode
+		c.exitCode = &code
+		c.reason = cs.State.Terminated.Reason
+		if typ == ContainerInit && code == 0 {
+			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+		}
+	}
+}
+
+func parseKubeTime(s string) (time.Time, bool) {
+	if i := strings.Index(s, " m="); i >= 0 {
+		s = s[:i]
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700 MST", "2006-01-02 15:04:05 -0700 MST", time.RFC3339Nano} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+func (b *Builder) startup(f *flowState, rec *parser.Record) {
+	f.touch(rec.Time)
+	st := &Startup{}
+	ev := evidenceOf(rec)
+	st.Evidence = &ev
+	if v, ok := rec.Field("podStartE2EDuration"); ok {
+		if d, err := time.ParseDuration(v.String()); err == nil {
+			dd := Duration(d)
+			st.KubeletE2E = &dd
+		}
+	}
+	if v, ok := rec.Field("podStartSLOduration"); ok && v.Kind == parser.KindNumber {
+		dd := Duration(time.Duration(v.Num * float64(time.Second)))
+		st.KubeletSLO = &dd
+	}
+	// podflow's own figure: from the pod's creation to the moment this line
+	// shows the kubelet observed it running.
+	if v, ok := rec.Field("podCreationTimestamp"); ok && v.Kind == parser.KindString {
+		if t, ok := parseKubeTime(v.Str); ok && t.Before(rec.Time) {
+			st.Created = &t
+		}
+	}
+	start := f.first
+	if st.Created != nil {
+		start = *st.Created
+	}
+	obs := rec.Time
+	st.ObservedRunning = &obs
+	if !start.IsZero() {
+		e2e := Duration(obs.Sub(start))
+		st.PodflowE2E = &e2e
+	}
+	f.startup = st
+	// The pod was observed running: at V0 this is the only proof.
+	b.stageEffect(f, StRunning, Observe, rec, "")
+}
+
+func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
+	text := rec.Err
+	if text == "" {
+		text = rec.Msg
+	}
+	kind := "RuntimeDown"
+	switch {
+	case strings.Contains(text, "PLEG is not healthy"):
+		kind = "PLEGUnhealthy"
+		n.plegBad = true
+	case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
+		kind = "SyncLoopSkipped"
+	case strings.Contains(rec.Msg, "network not ready"):
+		kind = "NetworkNotReady"
+	case strings.Contains(rec.Msg, "Node became not ready"):
+		kind = "NodeNotReady"
+	}
+	b.finding(n, kind, rec, rec.Msg+": "+text, false)
+}
+
+func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg string, newEach bool) {
+	key := kind
+	if newEach {
+		key = kind + "#" + strconv.Itoa(len(n.findOrder))
+	}
+	fd := n.findings[key]
+	if fd == nil {
+		fd = &Finding{ID: n.name + "/" + kind + "-" + strconv.Itoa(len(n.findOrder)+1), Node: n.name, Kind: kind, Time: rec.Time, Message: msg}
+		n.findings[key] = fd
+		n.findOrder = append(n.findOrder, key)
+	}
+	fd.Count++
+	end := rec.Time
+	fd.End = &end
+	if len(fd.Evidence) < 3 {
+		fd.Evidence = append(fd.Evidence, evidenceOf(rec))
+	}
+}
+
+func (b *Builder) attachFinding(f *flowState, n *nodeState, kind string) {
+	for _, k := range n.findOrder {
+		if fd := n.findings[k]; fd.Kind == kind {
+			f.findings[fd.ID] = true
+		}
+	}
+}
+
+func (b *Builder) unattributedLine(rec *parser.Record) {
+	b.unattrCount++
+	if len(b.unattributed) < maxUnattributed {
+		b.unattributed = append(b.unattributed, evidenceOf(rec))
+	}
+}
+
+// runtimeLine joins containerd/CRI-O lines to pods by sandbox metadata,
+// sandbox ID and container ID.
+func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
+	msg := rec.Msg
+	switch {
+	case strings.HasPrefix(msg, "RunPodSandbox for &PodSandboxMetadata{"):
+		meta := msg[len("RunPodSandbox for &PodSandboxMetadata{"):]
+		get := func(k string) string {
+			i := strings.Index(meta, k+":")
+			if i < 0 {
+				return ""
+			}
+			rest := meta[i+len(k)+1:]
+			j := strings.IndexAny(rest, ",}")
+			if j < 0 {
+				return rest
+			}
+			return rest[:j]
+		}
+		ref := PodRef{Name: get("Name"), Namespace: get("Namespace")}
+		uid := get("Uid")
+		f := b.resolve(n, ref, ref.Name != "", uid, false)
+		if f == nil {
+			b.unattributedLine(rec)
+			return
+		}
+		switch {
+		case strings.Contains(msg, "returns sandbox id"):
+			id := lastQuoted(msg)
+			if id != "" && !f.isSandbox(id) {
+				f.sandboxes = append(f.sandboxes, id)
+				n.byID[id] = f
+			}
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+		case strings.Contains(msg, "failed"):
+			b.stageEffect(f, StSandbox, Fail, rec, rec.Err)
+		default:
+			b.stageEffect(f, StSandbox, Begin, rec, "")
+		}
+	case strings.HasPrefix(msg, "CreateContainer within sandbox \""):
+		sid := firstQuoted(msg)
+		f := n.byID[sid]
+		if f == nil {
+			b.unattributedLine(rec)
+			return
+		}
+		name := ""
+		if i := strings.Index(msg, "ContainerMetadata{Name:"); i >= 0 {
+			rest := msg[i+len("ContainerMetadata{Name:"):]
+			if j := strings.IndexByte(rest, ','); j >= 0 {
+				name = rest[:j]
+			}
+		}
+		if name == "" {
+			return
+		}
+		c := f.container(name, "")
+		switch {
+		case strings.Contains(msg, "returns container id"):
+			f.bindID(c, lastQuoted(msg))
+			b.containerEffect(f, c, CStCreated, Complete, rec, "")
+		case strings.Contains(msg, "failed"):
+			b.containerEffect(f, c, CStCreated, Fail, rec, rec.Err)
+		default:
+			b.containerEffect(f, c, CStCreated, Begin, rec, "")
+		}
+	case strings.HasPrefix(msg, "StartContainer for \""):
+		id := firstQuoted(msg)
+		f := n.byID[id]
+		if f == nil {
+			b.unattributedLine(rec)
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			return
+		}
+		switch {
+		case strings.Contains(msg, "returns successfully"):
+			f.touch(rec.Time)
+		case strings.Contains(msg, "failed"):
+			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
+		}
+	default:
+		if id := firstQuoted(msg); id != "" {
+			if f := n.byID[id]; f != nil {
+				f.touch(rec.Time)
+				return
+			}
+		}
+		if strings.HasPrefix(msg, "PullImage ") {
+			b.unattributedLine(rec)
+		}
+	}
+}
+
+func firstQuoted(s string) string {
+	i := strings.IndexByte(s, '"')
+	if i < 0 {
+		return ""
+	}
+	j := strings.IndexByte(s[i+1:], '"')
+	if j < 0 {
+		return ""
+	}
+	return s[i+1 : i+1+j]
+}
+
+func lastQuoted(s string) string {
+	j := strings.LastIndexByte(s, '"')
+	if j <= 0 {
+		return ""
+	}
+	i := strings.LastIndexByte(s[:j], '"')
+	if i < 0 {
+		return ""
+	}
+	return s[i+1 : j]
+}
+
+// sortFlows orders flows by start time, then name.
+func sortFlows(items []Flow) {
+	sort.SliceStable(items, func(i, j int) bool {
+		if !items[i].Start.Equal(items[j].Start) {
+			return items[i].Start.Before(items[j].Start)
+		}
+		return items[i].Pod.Key() < items[j].Pod.Key()
+	})
+}

@@ -1,0 +1,810 @@
+package timeline
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Finish judges every flow and returns the list. The builder must not be
+// used afterwards.
+func (b *Builder) Finish() *FlowList {
+	out := &FlowList{APIVersion: APIVersion, Kind: KindFlowList, Items: []Flow{}, Findings: []Finding{}, Nodes: []Node{}}
+	nodeNames := map[*nodeState]string{}
+	for _, name := range b.nodeOrder {
+		n := b.nodes[name]
+		display := n.name
+		if display == "" {
+			display = n.hostname
+		}
+		nodeNames[n] = display
+	}
+	for _, f := range b.flows {
+		out.Items = append(out.Items, b.judge(f, nodeNames[f.node]))
+	}
+	sortFlows(out.Items)
+	// Findings, attached to the pods in flight at the time.
+	for _, name := range b.nodeOrder {
+		n := b.nodes[name]
+		for _, k := range n.findOrder {
+			fd := *n.findings[k]
+			fd.Node = nodeNames[n]
+			end := fd.Time
+			if fd.End != nil {
+				end = *fd.End
+			}
+			for i := range out.Items {
+				it := &out.Items[i]
+				if it.Node != fd.Node || it.Start.After(end) || it.End.Before(fd.Time) {
+					continue
+				}
+				it.Findings = append(it.Findings, fd.ID)
+				fd.Pods = append(fd.Pods, it.Pod)
+			}
+			out.Findings = append(out.Findings, fd)
+		}
+	}
+	// Nodes and the summary.
+	sum := &out.Summary
+	sum.Inputs = append([]string{}, b.inputOrder...)
+	if sum.Inputs == nil {
+		sum.Inputs = []string{}
+	}
+	sum.Records = b.records
+	sum.Verbosity = -1
+	for _, name := range b.nodeOrder {
+		n := b.nodes[name]
+		if len(b.nodeOrder) > 1 && name == "" && n.hostname == "" && len(n.byName) == 0 {
+			continue
+		}
+		nd := Node{Name: nodeNames[n], KubeletVersion: n.version, Verbosity: n.verbosity(), Start: n.start, End: n.end, PLEGHealthy: !n.plegBad, Pods: map[Verdict]int{}}
+		if n.starts > 1 {
+			nd.Restarts = n.starts - 1
+		}
+		for _, it := range out.Items {
+			if it.Node == nd.Name {
+				nd.Pods[it.Verdict]++
+			}
+		}
+		out.Nodes = append(out.Nodes, nd)
+		if sum.KubeletVersion == "" {
+			sum.KubeletVersion = n.version
+		} else if n.version != "" && !strings.Contains(sum.KubeletVersion, n.version) {
+			sum.KubeletVersion += "," + n.version
+		}
+		if nd.Verbosity > sum.Verbosity {
+			sum.Verbosity = nd.Verbosity
+		}
+		if !n.start.IsZero() && (sum.Start.IsZero() || n.start.Before(sum.Start)) {
+			sum.Start = n.start
+		}
+		if n.end.After(sum.End) {
+			sum.End = n.end
+		}
+	}
+	sum.Pods = len(out.Items)
+	sum.Unattributed = b.unattrCount
+	out.Unattributed = b.unattributed
+	return out
+}
+
+func (n *nodeState) verbosity() int {
+	if n.flagV >= 0 {
+		return n.flagV
+	}
+	return n.maxV
+}
+
+// stageView is a stage being judged.
+type stageView struct {
+	id       string
+	st       *stageState
+	start    time.Time
+	end      time.Time
+	status   Status
+	implied  bool
+	attempts int
+	reason   string
+	evidence []Evidence
+}
+
+func (b *Builder) budget(id string) time.Duration { return b.budgets[id] }
+
+func (b *Builder) minV(id string) int {
+	if d, ok := b.p.StageDefByID(id); ok {
+		return d.MinV
+	}
+	return 0
+}
+
+func (b *Builder) title(id string) string {
+	if d, ok := b.p.StageDefByID(id); ok {
+		return d.Title
+	}
+	return ""
+}
+
+func ptr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	return &t
+}
+
+func reasonOf(s *stageState) string {
+	if s == nil {
+		return ""
+	}
+	if s.rootReason != "" {
+		return s.rootReason
+	}
+	return s.reason
+}
+
+// judgeSeq turns raw stage states into sequential stages: each starts no
+// earlier than the previous one ended, so stages never overlap and the gaps
+// between them are waiting time.
+func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd time.Time) []stageView {
+	views := make([]stageView, len(ids))
+	// Index of the last stage with any progress: earlier stages without an
+	// end are implied done.
+	lastProgress := -1
+	for i, id := range ids {
+		views[i].id = id
+		views[i].st = states(id)
+		// A begin line alone proves nothing about earlier stages: the
+		// kubelet logs "Creating container" before it pulls the image.
+		if s := views[i].st; s != nil && (!s.complete.IsZero() || !s.lastFail.IsZero() || s.retries > 0) {
+			lastProgress = i
+		}
+	}
+	blocked := false // an earlier stage has not finished
+	for i := range views {
+		sv := &views[i]
+		s := sv.st
+		if blocked && s != nil && s.complete.IsZero() && s.lastFail.IsZero() && s.retries == 0 {
+			sv.status = StatusPending
+			if b.minV(sv.id) > v {
+				sv.status = StatusUnknown
+			}
+			continue
+		}
+		if s != nil {
+			sv.attempts = s.attempts
+			sv.reason = reasonOf(s)
+			sv.evidence = s.evidence
+		}
+		switch {
+		case s != nil && !s.complete.IsZero():
+			sv.status = StatusDone
+			sv.start, sv.end = s.begin, s.complete
+		case s != nil && s.began() && i < lastProgress && s.lastFail.IsZero():
+			sv.status, sv.implied = StatusDone, true
+			sv.start = s.begin
+		case s != nil && s.began():
+			sv.start = s.begin
+			waited := logEnd.Sub(maxTime(s.begin, prevEnd))
+			switch {
+			case !s.lastFail.IsZero() && i < lastProgress:
+				sv.status, sv.implied = StatusDone, true
+			case !s.lastFail.IsZero() || s.retries > 0:
+				sv.status = StatusStalled
+			case b.budget(sv.id) > 0 && waited > b.budget(sv.id):
+				sv.status = StatusStalled
+			default:
+				sv.status = StatusActive
+			}
+		case i < lastProgress:
+			if b.minV(sv.id) > v && v >= 0 {
+				sv.status = StatusUnknown
+			} else {
+				sv.status, sv.implied = StatusDone, true
+			}
+		default:
+			if b.minV(sv.id) > v {
+				sv.status = StatusUnknown
+			} else {
+				sv.status = StatusPending
+			}
+		}
+		if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
+			if sv.start.IsZero() || sv.start.Before(prevEnd) {
+				sv.start = prevEnd
+			}
+		}
+		if sv.status == StatusDone && !sv.end.IsZero() && sv.end.Before(sv.start) {
+			sv.end = sv.start
+		}
+		if sv.status == StatusDone && !sv.end.IsZero() {
+			prevEnd = sv.end
+		}
+		if sv.status == StatusStalled || sv.status == StatusActive || sv.status == StatusPending {
+			blocked = true
+		}
+	}
+	// Implied stages end where the next stage starts.
+	for i := range views {
+		sv := &views[i]
+		if sv.status != StatusDone || !sv.end.IsZero() {
+			continue
+		}
+		next := time.Time{}
+		for j := i + 1; j < len(views); j++ {
+			if !views[j].start.IsZero() {
+				next = views[j].start
+				break
+			}
+		}
+		if next.IsZero() {
+			next = sv.start
+		}
+		if sv.start.IsZero() {
+			sv.start = next
+		}
+		if next.Before(sv.start) {
+			next = sv.start
+		}
+		sv.end = next
+	}
+	return views
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if a.After(b) {
+		return a
+	}
+	return b
+}
+
+func toStage(b *Builder, sv stageView, logEnd time.Time, v int) Stage {
+	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: sv.evidence}
+	if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
+		st.Start = ptr(sv.start)
+		end := sv.end
+		if sv.status != StatusDone {
+			end = logEnd
+		}
+		st.End = ptr(end)
+		if !sv.start.IsZero() && !end.IsZero() && end.After(sv.start) {
+			st.Duration = Duration(end.Sub(sv.start))
+		}
+	}
+	if sv.status == StatusUnknown {
+		st.Reveal = fmt.Sprintf("-v=%d", b.minV(sv.id))
+	}
+	if sv.status == StatusDone && sv.attempts == 0 && (sv.st == nil || sv.st.retries == 0) {
+		st.Reason = ""
+	}
+	return st
+}
+
+// containerViews judges one container's stages.
+func (b *Builder) containerViews(c *containerState, logEnd time.Time, v int, after time.Time) []stageView {
+	ids := ContainerStages
+	if c.typ != ContainerInit {
+		ids = ContainerStages[:3]
+	}
+	return b.judgeSeq(ids, func(id string) *stageState { return c.stages[id] }, logEnd, v, after)
+}
+
+func (b *Builder) judge(f *flowState, node string) Flow {
+	n := f.node
+	v := n.verbosity()
+	logEnd := n.end
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: f.sandboxes, Events: f.events, Startup: f.startup}
+	if fl.Pod.Name == "" {
+		fl.Pod.Name = f.ref.UID
+	}
+
+	// Containers: init first, then regular, then ephemeral, each in the
+	// order the log named them.
+	cs := append([]*containerState{}, f.containers...)
+	rank := map[string]int{ContainerInit: 0, ContainerRegular: 1, ContainerEphemeral: 2}
+	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].typ] < rank[cs[j].typ] })
+
+	// Pod creation stages before the containers.
+	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages[id] }, logEnd, v, time.Time{})
+	// The aggregate stages come from the containers; running and ready after.
+	sandboxEnd := time.Time{}
+	for _, sv := range pre {
+		if sv.status == StatusDone {
+			sandboxEnd = sv.end
+		}
+	}
+	agg := map[string]*stageState{}
+	containerStages := map[*containerState][]stageView{}
+	prevEnd := sandboxEnd
+	for _, typ := range []string{ContainerInit, ContainerRegular} {
+		id := StInitContainers
+		if typ == ContainerRegular {
+			id = StContainers
+		}
+		var group []*containerState
+		for _, c := range cs {
+			if c.typ == typ {
+				group = append(group, c)
+			}
+		}
+		if len(group) == 0 {
+			continue
+		}
+		s := &stageState{}
+		allDone := true
+		groupEnd := time.Time{}
+		after := prevEnd
+		for _, c := range group {
+			views := b.containerViews(c, logEnd, v, after)
+			containerStages[c] = views
+			for _, sv := range views {
+				if s.begin.IsZero() && !sv.start.IsZero() {
+					s.begin = sv.start
+				}
+				if sv.status != StatusDone && sv.status != StatusUnknown {
+					allDone = false
+				}
+				if sv.status == StatusDone && sv.end.After(groupEnd) {
+					groupEnd = sv.end
+				}
+				if sv.st != nil {
+					s.attempts += sv.st.attempts
+					if !sv.st.lastFail.IsZero() && sv.st.lastFail.After(s.lastFail) {
+						s.lastFail = sv.st.lastFail
+						s.rootReason = reasonOf(sv.st)
+					}
+					if sv.st.retries > 0 {
+						s.retries += sv.st.retries
+						if s.reason == "" || sv.st.lastFail.IsZero() {
+							s.reason = sv.st.reason
+						}
+					}
+				}
+			}
+			if typ == ContainerInit && len(views) > 0 && views[len(views)-1].status == StatusDone {
+				// Init containers run one after another.
+				after = views[len(views)-1].end
+			}
+		}
+		if allDone {
+			s.complete = groupEnd
+			if s.begin.IsZero() {
+				s.begin = groupEnd
+			}
+		} else if s.lastFail.IsZero() && s.retries == 0 && !s.begin.IsZero() {
+			// no error yet: active or over budget, judged below
+		}
+		agg[id] = s
+		if !s.complete.IsZero() {
+			prevEnd = s.complete
+		}
+	}
+	// running: every regular container seen started by PLEG (or the
+	// kubelet's own startup line).
+	run := &stageState{}
+	regular, plegged := 0, 0
+	var plegAt time.Time
+	for _, c := range cs {
+		if c.typ != ContainerRegular {
+			continue
+		}
+		regular++
+		if c.plegStarted || c.starts > 0 && v < 2 {
+			plegged++
+			if c.plegAt.After(plegAt) {
+				plegAt = c.plegAt
+			}
+			if st := c.stages[CStStarted]; c.plegAt.IsZero() && st != nil && st.complete.After(plegAt) {
+				plegAt = st.complete
+			}
+		}
+	}
+	if regular > 0 && plegged == regular && !plegAt.IsZero() {
+		run.begin, run.complete = plegAt, plegAt
+		if a := agg[StContainers]; a != nil && !a.complete.IsZero() {
+			run.begin = a.complete
+		}
+	}
+	if rs := f.stages[StRunning]; rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
+		// "Observed pod startup duration": the kubelet saw it running.
+		t := rs.evidence[0].Time
+		run.begin, run.complete = t, t
+		run.evidence = rs.evidence
+	}
+	if rs := f.stages[StRunning]; rs != nil && run.evidence == nil {
+		run.evidence = rs.evidence
+	}
+	for _, c := range cs {
+		if c.typ == ContainerRegular {
+			if st := c.stages[CStStarted]; st != nil && st.retries > 0 {
+				run.retries += st.retries
+				run.reason = st.reason
+			}
+		}
+	}
+	if run.complete.IsZero() && run.begin.IsZero() {
+		if a := agg[StContainers]; a != nil && !a.complete.IsZero() && regular > 0 {
+			run.begin = a.complete
+		}
+	}
+	podStates := func(id string) *stageState {
+		switch id {
+		case StInitContainers, StContainers:
+			return agg[id]
+		case StRunning:
+			if run.began() {
+				return run
+			}
+			return nil
+		}
+		return f.stages[id]
+	}
+	all := b.judgeSeq(PodStages, podStates, logEnd, v, time.Time{})
+	// Stages that do not apply.
+	hasInit := false
+	for _, c := range cs {
+		if c.typ == ContainerInit {
+			hasInit = true
+		}
+	}
+	for i := range all {
+		if all[i].id == StInitContainers && !hasInit && all[i].st == nil {
+			if v >= 3 || all[i].status != StatusUnknown {
+				all[i].status = StatusSkipped
+				all[i].start, all[i].end = time.Time{}, time.Time{}
+			}
+		}
+	}
+	// Readiness pending without probes and a running pod: a Running pod whose
+	// Ready stage never logged is not a stall unless over budget.
+	for _, sv := range all {
+		st := toStage(b, sv, logEnd, v)
+		if st.Status == StatusUnknown {
+			fl.Hidden = append(fl.Hidden, fmt.Sprintf("%s (-v=%d)", st.ID, b.minV(st.ID)))
+		}
+		fl.Stages = append(fl.Stages, st)
+	}
+	// Containers.
+	for _, c := range cs {
+		ct := Container{Name: c.name, Type: c.typ, Image: c.image, IDs: c.ids, Restarts: c.restartCount, BackOffs: c.backOffs, PullBackOffs: c.pullBackOffs, ExitCode: c.exitCode, State: c.state, Reason: c.reason, Ready: c.ready}
+		for _, sv := range containerStages[c] {
+			ct.Stages = append(ct.Stages, toStage(b, sv, logEnd, v))
+		}
+		if ct.Stages == nil {
+			ct.Stages = []Stage{}
+		}
+		fl.Containers = append(fl.Containers, ct)
+	}
+	if fl.Containers == nil {
+		fl.Containers = []Container{}
+	}
+	// Termination stages.
+	if f.stages[StTerminating] != nil || f.stages[StStopped] != nil || f.stages[StTerminated] != nil {
+		lastCreate := time.Time{}
+		for _, st := range fl.Stages {
+			if st.End != nil && st.Status == StatusDone && st.End.After(lastCreate) {
+				lastCreate = *st.End
+			}
+		}
+		term := b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages[id] }, logEnd, v, time.Time{})
+		for _, sv := range term {
+			fl.Stages = append(fl.Stages, toStage(b, sv, logEnd, v))
+		}
+	}
+	b.verdict(f, &fl, logEnd)
+	return fl
+}
+
+func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
+	// Start and end.
+	for _, st := range fl.Stages {
+		if st.Start != nil && (fl.Start.IsZero() || st.Start.Before(fl.Start)) {
+			fl.Start = *st.Start
+		}
+		if st.End != nil && st.End.After(fl.End) {
+			fl.End = *st.End
+		}
+	}
+	if fl.Start.IsZero() {
+		fl.Start = f.first
+	}
+	if fl.End.IsZero() || f.last.After(fl.End) && fl.End.Before(f.first) {
+		fl.End = f.last
+	}
+	stageByID := map[string]*Stage{}
+	for i := range fl.Stages {
+		stageByID[fl.Stages[i].ID] = &fl.Stages[i]
+	}
+	// Last completed creation stage, and the first that is not done.
+	var current *Stage
+	for _, id := range PodStages {
+		st := stageByID[id]
+		if st == nil {
+			continue
+		}
+		switch st.Status {
+		case StatusDone:
+			fl.Stage = id
+		case StatusSkipped, StatusUnknown:
+		default:
+			if current == nil {
+				current = st
+			}
+		}
+	}
+	setStall := func(st *Stage) {
+		fl.StalledAt = st.ID
+		fl.Reason = st.Reason
+		if st.Start != nil {
+			fl.Waited = Duration(logEnd.Sub(*st.Start))
+		}
+		fl.Evidence = failEvidence(st.Evidence)
+		if st.ID == StInitContainers || st.ID == StContainers {
+			b.containerStall(fl, st.ID == StInitContainers)
+		}
+	}
+	if adm := stageByID[StAdmitted]; adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
+		fl.Verdict = VerdictRejected
+		fl.StalledAt = StAdmitted
+		fl.Reason = adm.Reason
+		fl.Evidence = failEvidence(adm.Evidence)
+	} else if term := stageByID[StTerminating]; term != nil {
+		done := stageByID[StTerminated]
+		if done != nil && done.Status == StatusDone {
+			fl.Verdict = VerdictTerminated
+			fl.Stage = StTerminated
+		} else {
+			fl.Verdict = VerdictTerminating
+			for _, id := range TerminationStages {
+				st := stageByID[id]
+				if st.Status == StatusDone {
+					fl.Stage = id
+					continue
+				}
+				if st.Status == StatusUnknown {
+					continue
+				}
+				fl.StalledAt = id
+				fl.Reason = st.Reason
+				if st.Start != nil {
+					fl.Waited = Duration(logEnd.Sub(*st.Start))
+				}
+				fl.Evidence = failEvidence(st.Evidence)
+				break
+			}
+		}
+	} else if current != nil {
+		switch current.Status {
+		case StatusStalled:
+			fl.Verdict = VerdictStalled
+			setStall(current)
+		case StatusFailed:
+			fl.Verdict = VerdictFailed
+			setStall(current)
+		default:
+			if current.ID == StReady && fl.Stage == StRunning {
+				fl.Verdict = VerdictRunning
+			} else {
+				fl.Verdict = VerdictIncomplete
+				fl.StalledAt = current.ID
+				if current.Start != nil {
+					fl.Waited = Duration(logEnd.Sub(*current.Start))
+				}
+			}
+		}
+	} else {
+		fl.Verdict = VerdictRunning
+	}
+	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
+		switch f.phase {
+		case "Succeeded":
+			fl.Verdict = VerdictCompleted
+		case "Failed":
+			fl.Verdict = VerdictFailed
+		}
+	}
+	if fl.Verdict == VerdictRunning {
+		// A container that crashes after it ran: the pod is failing.
+		for i := range fl.Containers {
+			c := &fl.Containers[i]
+			if c.Type == ContainerRegular && c.BackOffs > 0 {
+				fl.Verdict = VerdictFailed
+				fl.Container = c.Name
+				fl.ContainerStage = CStStarted
+				fl.Reason = crashReason(c)
+				for _, st := range c.Stages {
+					if st.ID == CStStarted {
+						fl.Evidence = failEvidence(st.Evidence)
+					}
+				}
+				break
+			}
+		}
+	}
+	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 {
+		fl.StalledAt = ""
+	}
+	if !fl.End.IsZero() && fl.End.After(fl.Start) {
+		fl.Duration = Duration(fl.End.Sub(fl.Start))
+	}
+	if fl.Verdict == VerdictStalled || fl.Verdict == VerdictIncomplete || fl.Verdict == VerdictTerminating {
+		if logEnd.After(fl.Start) {
+			fl.Duration = Duration(logEnd.Sub(fl.Start))
+		}
+	}
+	fl.Diagnosis = diagnose(fl)
+}
+
+func crashReason(c *Container) string {
+	var parts []string
+	for _, st := range c.Stages {
+		if st.ID == CStStarted && st.Reason != "" {
+			parts = append(parts, st.Reason)
+		}
+		if st.ID == CStCompleted && st.Reason != "" {
+			parts = append(parts, st.Reason)
+		}
+	}
+	r := strings.Join(parts, "; ")
+	if r == "" {
+		r = "CrashLoopBackOff"
+	}
+	if c.ExitCode != nil {
+		r += fmt.Sprintf(" (last exit code %d)", *c.ExitCode)
+	}
+	return r
+}
+
+// containerStall finds the container and container stage inside an
+// aggregate stage that did not complete.
+func (b *Builder) containerStall(fl *Flow, init bool) {
+	want := ContainerRegular
+	if init {
+		want = ContainerInit
+	}
+	for i := range fl.Containers {
+		c := &fl.Containers[i]
+		if c.Type != want {
+			continue
+		}
+		for _, st := range c.Stages {
+			if st.Status == StatusDone || st.Status == StatusUnknown || st.Status == StatusSkipped {
+				continue
+			}
+			fl.Container = c.Name
+			fl.ContainerStage = st.ID
+			if st.Reason != "" {
+				fl.Reason = st.Reason
+			}
+			if c.ExitCode != nil && *c.ExitCode != 0 && (st.ID == CStCompleted || st.ID == CStStarted) {
+				fl.Reason = crashReason(c)
+			}
+			if len(st.Evidence) > 0 {
+				fl.Evidence = failEvidence(st.Evidence)
+			}
+			if st.Start != nil {
+				fl.Waited = Duration(fl.End.Sub(*st.Start))
+			}
+			return
+		}
+	}
+}
+
+// failEvidence prefers the lines that carry an error.
+func failEvidence(ev []Evidence) []Evidence {
+	if len(ev) <= 3 {
+		return ev
+	}
+	return append([]Evidence{ev[0]}, ev[len(ev)-2:]...)
+}
+
+func round(d Duration) string {
+	t := time.Duration(d)
+	switch {
+	case t >= time.Minute:
+		return t.Round(time.Second).String()
+	case t >= time.Second:
+		return t.Round(100 * time.Millisecond).String()
+	default:
+		return t.Round(time.Millisecond).String()
+	}
+}
+
+// diagnose writes the one-paragraph diagnosis in plain words.
+func diagnose(fl *Flow) string {
+	var b strings.Builder
+	where := fl.StalledAt
+	if fl.Container != "" {
+		where += fmt.Sprintf(" (container %s, %s)", fl.Container, fl.ContainerStage)
+	}
+	attempts := 0
+	for _, st := range fl.Stages {
+		if st.ID == fl.StalledAt {
+			attempts = st.Attempts
+		}
+	}
+	for _, c := range fl.Containers {
+		if c.Name == fl.Container {
+			for _, st := range c.Stages {
+				if st.ID == fl.ContainerStage {
+					attempts = st.Attempts
+				}
+			}
+		}
+	}
+	switch fl.Verdict {
+	case VerdictStalled, VerdictTerminating:
+		fmt.Fprintf(&b, "%s at %s for %s", fl.Verdict, where, round(fl.Waited))
+		if fl.Reason != "" {
+			fmt.Fprintf(&b, ": %s", oneLine(fl.Reason))
+		}
+		if attempts > 1 {
+			fmt.Fprintf(&b, " — %d failed attempts", attempts)
+		}
+		b.WriteString(".")
+	case VerdictFailed:
+		if fl.Container != "" && fl.StalledAt == "" {
+			fmt.Fprintf(&b, "Failed: container %s keeps failing after it started", fl.Container)
+			for _, c := range fl.Containers {
+				if c.Name == fl.Container {
+					fmt.Fprintf(&b, " (restarted %d times)", c.Restarts)
+				}
+			}
+			if fl.Reason != "" {
+				fmt.Fprintf(&b, ": %s", oneLine(fl.Reason))
+			}
+			b.WriteString(".")
+		} else {
+			fmt.Fprintf(&b, "Failed at %s", where)
+			if fl.Reason != "" {
+				fmt.Fprintf(&b, ": %s", oneLine(fl.Reason))
+			}
+			b.WriteString(".")
+		}
+	case VerdictRejected:
+		fmt.Fprintf(&b, "Rejected at admission: %s.", oneLine(fl.Reason))
+	case VerdictIncomplete:
+		if fl.StalledAt != "" {
+			fmt.Fprintf(&b, "Incomplete: the log ends %s into %s, within its budget.", round(fl.Waited), fl.StalledAt)
+		} else {
+			b.WriteString("Incomplete: the log does not show enough of this pod to judge.")
+		}
+	default:
+		fmt.Fprintf(&b, "%s after %s", fl.Verdict, round(fl.Duration))
+		// The slowest stage, and any stage that needed retries.
+		var slow *Stage
+		for i := range fl.Stages {
+			st := &fl.Stages[i]
+			if st.Status == StatusDone && (slow == nil || st.Duration > slow.Duration) {
+				slow = st
+			}
+		}
+		if slow != nil && slow.Duration > 0 {
+			fmt.Fprintf(&b, "; slowest stage %s (%s)", slow.ID, round(slow.Duration))
+		}
+		b.WriteString(".")
+		for _, st := range fl.Stages {
+			if st.Attempts > 0 && st.Status == StatusDone {
+				fmt.Fprintf(&b, " %s needed %d failed attempts first: %s.", st.ID, st.Attempts, oneLine(st.Reason))
+			}
+		}
+		for _, c := range fl.Containers {
+			for _, st := range c.Stages {
+				if st.Attempts > 0 && st.Status == StatusDone {
+					fmt.Fprintf(&b, " Container %s %s needed %d failed attempts first: %s.", c.Name, st.ID, st.Attempts, oneLine(st.Reason))
+				}
+			}
+		}
+	}
+	if len(fl.Hidden) > 0 {
+		fmt.Fprintf(&b, " Not visible at this log's verbosity: %s.", strings.Join(fl.Hidden, ", "))
+	}
+	return b.String()
+}
+
+func oneLine(s string) string {
+	s = strings.ReplaceAll(s, "\n", " ")
+	if len(s) > 300 {
+		s = s[:300] + "…"
+	}
+	return s
+}

@@ -1,0 +1,277 @@
+package timeline
+
+import "time"
+
+// Scope says what a stage belongs to.
+type Scope string
+
+const (
+	ScopePod         Scope = "pod"
+	ScopeContainer   Scope = "container"
+	ScopeTermination Scope = "termination"
+)
+
+// Effect is what a marker line does to its stage.
+type Effect string
+
+const (
+	Begin    Effect = "begin"    // the stage started
+	Complete Effect = "complete" // the stage finished
+	Fail     Effect = "fail"     // an attempt failed; the error is the reason
+	Retry    Effect = "retry"    // the kubelet is backing off before the next attempt
+	Observe  Effect = "observe"  // evidence only
+)
+
+// Special names the extra handling a marker needs beyond its stage effect
+// (identity, container-ID mapping, status decoding). The effect itself is
+// still data.
+type Special string
+
+const (
+	SpecialNone         Special = ""
+	SpecialSyncLoop     Special = "syncloop"     // pods=[…] lists with a source
+	SpecialPLEG         Special = "pleg"         // event={ID,Type,Data}
+	SpecialEvent        Special = "event"        // "Event occurred": matched by reason
+	SpecialSyncError    Special = "sync-error"   // "Error syncing pod": matched by the error's text
+	SpecialStatusPatch  Special = "status-patch" // container statuses, conditions
+	SpecialStartup      Special = "startup"      // "Observed pod startup duration"
+	SpecialKubeletStart Special = "kubelet-start"
+	SpecialVersion      Special = "version"
+	SpecialFinished     Special = "container-finished" // exit codes
+	SpecialNodeProblem  Special = "node-problem"
+	SpecialFlag         Special = "flag" // FLAG: --v=N
+)
+
+// StageDef describes one stage of the reference pipeline.
+type StageDef struct {
+	ID        string        `json:"id"`
+	Scope     Scope         `json:"scope"`
+	Title     string        `json:"title"`
+	Completes string        `json:"completes"`
+	Fails     string        `json:"fails"`
+	Budget    time.Duration `json:"-"`
+	BudgetStr string        `json:"budget"`
+	// MinV is the lowest kubelet -v at which this stage's completion can be seen.
+	MinV int `json:"minV"`
+}
+
+// Marker is one log message that moves a stage.
+type Marker struct {
+	Stage     string  `json:"stage"`
+	Effect    Effect  `json:"effect"`
+	Msg       string  `json:"msg,omitempty"`      // exact structured message (text and JSON formats)
+	Prefix    string  `json:"prefix,omitempty"`   // message prefix (printf forms)
+	Event     string  `json:"event,omitempty"`    // "Event occurred" reason
+	EventMsg  string  `json:"eventMsg,omitempty"` // and message prefix, where a reason is shared
+	ErrHas    string  `json:"errHas,omitempty"`   // substring of the "Error syncing pod" error
+	V         int     `json:"v"`                  // the kubelet logs it at -v ≥ V (0: always)
+	Versions  string  `json:"versions"`           // kubelet versions that write this form
+	Keys      string  `json:"keys,omitempty"`     // keys that identify the pod/container
+	Special   Special `json:"special,omitempty"`
+	Container bool    `json:"container,omitempty"` // a container stage: the line names the container
+}
+
+// Pipeline is the reference pipeline: stages in order and their markers.
+type Pipeline struct {
+	Stages  []StageDef `json:"stages"`
+	Markers []Marker   `json:"markers"`
+}
+
+// Stage ids (part of the public output).
+const (
+	StObserved       = "observed"
+	StAdmitted       = "admitted"
+	StSynced         = "synced"
+	StVolumes        = "volumes"
+	StSandbox        = "sandbox"
+	StInitContainers = "init-containers"
+	StContainers     = "containers"
+	StRunning        = "running"
+	StReady          = "ready"
+
+	CStImage     = "image"
+	CStCreated   = "created"
+	CStStarted   = "started"
+	CStCompleted = "completed"
+
+	StTerminating = "terminating"
+	StStopped     = "stopped"
+	StTerminated  = "terminated"
+)
+
+// Reference is the built-in reference pipeline, reviewed against the
+// kubelet source of 1.19, 1.20, 1.23, 1.26, 1.28 and 1.33–1.36 (see
+// shared/reference/kubelet-log-catalog.md) and the real logs in testdata/.
+// Every form is matched whatever version the log is from, so a log of an
+// unlisted version still reads; Versions documents where each form occurs.
+var Reference = Pipeline{
+	Stages: []StageDef{
+		{ID: StObserved, Scope: ScopePod, Title: "Pod seen by the sync loop", Completes: "SyncLoop ADD (source api, file or http)", Budget: 0, MinV: 2},
+		{ID: StAdmitted, Scope: ScopePod, Title: "Admitted", Completes: "admission passed (implied by the pod worker starting)", Fails: "Pod admission denied / Failed to admit pod / Predicate failed on Pod", Budget: 10 * time.Second, MinV: 4},
+		{ID: StSynced, Scope: ScopePod, Title: "Pod worker dispatched, SyncPod entered", Completes: "SyncPod enter (syncPod enter before 1.27)", Budget: 10 * time.Second, MinV: 4},
+		{ID: StVolumes, Scope: ScopePod, Title: "Volumes attached and mounted", Completes: "All volumes are attached and mounted for pod", Fails: "Unable to attach or mount volumes / unmounted volumes=[…] / FailedMount", Budget: 2*time.Minute + 3*time.Second, MinV: 3},
+		{ID: StSandbox, Scope: ScopePod, Title: "Sandbox created and networked", Completes: "Created PodSandbox for pod (or the sandbox's PLEG ContainerStarted)", Fails: "CreatePodSandbox for pod failed / FailedCreatePodSandBox / CreatePodSandboxError", Budget: 30 * time.Second, MinV: 2},
+		{ID: StInitContainers, Scope: ScopePod, Title: "Init containers ran to completion", Completes: "every init container exited 0", Fails: "an init container failed (Init:CrashLoopBackOff, image or start errors)", Budget: 5 * time.Minute, MinV: 2},
+		{ID: StContainers, Scope: ScopePod, Title: "Containers created and started", Completes: "every container Started", Fails: "image pull, create or start errors", Budget: 2 * time.Minute, MinV: 2},
+		{ID: StRunning, Scope: ScopePod, Title: "All containers running, seen by PLEG", Completes: "PLEG ContainerStarted for every container", Fails: "a container exited (CrashLoopBackOff)", Budget: 30 * time.Second, MinV: 2},
+		{ID: StReady, Scope: ScopePod, Title: "Ready and status reported", Completes: "Ready condition True in a status patch, or readiness probe ready", Fails: "readiness probe failing", Budget: 5 * time.Minute, MinV: 1},
+
+		{ID: CStImage, Scope: ScopeContainer, Title: "Image present or pulled", Completes: "event Pulled", Fails: "event Failed (Failed to pull image) / ErrImagePull / ImagePullBackOff", Budget: 60 * time.Second, MinV: 3},
+		{ID: CStCreated, Scope: ScopeContainer, Title: "Container created", Completes: "event Created", Fails: "CreateContainerError / CreateContainerConfigError", Budget: 30 * time.Second, MinV: 3},
+		{ID: CStStarted, Scope: ScopeContainer, Title: "Container started", Completes: "event Started / PLEG ContainerStarted", Fails: "RunContainerError / CrashLoopBackOff", Budget: 30 * time.Second, MinV: 2},
+		{ID: CStCompleted, Scope: ScopeContainer, Title: "Init container completed", Completes: "PLEG ContainerDied with exit code 0", Fails: "non-zero exit, Init:CrashLoopBackOff", Budget: 5 * time.Minute, MinV: 2},
+
+		{ID: StTerminating, Scope: ScopeTermination, Title: "Deletion seen, kill begun", Completes: "Killing container with a grace period / SyncTerminatingPod enter", Budget: 10 * time.Second, MinV: 2},
+		{ID: StStopped, Scope: ScopeTermination, Title: "All containers stopped", Completes: "Pod termination stopped all running containers / SyncTerminatingPod exit", Fails: "KillPod failed / Container termination failed", Budget: 2 * time.Minute, MinV: 4},
+		{ID: StTerminated, Scope: ScopeTermination, Title: "Pod cleaned up and removed", Completes: "SyncTerminatedPod exit / SyncLoop REMOVE", Budget: 2 * time.Minute, MinV: 2},
+	},
+	Markers: []Marker{
+		// Sync loop (kubelet.go syncLoopIteration).
+		{Stage: StObserved, Effect: Complete, Msg: "SyncLoop ADD", V: 2, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
+		{Stage: StObserved, Effect: Complete, Prefix: "SyncLoop (ADD, ", V: 2, Versions: "≤1.20", Keys: "name_ns(uid)", Special: SpecialSyncLoop},
+		{Stage: StTerminating, Effect: Begin, Msg: "SyncLoop DELETE", V: 2, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
+		{Stage: StTerminating, Effect: Begin, Prefix: "SyncLoop (DELETE, ", V: 2, Versions: "≤1.20", Special: SpecialSyncLoop},
+		{Stage: StTerminated, Effect: Complete, Msg: "SyncLoop REMOVE", V: 2, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
+		{Stage: StTerminated, Effect: Complete, Prefix: "SyncLoop (REMOVE, ", V: 2, Versions: "≤1.20", Special: SpecialSyncLoop},
+		{Stage: StRunning, Effect: Observe, Msg: "SyncLoop (PLEG): event for pod", V: 2, Versions: "1.21+", Keys: "pod, event.ID", Special: SpecialPLEG},
+		{Stage: StRunning, Effect: Observe, Prefix: "SyncLoop (PLEG): ", V: 2, Versions: "≤1.20", Special: SpecialPLEG},
+		{Stage: StReady, Effect: Complete, Msg: "SyncLoop (probe)", V: 1, Versions: "1.23+", Keys: "probe=readiness status=ready, pod"},
+
+		// Admission.
+		{Stage: StAdmitted, Effect: Complete, Msg: "Pod Admit Result", V: 4, Versions: "1.33+", Keys: "pod"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Pod admission denied", V: 0, Versions: "1.29+", Keys: "podUID, pod, reason, message"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod", V: 0, Versions: "1.23–1.28", Keys: "pod, message"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Predicate failed on Pod", V: 2, Versions: "1.23–1.28", Keys: "pod, err"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod to node", V: 0, Versions: "1.23–1.28", Keys: "pod, nodeCondition"},
+		{Stage: StAdmitted, Effect: Fail, Prefix: "Failed to admit pod ", V: 0, Versions: "≤1.20", Keys: "name_ns(uid)"},
+
+		// Pod workers and SyncPod.
+		{Stage: StSynced, Effect: Begin, Msg: "Pod is being synced for the first time", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
+		{Stage: StSynced, Effect: Begin, Msg: "Notifying pod of pending update", V: 4, Versions: "1.27+", Keys: "pod, podUID, workType"},
+		{Stage: StSynced, Effect: Complete, Msg: "SyncPod enter", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StSynced, Effect: Complete, Msg: "syncPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
+		{Stage: StSynced, Effect: Fail, Msg: "Error syncing pod, skipping", V: 0, Versions: "1.21+", Keys: "err, pod, podUID", Special: SpecialSyncError},
+		{Stage: StSynced, Effect: Fail, Prefix: "Error syncing pod ", V: 0, Versions: "≤1.20", Keys: "uid, name_ns(uid)", Special: SpecialSyncError},
+
+		// Volumes.
+		{Stage: StVolumes, Effect: Begin, Msg: "Waiting for volumes to attach and mount for pod", V: 3, Versions: "1.21+", Keys: "pod"},
+		{Stage: StVolumes, Effect: Begin, Prefix: "Waiting for volumes to attach and mount for pod ", V: 3, Versions: "≤1.20"},
+		{Stage: StVolumes, Effect: Complete, Msg: "All volumes are attached and mounted for pod", V: 3, Versions: "1.21+", Keys: "pod"},
+		{Stage: StVolumes, Effect: Complete, Prefix: "All volumes are attached and mounted for pod ", V: 3, Versions: "≤1.20"},
+		{Stage: StVolumes, Effect: Observe, Prefix: "MountVolume.SetUp succeeded for volume ", V: 1, Versions: "all", Keys: "pod"},
+		{Stage: StVolumes, Effect: Fail, Msg: "Unable to attach or mount volumes for pod; skipping pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
+		{Stage: StVolumes, Effect: Fail, Prefix: "Unable to attach or mount volumes for pod ", V: 0, Versions: "≤1.20"},
+		{Stage: StVolumes, Effect: Fail, Event: "FailedMount", V: 3, Versions: "all"},
+		{Stage: StVolumes, Effect: Fail, Event: "FailedAttachVolume", V: 3, Versions: "all"},
+		{Stage: StVolumes, Effect: Fail, ErrHas: "unmounted volumes=", V: 0, Versions: "all", Special: SpecialSyncError},
+
+		// Sandbox.
+		{Stage: StSandbox, Effect: Begin, Msg: "No sandbox for pod can be found. Need to start a new one", V: 2, Versions: "1.21+", Keys: "pod"},
+		{Stage: StSandbox, Effect: Begin, Prefix: "No sandbox for pod ", V: 2, Versions: "≤1.20"},
+		{Stage: StSandbox, Effect: Begin, Msg: "Creating PodSandbox for pod", V: 4, Versions: "1.21+", Keys: "pod"},
+		{Stage: StSandbox, Effect: Begin, Prefix: "Creating PodSandbox for pod ", V: 4, Versions: "≤1.20"},
+		{Stage: StSandbox, Effect: Complete, Msg: "Created PodSandbox for pod", V: 4, Versions: "1.21+", Keys: "podSandboxID, pod"},
+		{Stage: StSandbox, Effect: Complete, Prefix: "Created PodSandbox ", V: 4, Versions: "≤1.20"},
+		{Stage: StSandbox, Effect: Fail, Msg: "CreatePodSandbox for pod failed", V: 0, Versions: "1.21+", Keys: "err, pod"},
+		{Stage: StSandbox, Effect: Fail, Prefix: "createPodSandbox for pod ", V: 0, Versions: "≤1.20"},
+		{Stage: StSandbox, Effect: Fail, Msg: "Failed to create sandbox for pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
+		{Stage: StSandbox, Effect: Fail, Event: "FailedCreatePodSandBox", V: 3, Versions: "all"},
+		{Stage: StSandbox, Effect: Fail, ErrHas: "CreatePodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: StSandbox, Effect: Fail, ErrHas: "KillPodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
+
+		// Containers: image.
+		{Stage: CStImage, Container: true, Effect: Begin, Event: "Pulling", V: 3, Versions: "all", Keys: "object, fieldPath"},
+		{Stage: CStImage, Container: true, Effect: Complete, Event: "Pulled", V: 3, Versions: "all", Keys: "object, fieldPath"},
+		{Stage: CStImage, Container: true, Effect: Fail, Event: "Failed", EventMsg: "Failed to pull image", V: 3, Versions: "all"},
+		{Stage: CStImage, Container: true, Effect: Fail, Event: "ErrImageNeverPull", V: 3, Versions: "all"},
+		{Stage: CStImage, Container: true, Effect: Fail, Event: "InspectFailed", V: 3, Versions: "all"},
+		{Stage: CStImage, Container: true, Effect: Retry, Event: "BackOff", EventMsg: "Back-off pulling image", V: 3, Versions: "all"},
+		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImagePull", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStImage, Container: true, Effect: Retry, ErrHas: "with ImagePullBackOff", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImageNeverPull", V: 0, Versions: "all", Special: SpecialSyncError},
+
+		// Containers: create.
+		{Stage: CStCreated, Container: true, Effect: Begin, Msg: "Creating container in pod", V: 4, Versions: "1.21+", Keys: "containerType, container, pod"},
+		{Stage: CStCreated, Container: true, Effect: Complete, Event: "Created", V: 3, Versions: "all"},
+		{Stage: CStCreated, Container: true, Effect: Fail, ErrHas: "with CreateContainerError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStCreated, Container: true, Effect: Fail, ErrHas: "with CreateContainerConfigError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStCreated, Container: true, Effect: Fail, ErrHas: "with PreCreateHookError", V: 0, Versions: "all", Special: SpecialSyncError},
+
+		// Containers: start and run.
+		{Stage: CStStarted, Container: true, Effect: Complete, Event: "Started", V: 3, Versions: "all"},
+		{Stage: CStStarted, Container: true, Effect: Fail, ErrHas: "with RunContainerError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStStarted, Container: true, Effect: Fail, ErrHas: "with PostStartHookError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStStarted, Container: true, Effect: Retry, ErrHas: "with CrashLoopBackOff", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStStarted, Container: true, Effect: Retry, Event: "BackOff", EventMsg: "Back-off restarting failed container", V: 3, Versions: "all"},
+		{Stage: CStStarted, Container: true, Effect: Observe, Event: "Failed", EventMsg: "Error: ", V: 3, Versions: "all"}, // create or start: the sync error says which
+		{Stage: CStStarted, Container: true, Effect: Fail, Event: "FailedPostStartHook", V: 3, Versions: "all"},
+		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
+		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},
+
+		// Status.
+		{Stage: StReady, Effect: Observe, Msg: "Patch status for pod", V: 3, Versions: "1.21+", Keys: "pod, podUID, patch", Special: SpecialStatusPatch},
+		{Stage: StReady, Effect: Observe, Msg: "Observed pod startup duration", V: 0, Versions: "1.26+", Keys: "pod, podStartE2EDuration", Special: SpecialStartup},
+
+		// Termination.
+		{Stage: StTerminating, Effect: Begin, Msg: "Pod has been deleted and must be killed", V: 3, Versions: "1.23+", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Begin, Msg: "Pod is marked for graceful deletion, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Begin, Msg: "Pod is being removed by the kubelet, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Begin, Msg: "Pod is being evicted by the kubelet, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Complete, Msg: "Killing container with a grace period", V: 2, Versions: "1.23+", Keys: "pod, podUID, containerName, containerID"},
+		{Stage: StTerminating, Effect: Complete, Prefix: "Killing container ", V: 2, Versions: "≤1.20"},
+		{Stage: StTerminating, Effect: Complete, Msg: "SyncTerminatingPod enter", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Complete, Msg: "syncTerminatingPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
+		{Stage: StTerminating, Effect: Observe, Event: "Killing", V: 3, Versions: "all"},
+		{Stage: StStopped, Effect: Complete, Msg: "Pod termination stopped all running containers", V: 4, Versions: "1.23+", Keys: "pod, podUID"},
+		{Stage: StStopped, Effect: Complete, Msg: "SyncTerminatingPod exit", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StStopped, Effect: Complete, Msg: "syncTerminatingPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
+		{Stage: StStopped, Effect: Fail, Msg: "KillPod failed", V: 0, Versions: "1.23+", Keys: "err, pod"},
+		{Stage: StStopped, Effect: Fail, Msg: "Container termination failed with gracePeriod", V: 0, Versions: "1.23+", Keys: "err, pod"},
+		{Stage: StStopped, Effect: Fail, ErrHas: "KillContainerError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: StTerminated, Effect: Complete, Msg: "SyncTerminatedPod exit", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StTerminated, Effect: Complete, Msg: "syncTerminatedPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
+		{Stage: StTerminated, Effect: Complete, Msg: "Pod is complete and the worker can now stop", V: 4, Versions: "1.22+", Keys: "podUID"},
+		{Stage: StTerminated, Effect: Complete, Msg: "Pod has been terminated and is no longer known to the kubelet, remove all history", V: 4, Versions: "1.22+", Keys: "podUID"},
+
+		// Node-level lines.
+		{Stage: "", Effect: Observe, Msg: "Kubelet version", V: 0, Versions: "1.21+", Keys: "kubeletVersion", Special: SpecialVersion},
+		{Stage: "", Effect: Observe, Prefix: "Version: v", V: 0, Versions: "≤1.20", Special: SpecialVersion},
+		{Stage: "", Effect: Observe, Msg: "Starting kubelet main sync loop", V: 0, Versions: "1.21+", Special: SpecialKubeletStart},
+		{Stage: "", Effect: Observe, Prefix: "Starting kubelet main sync loop", V: 0, Versions: "≤1.20", Special: SpecialKubeletStart},
+		{Stage: "", Effect: Observe, Prefix: "FLAG: --v=", V: 1, Versions: "all", Special: SpecialFlag},
+		{Stage: "", Effect: Observe, Msg: "Skipping pod synchronization", V: 0, Versions: "1.21+", Keys: "err", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "skipping pod synchronization", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "Container runtime not ready", V: 0, Versions: "1.21+", Keys: "runtimeReady", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "Container runtime network not ready", V: 0, Versions: "1.21+", Keys: "networkReady", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "Node became not ready", V: 0, Versions: "1.21+", Keys: "node, condition", Special: SpecialNodeProblem},
+	},
+}
+
+func init() {
+	for i := range Reference.Stages {
+		s := &Reference.Stages[i]
+		if s.Budget > 0 {
+			s.BudgetStr = s.Budget.String()
+		}
+	}
+}
+
+// StageDefByID returns the definition of a stage.
+func (p *Pipeline) StageDefByID(id string) (StageDef, bool) {
+	for _, s := range p.Stages {
+		if s.ID == id {
+			return s, true
+		}
+	}
+	return StageDef{}, false
+}
+
+// PodStages are the creation stages in order.
+var PodStages = []string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox, StInitContainers, StContainers, StRunning, StReady}
+
+// ContainerStages are the per-container stages in order ("completed" only
+// for init containers).
+var ContainerStages = []string{CStImage, CStCreated, CStStarted, CStCompleted}
+
+// TerminationStages are the termination stages in order.
+var TerminationStages = []string{StTerminating, StStopped, StTerminated}
