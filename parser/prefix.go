@@ -13,15 +13,535 @@ type prefix struct {
 	pid        int
 	time       time.Time
 	hasTime    bool
+	journal    bool // a journald/syslog prefix was found
 	annotation bool // the whole line is something people add around logs
 }
 
 // stripPrefix removes wrappers from a physical line and returns the log
-// line proper.
+// line proper. It runs on every line: no regexp, no allocation (host and
+// ident strings are interned per Reader).
 func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 	var p prefix
-	if bytes.HasPrefix(line, []byte("-- ")) && bytes.HasSuffix(line, []byte(" --")) {
-		p.annotation = true
+	b := line
+	for n := 0; n < 4; n++ {
+		nb, ok := r.stripPaste(b)
+		if !ok {
+			break
+		}
+		b = nb
 	}
-	return line, p
+	if isAnnotation(b) {
+		p.annotation = true
+		return b, p
+	}
+	if jp := parseJournal(b); jp.ok {
+		p.journal = true
+		p.host = r.interned.get(b[jp.hostS:jp.hostE])
+		p.component = r.identComponent(b[jp.idS:jp.idE])
+		p.pid = jp.pid
+		rest := b[jp.rest:]
+		// microshift[pid]: kubelet I0128 …: a word naming the component
+		// before the log line proper.
+		if w := leadingWord(rest); w > 0 && startsLogLine(rest[w+1:]) {
+			p.component = r.identComponent(rest[:w])
+			rest = rest[w+1:]
+		}
+		if jp.iso {
+			p.time = jp.tm.date(jp.tm.year, r.zone(jp.zoneOff, jp.hasZone))
+			r.clock.anchor(p.time)
+		} else {
+			p.time = jp.tm.date(r.clock.year, r.clock.loc)
+		}
+		p.hasTime = true
+		b = rest
+	}
+	return b, p
+}
+
+// stripPaste removes one paste artifact from the start of b: a "> " quote
+// marker or a grep -n / grep -n -H line-number prefix. A candidate is taken
+// when what follows it looks like a log line, or when the input already
+// showed the same kind of prefix (so continuation lines lose it too).
+func (r *Reader) stripPaste(b []byte) ([]byte, bool) {
+	if len(b) == 0 {
+		return b, false
+	}
+	if b[0] == '>' {
+		if len(b) == 1 {
+			r.quoted = true
+			return b[1:], true
+		}
+		if b[1] == ' ' && (r.quoted || startsLogLine(b[2:])) {
+			r.quoted = true
+			return b[2:], true
+		}
+		return b, false
+	}
+	if r.grep {
+		// Same shape as before: name, separator, digits, same separator.
+		if n := len(r.grepName); n == 0 {
+			if rest, ok := grepDigits(b, 0); ok {
+				return rest, true
+			}
+		} else if len(b) > n+1 && bytes.Equal(b[:n], r.grepName) {
+			if rest, ok := grepNumber(b, n); ok {
+				return rest, true
+			}
+		}
+	}
+	if startsLogLine(b) {
+		return b, false
+	}
+	// Candidates: a run of digits at the start of the line, or between two
+	// equal separators after a file name, before the first space.
+	for i := 0; i < len(b) && i < 4096; i++ {
+		c := b[i]
+		if c == ' ' || c == '\t' {
+			break
+		}
+		if !isDigit(c) || (i > 0 && isDigit(b[i-1])) {
+			continue
+		}
+		var rest []byte
+		var ok bool
+		name := 0
+		switch {
+		case i == 0:
+			rest, ok = grepDigits(b, 0)
+		case i > 1 && (b[i-1] == ':' || b[i-1] == '-'):
+			name = i - 1
+			rest, ok = grepNumber(b, name)
+		default:
+			continue
+		}
+		if ok && startsLogLine(rest) {
+			r.grep = true
+			r.grepName = append(r.grepName[:0], b[:name]...)
+			return rest, true
+		}
+	}
+	return b, false
+}
+
+// grepNumber reads `:123:` or `-123-` at b[i:] and returns what follows.
+func grepNumber(b []byte, i int) ([]byte, bool) {
+	if i >= len(b) {
+		return nil, false
+	}
+	sep := b[i]
+	if sep != ':' && sep != '-' {
+		return nil, false
+	}
+	j := i + 1
+	s := j
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j == s || j >= len(b) || b[j] != sep {
+		return nil, false
+	}
+	return b[j+1:], true
+}
+
+// grepDigits reads `123:` or `123-` at b[i:] (grep -n without a file name).
+func grepDigits(b []byte, i int) ([]byte, bool) {
+	j := i
+	for j < len(b) && b[j] >= '0' && b[j] <= '9' {
+		j++
+	}
+	if j == i || j >= len(b) || (b[j] != ':' && b[j] != '-') {
+		return nil, false
+	}
+	return b[j+1:], true
+}
+
+// startsLogLine reports whether b starts like a line podflow knows: a klog
+// header, a JSON object, a logrus line, a journald prefix, an annotation or
+// a further paste marker. It does not allocate.
+func startsLogLine(b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	switch b[0] {
+	case 'I', 'W', 'E', 'F':
+		if len(b) > 5 && isDigit(b[1]) && isDigit(b[4]) && b[5] == ' ' {
+			return true
+		}
+	case '{':
+		return len(b) > 1 && (b[1] == '"' || b[1] == ' ')
+	case 't':
+		if bytes.HasPrefix(b, []byte("time=")) {
+			return true
+		}
+	case '>':
+		return len(b) == 1 || b[1] == ' '
+	case '-', '.', '[', 0xe2: // annotations ("…" starts with 0xe2)
+		return isAnnotation(b)
+	}
+	return parseJournal(b).ok
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// leadingWord returns the length of a lower-case word followed by a space
+// at the start of b (at most 32 bytes), or 0.
+func leadingWord(b []byte) int {
+	for i := 0; i < len(b) && i <= 32; i++ {
+		c := b[i]
+		switch {
+		case c >= 'a' && c <= 'z', c == '-', c == '.', c == '_', i > 0 && c >= '0' && c <= '9':
+		case c == ' ' && i > 0:
+			return i
+		default:
+			return 0
+		}
+	}
+	return 0
+}
+
+// isAnnotation reports lines people and tools put around logs: journalctl's
+// "-- Logs begin at … --", "-- No entries --", "-- Boot … --", grep's "--"
+// group separator, and elisions ("...", "…", "[...]").
+func isAnnotation(b []byte) bool {
+	b = bytes.TrimSpace(b)
+	if len(b) < 2 {
+		return false
+	}
+	switch string(b) {
+	case "--", "...", "…", "[...]", "[…]", "(...)", "[snip]", "<snip>", "[truncated]":
+		return true
+	}
+	return len(b) >= 5 && bytes.HasPrefix(b, []byte("-- ")) && bytes.HasSuffix(b, []byte(" --"))
+}
+
+// tparts is a wall-clock time read from text.
+type tparts struct {
+	year, month, day, hour, min, sec, nsec int
+}
+
+func (t tparts) date(year int, loc *time.Location) time.Time {
+	return time.Date(year, time.Month(t.month), t.day, t.hour, t.min, t.sec, t.nsec, loc)
+}
+
+func (t tparts) valid() bool {
+	return t.month >= 1 && t.month <= 12 && t.day >= 1 && t.day <= 31 && t.hour <= 23 && t.min <= 59 && t.sec <= 60
+}
+
+// jprefix holds the offsets of a journald/syslog prefix.
+type jprefix struct {
+	ok           bool
+	iso          bool
+	tm           tparts
+	zoneOff      int // seconds east of UTC
+	hasZone      bool
+	hostS, hostE int
+	idS, idE     int
+	pid          int
+	rest         int // index of the message
+}
+
+// parseJournal reads `TIME HOST IDENT[PID]: ` in the journalctl short,
+// short-precise, short-iso and short-iso-precise forms (and classic
+// syslog files, whose day may be space-padded).
+func parseJournal(b []byte) (jp jprefix) {
+	var i int
+	var ok bool
+	if isISODate(b) {
+		jp.tm, jp.zoneOff, jp.hasZone, i, ok = parseISO(b, 0)
+		if !ok || jp.tm.year == 0 {
+			return jprefix{}
+		}
+		jp.iso = true
+	} else {
+		jp.tm, i, ok = parseShortTime(b)
+		if !ok {
+			return jprefix{}
+		}
+	}
+	if i >= len(b) || b[i] != ' ' {
+		return jprefix{}
+	}
+	i++
+	jp.hostS = i
+	for i < len(b) && b[i] != ' ' {
+		i++
+	}
+	jp.hostE = i
+	if jp.hostE == jp.hostS || i >= len(b) {
+		return jprefix{}
+	}
+	i++
+	jp.idS = i
+	for i < len(b) && b[i] != '[' && b[i] != ':' && b[i] != ' ' {
+		i++
+	}
+	jp.idE = i
+	if jp.idE == jp.idS || i >= len(b) {
+		return jprefix{}
+	}
+	if b[i] == '[' {
+		i++
+		s := i
+		for i < len(b) && isDigit(b[i]) {
+			if i-s < 10 {
+				jp.pid = jp.pid*10 + int(b[i]-'0')
+			}
+			i++
+		}
+		if i == s || i >= len(b) || b[i] != ']' {
+			return jprefix{}
+		}
+		i++
+	}
+	if i >= len(b) || b[i] != ':' {
+		return jprefix{}
+	}
+	i++
+	if i < len(b) {
+		if b[i] != ' ' {
+			return jprefix{}
+		}
+		i++
+	}
+	jp.rest = i
+	jp.ok = true
+	return jp
+}
+
+// isISODate reports whether b starts with `dddd-dd-dd` followed by T or a space.
+func isISODate(b []byte) bool {
+	return len(b) >= 11 && isDigit(b[0]) && isDigit(b[1]) && isDigit(b[2]) && isDigit(b[3]) &&
+		b[4] == '-' && isDigit(b[5]) && isDigit(b[6]) && b[7] == '-' && isDigit(b[8]) && isDigit(b[9]) &&
+		(b[10] == 'T' || b[10] == ' ')
+}
+
+// parseISO reads `YYYY-MM-DD[T ]hh:mm:ss[.frac][Z|±hh[:]mm| ±hhmm]` at b[i:].
+func parseISO(b []byte, i int) (t tparts, off int, hasZone bool, next int, ok bool) {
+	if !isISODate(b[i:]) {
+		return t, 0, false, i, false
+	}
+	t.year, _ = digits(b, i, 4)
+	t.month, _ = digits(b, i+5, 2)
+	t.day, _ = digits(b, i+8, 2)
+	j, ok := parseClock(b, i+11, &t)
+	if !ok || !t.valid() {
+		return t, 0, false, i, false
+	}
+	if j < len(b) && b[j] == ' ' && j+1 < len(b) && (b[j+1] == '+' || b[j+1] == '-') {
+		if o, n, zok := parseOffset(b, j+1); zok {
+			return t, o, true, n, true
+		}
+	}
+	if j < len(b) {
+		switch b[j] {
+		case 'Z':
+			return t, 0, true, j + 1, true
+		case '+', '-':
+			if o, n, zok := parseOffset(b, j); zok {
+				return t, o, true, n, true
+			}
+		}
+	}
+	return t, 0, false, j, true
+}
+
+// parseClock reads `hh:mm:ss[.frac]` at b[i:] into t.
+func parseClock(b []byte, i int, t *tparts) (int, bool) {
+	if len(b)-i < 8 || b[i+2] != ':' || b[i+5] != ':' {
+		return i, false
+	}
+	var ok1, ok2, ok3 bool
+	t.hour, ok1 = digits(b, i, 2)
+	t.min, ok2 = digits(b, i+3, 2)
+	t.sec, ok3 = digits(b, i+6, 2)
+	if !(ok1 && ok2 && ok3) {
+		return i, false
+	}
+	j := i + 8
+	if j < len(b) && (b[j] == '.' || b[j] == ',') {
+		j++
+		s := j
+		scale := 100000000
+		for j < len(b) && isDigit(b[j]) {
+			if scale > 0 {
+				t.nsec += int(b[j]-'0') * scale
+				scale /= 10
+			}
+			j++
+		}
+		if j == s {
+			return i, false
+		}
+	}
+	return j, true
+}
+
+// parseOffset reads `+hh:mm`, `+hhmm` or `+hh` at b[i:].
+func parseOffset(b []byte, i int) (int, int, bool) {
+	sign := 1
+	if b[i] == '-' {
+		sign = -1
+	}
+	j := i + 1
+	if len(b)-j < 2 {
+		return 0, i, false
+	}
+	h, ok := digits(b, j, 2)
+	if !ok || h > 23 {
+		return 0, i, false
+	}
+	j += 2
+	m := 0
+	if j < len(b) && b[j] == ':' {
+		j++
+	}
+	if len(b)-j >= 2 {
+		if mm, ok := digits(b, j, 2); ok && mm < 60 {
+			m = mm
+			j += 2
+		}
+	}
+	return sign * (h*3600 + m*60), j, true
+}
+
+// parseShortTime reads `Mon dd hh:mm:ss[.uuuuuu]` (journalctl -o short and
+// short-precise, syslog) with English or localized month abbreviations.
+func parseShortTime(b []byte) (t tparts, next int, ok bool) {
+	i := 0
+	for i < len(b) && i < 12 && b[i] != ' ' {
+		i++
+	}
+	if i == 0 || i >= len(b) || i == 12 {
+		return t, 0, false
+	}
+	t.month = monthNumber(b[:i])
+	if t.month == 0 {
+		return t, 0, false
+	}
+	for i < len(b) && b[i] == ' ' {
+		i++
+	}
+	s := i
+	for i < len(b) && isDigit(b[i]) {
+		t.day = t.day*10 + int(b[i]-'0')
+		i++
+	}
+	if i == s || i-s > 2 || i >= len(b) || b[i] != ' ' {
+		return t, 0, false
+	}
+	i++
+	j, ok := parseClock(b, i, &t)
+	if !ok || !t.valid() {
+		return t, 0, false
+	}
+	return t, j, true
+}
+
+// months lists month abbreviations as strftime's %b prints them in the
+// C/English locale and in de, fr, es, it, nl, pt and ru; index+1 is the
+// month. Matching ignores ASCII case and a trailing dot.
+var months = [12][]string{
+	{"jan", "janv", "ene", "gen", "янв", "январь", "jän"},
+	{"feb", "févr", "fevr", "fév", "fev", "фев", "февр"},
+	{"mar", "mär", "mrt", "mars", "мар", "март"},
+	{"apr", "avr", "avril", "abr", "апр"},
+	{"may", "mai", "mag", "mei", "мая", "май"},
+	{"jun", "juin", "giu", "июн", "июня"},
+	{"jul", "juil", "lug", "июл", "июля"},
+	{"aug", "août", "aout", "ago", "авг"},
+	{"sep", "sept", "set", "сен", "сент"},
+	{"oct", "okt", "ott", "out", "окт"},
+	{"nov", "ноя", "нояб"},
+	{"dec", "déc", "dez", "dic", "дек"},
+}
+
+func monthNumber(tok []byte) int {
+	if n := len(tok); n > 0 && tok[n-1] == '.' {
+		tok = tok[:n-1]
+	}
+	if len(tok) < 3 || len(tok) > 12 {
+		return 0
+	}
+	var buf [12]byte
+	low := buf[:len(tok)]
+	for i, c := range tok {
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		low[i] = c
+	}
+	// Capitalized Cyrillic (Янв) and accented capitals: fold the first rune.
+	low = foldFirst(low)
+	for m := range months {
+		for _, s := range months[m] {
+			if string(low) == s {
+				return m + 1
+			}
+		}
+	}
+	return 0
+}
+
+// foldFirst lower-cases a leading two-byte Cyrillic capital (А-Я) in place.
+func foldFirst(b []byte) []byte {
+	if len(b) >= 2 && b[0] == 0xd0 && b[1] >= 0x90 && b[1] <= 0xaf {
+		// U+0410..U+042F -> U+0430..U+044F
+		r := rune(b[1]-0x90) + 0x430
+		if r < 0x440 {
+			b[0], b[1] = 0xd0, byte(0xb0+(r-0x430))
+		} else {
+			b[0], b[1] = 0xd1, byte(0x80+(r-0x440))
+		}
+	}
+	return b
+}
+
+// interner keeps the few host and ident strings an input uses, so that
+// prefixes cost no allocation once seen.
+type interner struct{ s []string }
+
+func (in *interner) get(b []byte) string {
+	for _, s := range in.s {
+		if s == string(b) {
+			return s
+		}
+	}
+	s := string(b)
+	if len(in.s) < 64 {
+		in.s = append(in.s, s)
+	}
+	return s
+}
+
+// identComponent normalises a syslog identifier to a component name:
+// kubelet-like wrappers become "kubelet", CRI-O "crio".
+func (r *Reader) identComponent(id []byte) string {
+	switch {
+	case bytes.Contains(id, []byte("containerd")):
+		return "containerd"
+	case bytes.Contains(id, []byte("crio")), bytes.Contains(id, []byte("cri-o")):
+		return "crio"
+	case bytes.Contains(id, []byte("kubelet")), bytes.Contains(id, []byte("kubelite")),
+		bytes.Equal(id, []byte("hyperkube")), bytes.Equal(id, []byte("kubenswrapper")), bytes.HasPrefix(id, []byte("k3s")),
+		bytes.HasPrefix(id, []byte("k0s")), bytes.HasPrefix(id, []byte("rke2")),
+		bytes.Equal(id, []byte("microshift")), bytes.Equal(id, []byte("openshift")):
+		return "kubelet"
+	}
+	return r.interned.get(id)
+}
+
+// zone returns the location for a UTC offset read from the input, caching
+// the last one so that a steady offset costs no allocation.
+func (r *Reader) zone(off int, has bool) *time.Location {
+	if !has {
+		return r.clock.loc
+	}
+	if off == 0 {
+		return time.UTC
+	}
+	if r.zoneLoc != nil && r.zoneOff == off {
+		return r.zoneLoc
+	}
+	r.zoneOff, r.zoneLoc = off, time.FixedZone("", off)
+	return r.zoneLoc
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"time"
+	"unicode/utf8"
 )
 
 // DefaultMaxLineBytes caps one physical line; the rest of a longer line is
@@ -15,17 +16,23 @@ const DefaultMaxLineBytes = 64 << 20
 
 // Options configure a Reader.
 type Options struct {
-	Name      string         // input name used in positions and errors
-	Year      int            // year for klog times; 0 infers it
-	Location  *time.Location // zone the klog times were written in; nil means UTC
-	ModTime   time.Time      // input modification time, a fallback for the year
-	Host      string         // node name when no line names one
-	Component string         // component when no line names one (default "kubelet")
+	Name     string         // input name used in positions and errors
+	Year     int            // year for klog times; 0 infers it
+	Location *time.Location // zone the klog times were written in; nil means UTC
+	ModTime  time.Time      // input modification time, a fallback for the year
+	Host     string         // node name when no line names one
+	// Node, when set, is the node every record belongs to (e.g. from the
+	// directory layout of a log dump); it wins over a journald host.
+	Node      string
+	Component string // component when no line names one (default "kubelet")
 	// Want, when set, is asked with the raw (still escaped) message of each
 	// record before it is decoded; records it declines are counted in
 	// Stats.Filtered and cost no allocation.
 	Want         func(msg []byte) bool
 	MaxLineBytes int // 0 means DefaultMaxLineBytes
+	// NoPrescan turns off the look at the first 64 KiB of the input for an
+	// absolute time that fixes the year of klog's year-less headers.
+	NoPrescan bool
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -96,6 +103,8 @@ type pending struct {
 	length    int
 	lines     int
 	multiline bool // inside a klog `key=<` … ` >` value
+	firstW    int  // width in runes of the first physical line
+	lastW     int  // width in runes of the last physical line
 }
 
 // Reader is a pull parser over one input stream. Next returns records in
@@ -113,6 +122,14 @@ type Reader struct {
 	done    bool
 	rec     Record
 	readErr error
+
+	scanned  bool     // the year pre-scan ran
+	interned interner // host and ident strings
+	quoted   bool     // the input is pasted with "> " markers
+	grep     bool     // the input is grep -n output …
+	grepName []byte   // … with this file name before the line number
+	zoneOff  int
+	zoneLoc  *time.Location
 }
 
 // NewReader returns a Reader over r.
@@ -195,6 +212,12 @@ func (r *Reader) readLine() ([]byte, int, error) {
 // (e.g. a truncated gzip stream) is returned as a *ParseError after the
 // records read before it.
 func (r *Reader) Next() (*Record, error) {
+	if !r.scanned {
+		r.scanned = true
+		if r.opts.Year == 0 && !r.opts.NoPrescan {
+			r.prescan()
+		}
+	}
 	for {
 		if r.done {
 			if r.cur.active {
@@ -233,12 +256,19 @@ func (r *Reader) Next() (*Record, error) {
 // completes the one before it.
 func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	content, pfx := r.stripPrefix(line)
-	if r.cur.active && r.cur.multiline {
-		r.appendCont(content, '\n', start, phys)
-		if string(content) == " >" || string(bytes.TrimRight(content, " ")) == " >" {
-			r.cur.multiline = false
+	if r.cur.active && r.cur.multiline && sameStream(&r.cur.pfx, &pfx) {
+		// Inside `key=<`: TAB-indented lines up to a line " >". Anything
+		// else (a new header) ends an unclosed value.
+		if len(content) > 0 && content[0] == '\t' || len(content) == 0 {
+			r.appendCont(line, content, '\n', start, phys)
+			return nil
 		}
-		return nil
+		if string(bytes.TrimRight(content, " ")) == " >" {
+			r.appendCont(line, content, '\n', start, phys)
+			r.cur.multiline = false
+			return nil
+		}
+		r.cur.multiline = false
 	}
 	format, h, msg := classify(content)
 	if format == FormatUnknown {
@@ -247,12 +277,12 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.stats.Blank++
 		case pfx.annotation:
 			r.stats.Annotations++
-		case r.cur.active:
+		case r.cur.active && sameStream(&r.cur.pfx, &pfx):
 			sep := byte('\n')
-			if r.cur.want && openQuote(r.cur.buf) {
-				sep = 0 // a terminal hard-wrapped the line inside a quoted string
+			if r.cur.want && (openQuote(r.cur.buf) || r.cur.lastW == r.cur.firstW && wrapWidth(r.cur.firstW)) {
+				sep = 0 // a terminal or editor hard-wrapped the line
 			}
-			r.appendCont(content, sep, start, phys)
+			r.appendCont(line, content, sep, start, phys)
 		default:
 			r.stats.Unrecognized++
 		}
@@ -269,6 +299,8 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	}
 	if want {
 		r.cur.buf = append(r.cur.buf, content...)
+		r.cur.firstW = utf8.RuneCount(line)
+		r.cur.lastW = r.cur.firstW
 	}
 	if format == FormatKlog && bytes.HasSuffix(content, []byte("=<")) {
 		r.cur.multiline = true
@@ -276,7 +308,30 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	return out
 }
 
-func (r *Reader) appendCont(content []byte, sep byte, start int64, phys int) {
+// sameStream reports whether a line with prefix q may continue a record
+// that began with prefix p: under journald, lines of another process or
+// component are never joined.
+func sameStream(p, q *prefix) bool {
+	if !q.journal {
+		return true
+	}
+	if !p.journal {
+		return false
+	}
+	return p.pid == q.pid && p.component == q.component && p.host == q.host
+}
+
+// wrapWidth reports terminal and editor widths at which people hard-wrap
+// pasted logs.
+func wrapWidth(w int) bool {
+	switch w {
+	case 72, 76, 78, 79, 80, 100, 120, 132, 140, 150, 160, 180, 200, 240, 250, 256:
+		return true
+	}
+	return false
+}
+
+func (r *Reader) appendCont(line, content []byte, sep byte, start int64, phys int) {
 	r.stats.Continuations++
 	r.cur.lines++
 	r.cur.length = int(start-r.cur.offset) + phys
@@ -285,6 +340,7 @@ func (r *Reader) appendCont(content []byte, sep byte, start int64, phys int) {
 			r.cur.buf = append(r.cur.buf, sep)
 		}
 		r.cur.buf = append(r.cur.buf, content...)
+		r.cur.lastW = utf8.RuneCount(line)
 	}
 }
 
@@ -349,6 +405,9 @@ func (r *Reader) flush() *Record {
 	if p.pfx.host != "" {
 		rec.Host = p.pfx.host
 	}
+	if r.opts.Node != "" {
+		rec.Host = r.opts.Node
+	}
 	if p.pfx.component != "" {
 		rec.Component = p.pfx.component
 	}
@@ -359,7 +418,7 @@ func (r *Reader) flush() *Record {
 	case FormatJSON:
 		ok = r.decodeJSON(p.buf, rec)
 	case FormatLogrus:
-		ok = r.decodeLogrus(p.buf, rec)
+		ok = r.decodeLogrus(p.buf, rec, p.pfx.component != "")
 	}
 	if !ok {
 		// Looked like JSON or logrus but did not decode: keep it countable.

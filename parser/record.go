@@ -13,11 +13,11 @@ import (
 type Format uint8
 
 const (
-	FormatUnknown Format = iota
-	FormatKlog           // klog text header with a structured ("msg" k=v) payload
-	FormatKlogLegacy     // klog text header with a printf payload (≤1.20 and leftover Infof calls)
-	FormatJSON           // --logging-format=json
-	FormatLogrus         // containerd / CRI-O logrus text (time="…" level=… msg="…")
+	FormatUnknown    Format = iota
+	FormatKlog              // klog text header with a structured ("msg" k=v) payload
+	FormatKlogLegacy        // klog text header with a printf payload (≤1.20 and leftover Infof calls)
+	FormatJSON              // --logging-format=json
+	FormatLogrus            // containerd / CRI-O logrus text (time="…" level=… msg="…")
 )
 
 var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus"}

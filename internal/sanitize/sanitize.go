@@ -1,0 +1,145 @@
+// Package sanitize makes untrusted text (log lines) safe to print on a
+// terminal: it removes control characters and escape sequences that could
+// move the cursor, rewrite the screen, set the clipboard (OSC 52), forge
+// hyperlinks (OSC 8) or reorder text (bidi overrides).
+package sanitize
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Sanitize returns s without:
+//   - ESC sequences: CSI (ESC [ … final), OSC (ESC ] … BEL or ST, incl.
+//     OSC 8 and OSC 52), DCS/SOS/PM/APC (ESC P/X/^/_ … ST) and two-byte
+//     ESC sequences, and their 8-bit C1 forms (U+009B CSI, U+009D OSC, …);
+//   - other C0 controls (including bare CR, backspace, NUL) except TAB,
+//     and DEL and the C1 controls U+0080–U+009F;
+//   - the bidi embedding, override and isolate controls U+202A–U+202E and
+//     U+2066–U+2069.
+//
+// Invalid UTF-8 bytes become U+FFFD. Newlines are removed too: callers
+// print one line per record (use SanitizeLines to keep them).
+func Sanitize(s string) string { return clean(s, false) }
+
+// SanitizeLines is Sanitize but keeps '\n'.
+func SanitizeLines(s string) string { return clean(s, true) }
+
+func clean(s string, keepNL bool) string {
+	if safe(s, keepNL) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			b.WriteRune(utf8.RuneError)
+			i++
+			continue
+		case r == 0x1b: // ESC
+			i = skipEscape(s, i+1)
+			continue
+		case r == 0x9b: // C1 CSI
+			i = skipCSI(s, i+size)
+			continue
+		case r == 0x9d || r == 0x90 || r == 0x98 || r == 0x9e || r == 0x9f: // C1 OSC, DCS, SOS, PM, APC
+			i = skipString(s, i+size)
+			continue
+		case r == '\t', r == '\n' && keepNL:
+			b.WriteRune(r)
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, isBidi(r):
+			// dropped
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+func isBidi(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// safe reports whether s needs no change (the common case: no allocation).
+func safe(s string, keepNL bool) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 {
+			if c == '\t' || c == '\n' && keepNL {
+				continue
+			}
+			return false
+		}
+		if c == 0x7f || c >= 0x80 {
+			if c < 0x80 {
+				return false
+			}
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size <= 1 || r <= 0x9f || isBidi(r) {
+				return false
+			}
+			i += size - 1
+		}
+	}
+	return true
+}
+
+// skipEscape skips the sequence after an ESC at s[i-1].
+func skipEscape(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch s[i] {
+	case '[':
+		return skipCSI(s, i+1)
+	case ']', 'P', 'X', '^', '_':
+		return skipString(s, i+1)
+	}
+	// ESC followed by intermediates (0x20–0x2F) and a final byte.
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipCSI skips parameter and intermediate bytes and the final byte.
+func skipCSI(s string, i int) int {
+	for i < len(s) {
+		c := s[i]
+		switch {
+		case c >= 0x20 && c <= 0x3f:
+			i++
+		case c >= 0x40 && c <= 0x7e:
+			return i + 1
+		default:
+			return i // malformed: stop before the odd byte
+		}
+	}
+	return i
+}
+
+// skipString skips an OSC/DCS/SOS/PM/APC body up to BEL, ESC \ or the C1
+// ST (U+009C), or the end of s.
+func skipString(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] == 0x1b:
+			if i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+			return i + 1
+		case strings.HasPrefix(s[i:], "\u009c"):
+			return i + 2
+		}
+		i++
+	}
+	return i
+}

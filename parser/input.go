@@ -1,0 +1,406 @@
+package parser
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
+)
+
+// Source is one input: a file named on the command line, a log file found
+// in a directory, or standard input ("-").
+type Source struct {
+	Name      string    // as shown in positions and errors: the path as given or found, "-" for stdin
+	Path      string    // file system path; "" for stdin
+	Node      string    // node from the directory layout (kind, Cluster API, must-gather); "" when none
+	Component string    // kubelet, containerd or crio when the file name says so; "" otherwise
+	ModTime   time.Time // modification time (zero for stdin)
+	Size      int64     // size on disk (compressed), -1 for stdin
+	Rotation  int       // n of kubelet.log.n[.gz]; 0 for the live file
+
+	stdin *stdinInput
+}
+
+// IsStdin reports whether the source is standard input.
+func (s Source) IsStdin() bool { return s.stdin != nil }
+
+// stdinInput is standard input, read once and spooled to an unlinked
+// temporary file so that records can be read back by position.
+type stdinInput struct {
+	mu     sync.Mutex
+	r      io.Reader
+	opened bool
+	spool  *os.File
+}
+
+// Skipped is a file a directory walk passed over, with the reason.
+type Skipped struct {
+	Path   string
+	Reason string
+}
+
+// Discover turns command-line paths into sources: "-" is stdin, files are
+// taken as they are, directories are walked for kubelet and container
+// runtime logs. A bad path gives an error naming it; the good ones are
+// still returned.
+func Discover(paths []string, stdin io.Reader) ([]Source, []error) {
+	srcs, _, errs := DiscoverReport(paths, stdin)
+	return srcs, errs
+}
+
+// DiscoverReport is Discover that also lists the files a directory walk
+// skipped (configuration, version files, container logs, …).
+func DiscoverReport(paths []string, stdin io.Reader) (srcs []Source, skipped []Skipped, errs []error) {
+	seenStdin := false
+	for _, p := range paths {
+		if p == "-" {
+			if seenStdin {
+				errs = append(errs, errors.New("-: standard input given more than once"))
+				continue
+			}
+			seenStdin = true
+			if stdin == nil {
+				stdin = strings.NewReader("")
+			}
+			srcs = append(srcs, Source{Name: "-", Size: -1, stdin: &stdinInput{r: stdin}})
+			continue
+		}
+		fi, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, pathError(p, err))
+			continue
+		}
+		if !fi.IsDir() {
+			if !fi.Mode().IsRegular() && fi.Mode()&fs.ModeNamedPipe == 0 && fi.Mode()&fs.ModeCharDevice == 0 {
+				errs = append(errs, fmt.Errorf("%s: not a regular file", p))
+				continue
+			}
+			comp, rot, _ := logName(filepath.Base(p))
+			srcs = append(srcs, Source{Name: p, Path: p, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot})
+			continue
+		}
+		found, sk, werrs := walkDir(p)
+		srcs = append(srcs, found...)
+		skipped = append(skipped, sk...)
+		errs = append(errs, werrs...)
+	}
+	return srcs, skipped, errs
+}
+
+func pathError(p string, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Errorf("%s: %w", p, pe.Err)
+	}
+	return fmt.Errorf("%s: %w", p, err)
+}
+
+// skipExt are extensions a directory walk never reads.
+var skipExt = map[string]bool{
+	".json": true, ".yaml": true, ".yml": true, ".pem": true, ".crt": true, ".key": true,
+	".tar": true, ".tgz": true, ".sh": true, ".go": true, ".md": true, ".conf": true,
+	".service": true, ".xml": true, ".html": true, ".png": true, ".csv": true, ".toml": true,
+}
+
+func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
+	type cand struct {
+		src  Source
+		name string // base name without rotation and compression
+	}
+	var cands []cand
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			errs = append(errs, pathError(path, err))
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		base := d.Name()
+		if d.IsDir() {
+			if path != root && strings.HasPrefix(base, ".") {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(base, ".") || !d.Type().IsRegular() {
+			return nil
+		}
+		comp, rot, stem := logName(base)
+		if skipExt[strings.ToLower(filepath.Ext(stem))] {
+			skipped = append(skipped, Skipped{path, "not a log file"})
+			return nil
+		}
+		fi, err := d.Info()
+		if err != nil {
+			errs = append(errs, pathError(path, err))
+			return nil
+		}
+		src := Source{Name: path, Path: path, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Node: nodeOf(root, path)}
+		if comp == "" && !sniff(src) {
+			skipped = append(skipped, Skipped{path, "no kubelet or container runtime lines"})
+			return nil
+		}
+		cands = append(cands, cand{src, stem})
+		return nil
+	})
+	if err != nil {
+		errs = append(errs, pathError(root, err))
+	}
+	// A full journal next to the per-unit logs (kind export logs) repeats
+	// them: read the per-unit files.
+	hasUnit := map[string]bool{}
+	for _, c := range cands {
+		if c.src.Component != "" {
+			hasUnit[filepath.Dir(c.src.Path)] = true
+		}
+	}
+	for _, c := range cands {
+		if c.name == "journal.log" && hasUnit[filepath.Dir(c.src.Path)] {
+			skipped = append(skipped, Skipped{c.src.Path, "full journal; the kubelet and runtime logs beside it are read instead"})
+			continue
+		}
+		srcs = append(srcs, c.src)
+	}
+	sort.SliceStable(srcs, func(i, j int) bool {
+		a, b := srcs[i], srcs[j]
+		if a.Node != b.Node {
+			return a.Node < b.Node
+		}
+		if da, db := filepath.Dir(a.Path), filepath.Dir(b.Path); da != db {
+			return da < db
+		}
+		_, _, sa := logName(filepath.Base(a.Path))
+		_, _, sb := logName(filepath.Base(b.Path))
+		if sa != sb {
+			return sa < sb
+		}
+		return a.Rotation > b.Rotation // oldest rotation first
+	})
+	return srcs, skipped, errs
+}
+
+// nodeOf names the node a walked file belongs to: the directory holding
+// it, below the walk root (kind: <node>/kubelet.log; Cluster API:
+// machines/<node>/kubelet.log; must-gather: nodes/<node>/…). A file right
+// in the root is a node's only when the root sits under machines/ or nodes/.
+func nodeOf(root, path string) string {
+	dir := filepath.Dir(path)
+	if filepath.Clean(dir) == filepath.Clean(root) {
+		abs, err := filepath.Abs(root)
+		if err != nil {
+			return ""
+		}
+		switch filepath.Base(filepath.Dir(abs)) {
+		case "machines", "nodes":
+			return filepath.Base(abs)
+		}
+		return ""
+	}
+	return filepath.Base(dir)
+}
+
+// logName reads a log file name: the component it names, the rotation
+// number (kubelet.log.2.gz -> 2) and the name without rotation and
+// compression suffixes.
+func logName(base string) (component string, rotation int, stem string) {
+	stem = base
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		stem = strings.TrimSuffix(stem, ext)
+	}
+	if i := strings.LastIndexByte(stem, '.'); i > 0 {
+		if n, err := strconv.Atoi(stem[i+1:]); err == nil && n >= 0 {
+			rotation, stem = n, stem[:i]
+		}
+	}
+	low := strings.ToLower(stem)
+	switch {
+	case strings.Contains(low, "containerd"):
+		component = "containerd"
+	case strings.Contains(low, "crio"), strings.Contains(low, "cri-o"):
+		component = "crio"
+	case strings.Contains(low, "kubelet"), strings.Contains(low, "kubenswrapper"),
+		strings.Contains(low, "hyperkube"), strings.Contains(low, "kubelite"):
+		component = "kubelet"
+	}
+	return component, rotation, stem
+}
+
+// sniff reports whether the first 16 KiB of a file hold klog, klog JSON or
+// logrus records, bare or behind journald, paste or grep prefixes.
+func sniff(src Source) bool {
+	rc, err := src.Open()
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	buf := make([]byte, 16<<10)
+	n, _ := io.ReadFull(rc, buf)
+	rd := NewReader(bytes.NewReader(buf[:n]), Options{NoPrescan: true, Year: 2000})
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			return false
+		}
+		if rec.Format != FormatJSON || !rec.Time.IsZero() {
+			return true
+		}
+	}
+}
+
+// Open returns the source's bytes, decompressed when they start with the
+// gzip or zstd magic number. Standard input can be opened once; what is
+// read from it is spooled so that ReadRaw can read it back.
+func (s Source) Open() (io.ReadCloser, error) {
+	if s.stdin != nil {
+		return s.stdin.open()
+	}
+	f, err := os.Open(s.Path)
+	if err != nil {
+		return nil, pathError(s.Name, err)
+	}
+	rc, err := decompress(f, s.Name)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return rc, nil
+}
+
+// decompress wraps r in a gzip or zstd reader when its first bytes say so.
+// Closing the result closes r.
+func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
+	br := bufio.NewReaderSize(r, 64<<10)
+	magic, _ := br.Peek(4)
+	switch {
+	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			return nil, fmt.Errorf("%s: gzip: %w", name, err)
+		}
+		return &stackReader{r: &corruptReader{r: zr, what: "gzip"}, closers: []io.Closer{zr, r}}, nil
+	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
+		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
+		if err != nil {
+			return nil, fmt.Errorf("%s: zstd: %w", name, err)
+		}
+		return &stackReader{r: &corruptReader{r: zr, what: "zstd"}, closers: []io.Closer{zstdCloser{zr}, r}}, nil
+	}
+	return &stackReader{r: br, closers: []io.Closer{r}}, nil
+}
+
+type zstdCloser struct{ d *zstd.Decoder }
+
+func (z zstdCloser) Close() error { z.d.Close(); return nil }
+
+// stackReader reads from r and closes a stack of readers.
+type stackReader struct {
+	r       io.Reader
+	closers []io.Closer
+}
+
+func (s *stackReader) Read(p []byte) (int, error) { return s.r.Read(p) }
+
+func (s *stackReader) Close() error {
+	var errs []error
+	for _, c := range s.closers {
+		if err := c.Close(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// corruptReader names decompression errors (a truncated gzip stream gives
+// io.ErrUnexpectedEOF, which alone says little).
+type corruptReader struct {
+	r    io.Reader
+	what string
+}
+
+func (c *corruptReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("truncated or corrupt %s stream: %w", c.what, err)
+	}
+	return n, err
+}
+
+func (s *stdinInput) open() (io.ReadCloser, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.opened {
+		return nil, errors.New("-: standard input can be read only once")
+	}
+	s.opened = true
+	rc, err := decompress(io.NopCloser(s.r), "-")
+	if err != nil {
+		return nil, err
+	}
+	if f, err := os.CreateTemp("", "podflow-stdin-*"); err == nil {
+		os.Remove(f.Name()) // unlinked: gone when closed
+		s.spool = f
+		return &stackReader{r: io.TeeReader(rc, f), closers: []io.Closer{rc}}, nil
+	}
+	return rc, nil
+}
+
+// ReadRaw reads back the raw lines of a record by position: the bytes
+// from pos.Offset, pos.Length long, of the decompressed input (prefixes
+// and continuation lines included, the last newline not). For stdin it
+// reads the spool of what was read so far.
+func ReadRaw(src Source, pos Position) ([]byte, error) {
+	if pos.Offset < 0 || pos.Length < 0 {
+		return nil, fmt.Errorf("%s: bad position %d+%d", src.Name, pos.Offset, pos.Length)
+	}
+	buf := make([]byte, pos.Length)
+	if src.stdin != nil {
+		src.stdin.mu.Lock()
+		f := src.stdin.spool
+		src.stdin.mu.Unlock()
+		if f == nil {
+			return nil, errors.New("-: standard input was not spooled")
+		}
+		if _, err := f.ReadAt(buf, pos.Offset); err != nil {
+			return nil, fmt.Errorf("-: read back byte %d: %w", pos.Offset, err)
+		}
+		return buf, nil
+	}
+	f, err := os.Open(src.Path)
+	if err != nil {
+		return nil, pathError(src.Name, err)
+	}
+	defer f.Close()
+	var magic [4]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	if n < 2 || !(magic[0] == 0x1f && magic[1] == 0x8b || n == 4 && magic == [4]byte{0x28, 0xb5, 0x2f, 0xfd}) {
+		if _, err := f.ReadAt(buf, pos.Offset); err != nil {
+			return nil, fmt.Errorf("%s: read back byte %d: %w", src.Name, pos.Offset, err)
+		}
+		return buf, nil
+	}
+	rc, err := decompress(f, src.Name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	if _, err := io.CopyN(io.Discard, rc, pos.Offset); err != nil {
+		return nil, fmt.Errorf("%s: skip to byte %d: %w", src.Name, pos.Offset, err)
+	}
+	if _, err := io.ReadFull(rc, buf); err != nil {
+		return nil, fmt.Errorf("%s: read back byte %d: %w", src.Name, pos.Offset, err)
+	}
+	return buf, nil
+}

@@ -1,0 +1,205 @@
+package parser
+
+import (
+	"container/heap"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+)
+
+// MultiReader reads several sources at once and returns their records
+// merged in time order (a k-way heap merge; ties keep source order). Each
+// source gets its own Reader with the shared Options, its own name, node,
+// component and modification time. As with Reader, a record is valid until
+// the next call to Next.
+type MultiReader struct {
+	opts    Options
+	srcs    []*mergeSource
+	h       mergeHeap
+	started bool
+	last    *mergeSource // the source of the record returned last
+	errs    []error
+}
+
+type mergeSource struct {
+	src  Source
+	idx  int
+	rc   io.ReadCloser
+	rd   *Reader
+	rec  *Record
+	key  time.Time // rec.Time, or the last time seen when a record has none
+	err  error
+	open bool
+}
+
+// SourceStats is the accounting of one source.
+type SourceStats struct {
+	Source Source
+	Stats  Stats
+	Err    error // the error that ended or prevented reading it, if any
+}
+
+// NewMultiReader returns a MultiReader over srcs. Sources are opened on
+// the first call to Next.
+func NewMultiReader(srcs []Source, opts Options) *MultiReader {
+	m := &MultiReader{opts: opts}
+	for i, s := range srcs {
+		m.srcs = append(m.srcs, &mergeSource{src: s, idx: i})
+	}
+	return m
+}
+
+// Sources returns the sources in the order given.
+func (m *MultiReader) Sources() []Source {
+	out := make([]Source, len(m.srcs))
+	for i, s := range m.srcs {
+		out[i] = s.src
+	}
+	return out
+}
+
+func (m *MultiReader) start() {
+	m.started = true
+	for _, s := range m.srcs {
+		rc, err := s.src.Open()
+		if err != nil {
+			s.err = err
+			m.errs = append(m.errs, err)
+			continue
+		}
+		s.rc, s.open = rc, true
+		o := m.opts
+		o.Name = s.src.Name
+		if !s.src.ModTime.IsZero() {
+			o.ModTime = s.src.ModTime
+		}
+		if s.src.Node != "" {
+			o.Node = s.src.Node
+		}
+		if s.src.Component != "" {
+			o.Component = s.src.Component
+		}
+		s.rd = NewReader(rc, o)
+		m.advance(s)
+	}
+}
+
+// advance reads the next record of s and puts s back on the heap, or
+// closes it at its end.
+func (m *MultiReader) advance(s *mergeSource) {
+	rec, err := s.rd.Next()
+	if err != nil {
+		if !errors.Is(err, io.EOF) {
+			s.err = err
+			m.errs = append(m.errs, err)
+		}
+		s.rec = nil
+		m.close(s)
+		return
+	}
+	s.rec = rec
+	if !rec.Time.IsZero() {
+		s.key = rec.Time
+	}
+	heap.Push(&m.h, s)
+}
+
+func (m *MultiReader) close(s *mergeSource) {
+	if s.open {
+		s.open = false
+		if err := s.rc.Close(); err != nil && s.err == nil {
+			s.err = fmt.Errorf("%s: close: %w", s.src.Name, err)
+			m.errs = append(m.errs, s.err)
+		}
+	}
+}
+
+// Next returns the earliest pending record of all sources, or io.EOF when
+// every source is exhausted. Errors of single sources (unreadable file,
+// truncated gzip) do not stop the merge: see Errors.
+func (m *MultiReader) Next() (*Record, error) {
+	if !m.started {
+		m.start()
+	}
+	if m.last != nil {
+		s := m.last
+		m.last = nil
+		m.advance(s)
+	}
+	if m.h.Len() == 0 {
+		return nil, io.EOF
+	}
+	s := heap.Pop(&m.h).(*mergeSource)
+	m.last = s
+	return s.rec, nil
+}
+
+// Close closes any source still open (after an early stop).
+func (m *MultiReader) Close() error {
+	for _, s := range m.srcs {
+		m.close(s)
+	}
+	return nil
+}
+
+// Errors returns the non-fatal per-source errors so far: sources that
+// could not be opened, and read errors (a *ParseError naming the input,
+// line and byte offset) after which the records read before were kept.
+func (m *MultiReader) Errors() []error { return append([]error(nil), m.errs...) }
+
+// Stats returns the accounting summed over all sources.
+func (m *MultiReader) Stats() Stats {
+	t := Stats{ByFormat: map[string]int64{}}
+	for _, s := range m.srcs {
+		if s.rd != nil {
+			t.Add(s.rd.Stats())
+		}
+	}
+	return t
+}
+
+// SourceStats returns the accounting of each source, in the order given.
+func (m *MultiReader) SourceStats() []SourceStats {
+	out := make([]SourceStats, len(m.srcs))
+	for i, s := range m.srcs {
+		out[i] = SourceStats{Source: s.src, Err: s.err}
+		if s.rd != nil {
+			out[i].Stats = s.rd.Stats()
+		} else {
+			out[i].Stats = Stats{ByFormat: map[string]int64{}}
+		}
+	}
+	return out
+}
+
+// ReadRaw reads back the raw lines of a record returned by this reader.
+func (m *MultiReader) ReadRaw(pos Position) ([]byte, error) {
+	for _, s := range m.srcs {
+		if s.src.Name == pos.Input {
+			return ReadRaw(s.src, pos)
+		}
+	}
+	return nil, fmt.Errorf("%s: not an input of this reader", pos.Input)
+}
+
+type mergeHeap []*mergeSource
+
+func (h mergeHeap) Len() int { return len(h) }
+func (h mergeHeap) Less(i, j int) bool {
+	a, b := h[i], h[j]
+	if !a.key.Equal(b.key) {
+		return a.key.Before(b.key)
+	}
+	return a.idx < b.idx
+}
+func (h mergeHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *mergeHeap) Push(x any)   { *h = append(*h, x.(*mergeSource)) }
+func (h *mergeHeap) Pop() any {
+	old := *h
+	n := len(old)
+	x := old[n-1]
+	old[n-1] = nil
+	*h = old[:n-1]
+	return x
+}

@@ -1,0 +1,96 @@
+package parser
+
+import (
+	"bytes"
+	"time"
+)
+
+// prescanBytes is how much of the input the year pre-scan looks at.
+const prescanBytes = 64 << 10
+
+// prescan peeks at the start of the input for an absolute time and anchors
+// the clock's year on it. Strong sources, in order of appearance: a
+// journald ISO prefix, a logrus time="…", a JSON "ts". A weak source, an
+// RFC 3339 time inside a kubelet line (e.g. "lastTransitionTime":"…Z"),
+// counts only when its month is the month of the first klog header, so a
+// certificate expiry a year away does not move the year.
+func (r *Reader) prescan() {
+	buf, _ := r.br.Peek(prescanBytes)
+	if t, ok := r.findAnchor(buf); ok {
+		r.clock.anchor(t)
+	}
+}
+
+func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
+	klogMonth := 0
+	var weak []time.Time
+	for len(buf) > 0 {
+		line := buf
+		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
+			line, buf = buf[:nl], buf[nl+1:]
+		} else {
+			buf = nil
+		}
+		// Paste markers and grep prefixes are not stripped here; journald
+		// and runtime lines are found wherever they start.
+		if jp := parseJournal(line); jp.ok {
+			if jp.iso {
+				return jp.tm.date(jp.tm.year, r.zone(jp.zoneOff, jp.hasZone)), true
+			}
+			line = line[jp.rest:]
+		}
+		if k := bytes.Index(line, []byte(`time="`)); k >= 0 {
+			if t, off, has, _, ok := parseISO(line, k+6); ok && has {
+				return t.date(t.year, r.zone(off, has)), true
+			}
+		}
+		if bytes.HasPrefix(line, []byte(`{"ts":`)) {
+			v, _, ok := parseJSON(line, 6, 0)
+			if ok && v.Kind == KindNumber && v.Num > 0 {
+				return epochMillis(v.Num), true
+			}
+		}
+		if klogMonth == 0 {
+			if h, ok := parseKlogHeader(line); ok {
+				klogMonth = h.month
+			}
+		}
+		if len(weak) < 16 {
+			weak = appendRFC3339(weak, line, r)
+		}
+	}
+	for _, t := range weak {
+		if klogMonth == 0 || int(t.In(r.clock.loc).Month()) == klogMonth {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// appendRFC3339 appends the zoned RFC 3339 (or Go time.String) timestamps
+// found in line.
+func appendRFC3339(ts []time.Time, line []byte, r *Reader) []time.Time {
+	for i := 0; i+19 <= len(line); {
+		k := bytes.IndexByte(line[i:], '-')
+		if k < 0 {
+			break
+		}
+		s := i + k - 4
+		i += k + 1
+		if s < 0 || (s > 0 && isDigit(line[s-1])) {
+			continue
+		}
+		t, off, has, _, ok := parseISO(line, s)
+		if ok && has {
+			ts = append(ts, t.date(t.year, r.zone(off, has)))
+		}
+	}
+	return ts
+}
+
+// epochMillis converts klog JSON's float milliseconds since the epoch.
+func epochMillis(ms float64) time.Time {
+	sec := int64(ms / 1000)
+	nsec := int64((ms - float64(sec)*1000) * 1e6)
+	return time.Unix(sec, nsec).UTC()
+}
