@@ -2,7 +2,6 @@ package parser
 
 import (
 	"bytes"
-	"time"
 )
 
 // klogHeader is the decoded fixed part of `Lmmdd hh:mm:ss.uuuuuu PID file:line] `.
@@ -149,10 +148,7 @@ func (r *Reader) decodeJSON(b []byte, rec *Record) bool {
 		switch f.Key {
 		case "ts":
 			if f.Value.Kind == KindNumber {
-				ms := f.Value.Num
-				sec := int64(ms / 1000)
-				nsec := int64((ms - float64(sec)*1000) * 1e6)
-				rec.Time = time.Unix(sec, nsec).In(r.clock.loc)
+				rec.Time = epochMillis(f.Value).In(r.clock.loc)
 				r.clock.anchor(rec.Time)
 			}
 		case "caller":

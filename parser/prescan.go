@@ -12,8 +12,9 @@ const prescanBytes = 64 << 10
 // the clock's year on it. Strong sources, in order of appearance: a
 // journald ISO prefix, a logrus time="…", a JSON "ts". A weak source, an
 // RFC 3339 time inside a kubelet line (e.g. "lastTransitionTime":"…Z"),
-// counts only when its month is the month of the first klog header, so a
-// certificate expiry a year away does not move the year.
+// counts only when its month is the month of the first klog header; the
+// most frequent year among those wins, so a certificate expiry a year
+// away does not move the year.
 func (r *Reader) prescan() {
 	buf, _ := r.br.Peek(prescanBytes)
 	if t, ok := r.findAnchor(buf); ok {
@@ -47,7 +48,7 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 		if bytes.HasPrefix(line, []byte(`{"ts":`)) {
 			v, _, ok := parseJSON(line, 6, 0)
 			if ok && v.Kind == KindNumber && v.Num > 0 {
-				return epochMillis(v.Num), true
+				return epochMillis(v), true
 			}
 		}
 		if klogMonth == 0 {
@@ -59,12 +60,25 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 			weak = appendRFC3339(weak, line, r)
 		}
 	}
+	// The most frequent year among the weak times in the klog month wins;
+	// ties go to the earlier year (certificate expiries lie ahead).
+	var best time.Time
+	bestN := 0
 	for _, t := range weak {
-		if klogMonth == 0 || int(t.In(r.clock.loc).Month()) == klogMonth {
-			return t, true
+		if klogMonth != 0 && int(t.In(r.clock.loc).Month()) != klogMonth {
+			continue
+		}
+		n := 0
+		for _, u := range weak {
+			if u.Year() == t.Year() && (klogMonth == 0 || int(u.In(r.clock.loc).Month()) == klogMonth) {
+				n++
+			}
+		}
+		if n > bestN || n == bestN && t.Year() < best.Year() {
+			best, bestN = t, n
 		}
 	}
-	return time.Time{}, false
+	return best, bestN > 0
 }
 
 // appendRFC3339 appends the zoned RFC 3339 (or Go time.String) timestamps
@@ -88,9 +102,32 @@ func appendRFC3339(ts []time.Time, line []byte, r *Reader) []time.Time {
 	return ts
 }
 
-// epochMillis converts klog JSON's float milliseconds since the epoch.
-func epochMillis(ms float64) time.Time {
-	sec := int64(ms / 1000)
-	nsec := int64((ms - float64(sec)*1000) * 1e6)
+// epochMillis converts klog JSON's milliseconds since the epoch, from the
+// number's text when it is plain decimal (exact to the nanosecond), else
+// from the float.
+func epochMillis(v Value) time.Time {
+	s := v.Str
+	var ms, ns int64
+	i := 0
+	for i < len(s) && isDigit(s[i]) && i < 16 {
+		ms = ms*10 + int64(s[i]-'0')
+		i++
+	}
+	if i > 0 && (i == len(s) || s[i] == '.') {
+		if i < len(s) {
+			i++
+			scale := int64(100000)
+			for ; i < len(s) && isDigit(s[i]); i++ {
+				ns += int64(s[i]-'0') * scale
+				scale /= 10
+			}
+		}
+		if i == len(s) {
+			return time.Unix(ms/1000, (ms%1000)*1e6+ns).UTC()
+		}
+	}
+	f := v.Num
+	sec := int64(f / 1000)
+	nsec := int64((f - float64(sec)*1000) * 1e6)
 	return time.Unix(sec, nsec).UTC()
 }

@@ -47,6 +47,10 @@ type Stats struct {
 	Blank         int64 `json:"blank"`
 	Unrecognized  int64 `json:"unrecognized"`
 	Truncated     int64 `json:"truncated"` // lines longer than MaxLineBytes (cut, still counted above)
+	// FirstTime and LastTime span the timestamps of all records, declined
+	// ones included (klog headers), so callers know where the log ends.
+	FirstTime time.Time `json:"firstTime,omitzero"`
+	LastTime  time.Time `json:"lastTime,omitzero"`
 	// ByFormat counts records (returned or filtered) per format name.
 	ByFormat map[string]int64 `json:"byFormat"`
 }
@@ -62,11 +66,29 @@ func (s *Stats) Add(o Stats) {
 	s.Blank += o.Blank
 	s.Unrecognized += o.Unrecognized
 	s.Truncated += o.Truncated
+	if !o.FirstTime.IsZero() && (s.FirstTime.IsZero() || o.FirstTime.Before(s.FirstTime)) {
+		s.FirstTime = o.FirstTime
+	}
+	if o.LastTime.After(s.LastTime) {
+		s.LastTime = o.LastTime
+	}
 	for k, v := range o.ByFormat {
 		if s.ByFormat == nil {
 			s.ByFormat = map[string]int64{}
 		}
 		s.ByFormat[k] += v
+	}
+}
+
+func (r *Reader) seeTime(t time.Time) {
+	if t.IsZero() {
+		return
+	}
+	if r.stats.FirstTime.IsZero() || t.Before(r.stats.FirstTime) {
+		r.stats.FirstTime = t
+	}
+	if t.After(r.stats.LastTime) {
+		r.stats.LastTime = t
 	}
 }
 
@@ -395,6 +417,11 @@ func (r *Reader) flush() *Record {
 	if !p.want {
 		r.stats.Filtered++
 		r.stats.ByFormat[p.format.String()]++
+		if p.format == FormatKlog || p.format == FormatKlogLegacy {
+			// Declined records still move the clock: the log's end time and
+			// the December→January rollover must see every line.
+			r.seeTime(r.clock.klogTime(p.hdr))
+		}
 		return nil
 	}
 	rec := &r.rec
@@ -433,6 +460,7 @@ func (r *Reader) flush() *Record {
 	if rec.PID == 0 {
 		rec.PID = p.pfx.pid
 	}
+	r.seeTime(rec.Time)
 	rec.Pos = Position{Input: r.opts.Name, Line: p.line, Lines: p.lines, Offset: p.offset, Length: p.length}
 	r.stats.Records++
 	r.stats.ByFormat[rec.Format.String()]++
