@@ -44,6 +44,15 @@ func Build(src RecordSource, opts Options) (*FlowList, error) {
 		}
 		b.Add(rec)
 	}
+	switch s := src.(type) {
+	case interface{ SourceStats() []parser.SourceStats }:
+		for _, ss := range s.SourceStats() {
+			b.InputSpan(ss.Source.Name, ss.Stats.FirstTime, ss.Stats.LastTime)
+		}
+	case interface{ Stats() parser.Stats }:
+		st := s.Stats()
+		b.InputSpan("", st.FirstTime, st.LastTime)
+	}
 	return b.Finish(), nil
 }
 
@@ -55,6 +64,7 @@ const (
 
 type stageState struct {
 	begin, complete, lastFail time.Time
+	lastRetry                  time.Time
 	attempts, retries          int
 	reason, rootReason         string
 	evidence                   []Evidence
@@ -134,6 +144,7 @@ type Builder struct {
 	unattrCount  int
 	inputs       map[string]bool
 	inputOrder   []string
+	inputNodes   map[string]map[*nodeState]bool
 	records      int64
 	budgets      map[string]time.Duration
 	capped       bool
@@ -155,7 +166,25 @@ func NewBuilder(opts Options) *Builder {
 	for k, v := range opts.Budgets {
 		budgets[k] = v
 	}
-	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, budgets: budgets}
+	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets}
+}
+
+// InputSpan tells the builder the time span of all lines of an input,
+// declined ones included (parser Stats.FirstTime/LastTime), so the log's
+// end, and with it every wait, is measured to the last line. An empty input
+// name applies to every node.
+func (b *Builder) InputSpan(input string, first, last time.Time) {
+	for _, n := range b.nodes {
+		if input != "" && !b.inputNodes[input][n] {
+			continue
+		}
+		if !first.IsZero() && (n.start.IsZero() || first.Before(n.start)) {
+			n.start = first
+		}
+		if last.After(n.end) {
+			n.end = last
+		}
+	}
 }
 
 // Want is the parser's cheap filter (parser.Options.Want): it declines
@@ -191,6 +220,11 @@ func (b *Builder) Add(rec *parser.Record) {
 		b.inputOrder = append(b.inputOrder, rec.Pos.Input)
 	}
 	n := b.node(rec.Host)
+	if in := b.inputNodes[rec.Pos.Input]; in == nil {
+		b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
+	} else if !in[n] {
+		in[n] = true
+	}
 	if !rec.Time.IsZero() {
 		if n.start.IsZero() || rec.Time.Before(n.start) {
 			n.start = rec.Time
@@ -525,6 +559,7 @@ func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
 			s.rootReason = reason
 		} else {
 			s.retries++
+			s.lastRetry = t
 		}
 		s.reason = reason
 		if s.failEv == nil || eff == Fail {
@@ -995,6 +1030,9 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 		}
 	}
 	var patch struct {
+		Metadata struct {
+			UID string `json:"uid"`
+		} `json:"metadata"`
 		Status struct {
 			Phase      string `json:"phase"`
 			Conditions []struct {
@@ -1007,6 +1045,11 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	}
 	if err := json.Unmarshal([]byte(raw), &patch); err != nil {
 		return
+	}
+	if u := patch.Metadata.UID; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
+		// A static pod's status goes to its mirror pod, under the API's UID.
+		f.mirror = u
+		f.node.byUID[u] = f
 	}
 	if patch.Status.Phase != "" {
 		f.phase = patch.Status.Phase

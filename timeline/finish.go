@@ -111,6 +111,11 @@ type stageView struct {
 
 func (b *Builder) budget(id string) time.Duration { return b.budgets[id] }
 
+// quietAfterError is how long errors must have stopped before a stage whose
+// completion the log's verbosity hides counts as possibly recovered: the
+// kubelet re-reports a still-failing stage at every sync (10–20 s apart).
+const quietAfterError = 30 * time.Second
+
 func (b *Builder) minV(id string) int {
 	if d, ok := b.p.StageDefByID(id); ok {
 		return d.MinV
@@ -188,6 +193,10 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 			switch {
 			case !s.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
+			case (!s.lastFail.IsZero() || s.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(maxTime(s.lastFail, s.lastRetry)) > quietAfterError:
+				// The log cannot show this stage completing, and its errors
+				// stopped: it may have recovered. Not a stall.
+				sv.status = StatusUnknown
 			case !s.lastFail.IsZero() || s.retries > 0:
 				sv.status = StatusStalled
 			case b.budget(sv.id) > 0 && waited > b.budget(sv.id):
@@ -365,13 +374,15 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 				after = views[len(views)-1].end
 			}
 		}
+		if allDone && groupEnd.IsZero() {
+			// Only unknown stages: the log's verbosity hides this group.
+			continue
+		}
 		if allDone {
 			s.complete = groupEnd
 			if s.begin.IsZero() {
 				s.begin = groupEnd
 			}
-		} else if s.lastFail.IsZero() && s.retries == 0 && !s.begin.IsZero() {
-			// no error yet: active or over budget, judged below
 		}
 		agg[id] = s
 		if !s.complete.IsZero() {
