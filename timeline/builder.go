@@ -64,11 +64,11 @@ const (
 
 type stageState struct {
 	begin, complete, lastFail time.Time
-	lastRetry                  time.Time
-	attempts, retries          int
-	reason, rootReason         string
-	evidence                   []Evidence
-	failEv                     *Evidence
+	lastRetry                 time.Time
+	attempts, retries         int
+	reason, rootReason        string
+	evidence                  []Evidence
+	failEv                    *Evidence
 }
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }

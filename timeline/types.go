@@ -149,42 +149,42 @@ type Event struct {
 // Startup compares the kubelet's own "Observed pod startup duration" with
 // podflow's end-to-end figure.
 type Startup struct {
-	KubeletE2E    *Duration `json:"kubeletE2E,omitempty"` // podStartE2EDuration
-	KubeletSLO    *Duration `json:"kubeletSLO,omitempty"` // podStartSLOduration (image pulls excluded)
-	PodflowE2E    *Duration `json:"podflowE2E,omitempty"` // podCreationTimestamp → watchObservedRunningTime, as podflow computes it
-	PodflowSLO    *Duration `json:"podflowSLO,omitempty"` // E2E minus the image-pull window, as the SLO counts it
-	Created       *time.Time `json:"created,omitempty"`   // podCreationTimestamp
+	KubeletE2E      *Duration  `json:"kubeletE2E,omitempty"` // podStartE2EDuration
+	KubeletSLO      *Duration  `json:"kubeletSLO,omitempty"` // podStartSLOduration (image pulls excluded)
+	PodflowE2E      *Duration  `json:"podflowE2E,omitempty"` // podCreationTimestamp → watchObservedRunningTime, as podflow computes it
+	PodflowSLO      *Duration  `json:"podflowSLO,omitempty"` // E2E minus the image-pull window, as the SLO counts it
+	Created         *time.Time `json:"created,omitempty"`    // podCreationTimestamp
 	ObservedRunning *time.Time `json:"observedRunning,omitempty"`
-	Evidence      *Evidence `json:"evidence,omitempty"`
+	Evidence        *Evidence  `json:"evidence,omitempty"`
 }
 
 // Flow is one pod incarnation's journey through the kubelet.
 type Flow struct {
-	Pod         PodRef      `json:"pod"`
-	Node        string      `json:"node"`
-	Source      string      `json:"source,omitempty"` // api, file, http
-	Static      bool        `json:"static,omitempty"`
-	Mirror      string      `json:"mirrorUID,omitempty"`
-	Incarnation int         `json:"incarnation,omitempty"` // >1 when the same name was recreated
-	Verdict     Verdict     `json:"verdict"`
-	Stage       string      `json:"stage"`                    // last stage completed
-	StalledAt   string      `json:"stalledAt"`                // the stage that did not complete; "" when none
-	Container   string      `json:"container,omitempty"`      // when the stall is inside a container
-	ContainerStage string   `json:"containerStage,omitempty"` // image, created, started, completed
-	Reason      string      `json:"reason,omitempty"`         // in the log's own words
-	Waited      Duration    `json:"waited"`                   // how long the stalled stage waited
-	Start       time.Time   `json:"start"`
-	End         time.Time   `json:"end"`
-	Duration    Duration    `json:"duration"`
-	Diagnosis   string      `json:"diagnosis,omitempty"` // one paragraph in plain words
-	Stages      []Stage     `json:"stages"`
-	Containers  []Container `json:"containers"`
-	Events      []Event     `json:"events,omitempty"`
-	Startup     *Startup    `json:"startup,omitempty"`
-	Sandboxes   []string    `json:"sandboxes,omitempty"` // sandbox IDs seen
-	Findings    []string    `json:"findings,omitempty"`  // IDs of node findings that overlap this flow
-	Evidence    []Evidence  `json:"evidence,omitempty"`  // the lines that prove the verdict
-	Hidden      []string    `json:"hidden,omitempty"`    // what a higher -v would reveal
+	Pod            PodRef      `json:"pod"`
+	Node           string      `json:"node"`
+	Source         string      `json:"source,omitempty"` // api, file, http
+	Static         bool        `json:"static,omitempty"`
+	Mirror         string      `json:"mirrorUID,omitempty"`
+	Incarnation    int         `json:"incarnation,omitempty"` // >1 when the same name was recreated
+	Verdict        Verdict     `json:"verdict"`
+	Stage          string      `json:"stage"`                    // last stage completed
+	StalledAt      string      `json:"stalledAt"`                // the stage that did not complete; "" when none
+	Container      string      `json:"container,omitempty"`      // when the stall is inside a container
+	ContainerStage string      `json:"containerStage,omitempty"` // image, created, started, completed
+	Reason         string      `json:"reason,omitempty"`         // in the log's own words
+	Waited         Duration    `json:"waited"`                   // how long the stalled stage waited
+	Start          time.Time   `json:"start"`
+	End            time.Time   `json:"end"`
+	Duration       Duration    `json:"duration"`
+	Diagnosis      string      `json:"diagnosis,omitempty"` // one paragraph in plain words
+	Stages         []Stage     `json:"stages"`
+	Containers     []Container `json:"containers"`
+	Events         []Event     `json:"events,omitempty"`
+	Startup        *Startup    `json:"startup,omitempty"`
+	Sandboxes      []string    `json:"sandboxes,omitempty"` // sandbox IDs seen
+	Findings       []string    `json:"findings,omitempty"`  // IDs of node findings that overlap this flow
+	Evidence       []Evidence  `json:"evidence,omitempty"`  // the lines that prove the verdict
+	Hidden         []string    `json:"hidden,omitempty"`    // what a higher -v would reveal
 }
 
 // Finding is a node-level problem, reported once per node.
