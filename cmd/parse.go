@@ -175,7 +175,7 @@ func grepWant(prefixes []string) func([]byte) bool {
 }
 
 func parseRun(opts *ParseOptions) error {
-	srcs, errs := parser.Discover(opts.Paths, opts.IO.In)
+	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, opts.IO.In)
 	m := parser.NewMultiReader(srcs, parser.Options{
 		Year:     opts.Year,
 		Location: opts.Location,
@@ -205,7 +205,7 @@ func parseRun(opts *ParseOptions) error {
 		}
 	}
 	if opts.Stats {
-		if err := writeStats(w, m, opts.Output); err != nil {
+		if err := writeStats(w, m, skipped, opts.Output); err != nil {
 			return err
 		}
 	}
@@ -381,8 +381,15 @@ func severityLetter(sev parser.Severity) string {
 
 // ParseStats is the JSON shape of `podflow parse --stats -o json`.
 type ParseStats struct {
-	Inputs []ParseInputStats `json:"inputs"`
-	Total  parser.Stats      `json:"total"`
+	Inputs  []ParseInputStats `json:"inputs"`
+	Total   parser.Stats      `json:"total"`
+	Skipped []ParseSkipped    `json:"skipped,omitempty"` // files a directory walk passed over
+}
+
+// ParseSkipped is a file a directory walk did not read, and why.
+type ParseSkipped struct {
+	Path   string `json:"path"`
+	Reason string `json:"reason"`
 }
 
 // ParseInputStats is the accounting of one input.
@@ -395,7 +402,7 @@ type ParseInputStats struct {
 	Error     string       `json:"error,omitempty"`
 }
 
-func writeStats(w io.Writer, m *parser.MultiReader, format string) error {
+func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, format string) error {
 	per := m.SourceStats()
 	total := m.Stats()
 	if format == "json" {
@@ -406,6 +413,9 @@ func writeStats(w io.Writer, m *parser.MultiReader, format string) error {
 				e.Error = s.Err.Error()
 			}
 			out.Inputs = append(out.Inputs, e)
+		}
+		for _, s := range skipped {
+			out.Skipped = append(out.Skipped, ParseSkipped{Path: s.Path, Reason: s.Reason})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
@@ -429,5 +439,14 @@ func writeStats(w io.Writer, m *parser.MultiReader, format string) error {
 		row(s.Source.Name, s.Stats, e)
 	}
 	row("total", total, "")
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(skipped) > 0 {
+		fmt.Fprintf(w, "\nskipped %d files:\n", len(skipped))
+		for _, s := range skipped {
+			fmt.Fprintf(w, "  %s: %s\n", sanitize.Sanitize(s.Path), s.Reason)
+		}
+	}
+	return nil
 }

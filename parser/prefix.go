@@ -22,6 +22,9 @@ type prefix struct {
 // ident strings are interned per Reader).
 func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 	var p prefix
+	if bareLogLine(line) {
+		return line, p // the common case: a log line with no wrapper
+	}
 	b := line
 	for n := 0; n < 4; n++ {
 		nb, ok := r.stripPaste(b)
@@ -179,6 +182,23 @@ func startsLogLine(b []byte) bool {
 		return isAnnotation(b)
 	}
 	return parseJournal(b).ok
+}
+
+// bareLogLine reports a klog header, a JSON object or a logrus line at the
+// very start of b.
+func bareLogLine(b []byte) bool {
+	if len(b) < 6 {
+		return false
+	}
+	switch b[0] {
+	case 'I', 'W', 'E', 'F':
+		return isDigit(b[1]) && isDigit(b[4]) && b[5] == ' '
+	case '{':
+		return b[1] == '"'
+	case 't':
+		return string(b[:5]) == "time="
+	}
+	return false
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
