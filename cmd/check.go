@@ -1,0 +1,451 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// CheckOptions holds what `podflow check` needs. RunE resolves the config
+// file and the flags into the rule fields; checkRun only judges and prints.
+type CheckOptions struct {
+	IO *IO
+
+	Paths      []string
+	Load       LoadOptions // --year, --tz, --budget (the budgets are both engine budgets and a rule)
+	ConfigPath string
+
+	FailOn        []string
+	MaxStartup    time.Duration
+	SLO           []string // pNN=duration
+	Pods          []string // --pod regexes (any matches)
+	Namespaces    []string // -n
+	Ignore        []string // regexes on ns/name
+	Outputs       []string // FORMAT or FORMAT=PATH
+	Baseline      string
+	Regression    string // "20%"
+	RegressionMin time.Duration
+
+	// Resolved by RunE.
+	rules checkRules
+	outs  []checkOutput
+}
+
+// checkRules are the resolved rules.
+type checkRules struct {
+	failOn        map[timeline.Verdict]bool
+	failOrder     []timeline.Verdict
+	maxStartup    time.Duration
+	budgets       map[string]time.Duration
+	budgetOrder   []string
+	slo           []sloRule
+	pods          []*regexp.Regexp
+	namespaces    map[string]bool
+	ignore        []*regexp.Regexp
+	baseline      string
+	regression    float64 // fraction: 0.2
+	regressionMin time.Duration
+}
+
+type sloRule struct {
+	Pct   float64
+	Label string // p99
+	Limit time.Duration
+}
+
+type checkOutput struct {
+	Format string
+	Path   string // "" or "-": standard output
+}
+
+var checkFormats = []string{"github", "json", "junit", "markdown", "text"}
+
+var defaultFailOn = []string{"Stalled", "Failed", "Rejected"}
+
+// CheckConfig is the YAML shape of --config (podflow-check.yaml). Flags
+// given on the command line override it; budgets merge per stage.
+type CheckConfig struct {
+	FailOn        []string          `yaml:"failOn"`
+	MaxStartup    string            `yaml:"maxStartup"`
+	Budgets       map[string]string `yaml:"budgets"`
+	SLO           map[string]string `yaml:"slo"`
+	Pods          []string          `yaml:"pods"`
+	Namespaces    []string          `yaml:"namespaces"`
+	Ignore        []string          `yaml:"ignore"`
+	Outputs       []string          `yaml:"outputs"`
+	Baseline      string            `yaml:"baseline"`
+	Regression    string            `yaml:"regression"`
+	RegressionMin string            `yaml:"regressionMin"`
+}
+
+const checkLong = `Judge the pods in captured kubelet logs against rules, for CI.
+
+Rules:
+  --fail-on VERDICTS    pods with one of these verdicts break the rule
+                        (Stalled, Failed, Rejected, Terminating, Incomplete;
+                        default Stalled,Failed,Rejected)
+  --max-startup DUR     per pod, end to end: the kubelet-observed startup
+                        (podCreationTimestamp to watchObservedRunningTime) when
+                        the log has it, else the flow's start to the end of its
+                        running stage; a pod not yet running breaks it once it
+                        has waited longer
+  --budget STAGE=DUR    per stage (pod stages and container stages such as
+                        image); repeatable; also the engine's stall budget
+  --slo pNN=DUR         across pods, the Kubernetes pod-startup SLO figure:
+                        end to end minus the union of the pod's image pulls and
+                        minus its init containers' run time (as kubelet 1.33+
+                        counts podStartSLOduration); p50, p90, p99 or any pNN
+                        (nearest rank); pods that never ran are left out
+  --baseline FILE       compare per-stage p50/p90 with the -o json output of an
+                        earlier run; fail on a rise beyond --regression (20%)
+                        that is also longer than --regression-min (100ms)
+
+Select pods with --pod REGEX and -n NAMESPACE; drop known noise with
+--ignore REGEX (matched on namespace/name). A --config YAML file can hold
+the same rules (failOn, maxStartup, budgets, slo, pods, namespaces, ignore,
+outputs, baseline, regression, regressionMin); flags override it.
+
+Outputs (-o, repeatable, FORMAT or FORMAT=PATH; at most one to stdout):
+text (default), json (the FlowList plus rules), junit, github (workflow
+annotations, at most 10, plus a table appended to $GITHUB_STEP_SUMMARY),
+markdown.
+
+Exit codes:
+  0  every rule passed
+  1  a rule was broken
+  2  usage or input error (bad flags, config, or unreadable logs)
+  3  nothing to judge: no pods (after --pod/-n/--ignore), or the log's
+     kubelet verbosity hides a stage a rule needs (the message says which
+     -v is needed); a broken rule still exits 1`
+
+// NewCmdCheck builds `podflow check`. runF, when set, replaces checkRun.
+func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {
+	opts := &CheckOptions{IO: ioS, FailOn: defaultFailOn, Regression: "20%", RegressionMin: 100 * time.Millisecond}
+	cmd := &cobra.Command{
+		Use:   "check FILE|DIR... [flags]",
+		Short: "Judge pods in kubelet logs against CI rules",
+		Long:  checkLong,
+		Example: `  podflow check ./logs --max-startup 30s --budget image=60s
+  podflow check ./logs -o github -o junit=podflow.xml
+  podflow check ./logs --slo p99=5s --ignore '^kube-system/'
+  podflow check ./logs -o json=run.json && podflow check ./logs --baseline run.json`,
+		RunE: func(c *cobra.Command, args []string) error {
+			opts.Paths = args
+			if err := opts.resolve(c); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return checkRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	addLoadFlags(cmd, &opts.Load)
+	f.StringVar(&opts.ConfigPath, "config", "", "YAML file with rules (flags override it)")
+	f.StringSliceVar(&opts.FailOn, "fail-on", opts.FailOn, "verdicts that break the check: Stalled,Failed,Rejected,Terminating,Incomplete")
+	f.DurationVar(&opts.MaxStartup, "max-startup", 0, "maximum end-to-end startup per pod (0: no rule)")
+	f.StringArrayVar(&opts.SLO, "slo", nil, "startup SLO across pods, e.g. p99=5s (repeatable)")
+	f.StringArrayVar(&opts.Pods, "pod", nil, "judge only pods whose name matches REGEX (repeatable)")
+	f.StringArrayVarP(&opts.Namespaces, "namespace", "n", nil, "judge only pods in NAMESPACE (repeatable)")
+	f.StringArrayVar(&opts.Ignore, "ignore", nil, "skip pods whose namespace/name matches REGEX (repeatable)")
+	f.StringArrayVarP(&opts.Outputs, "output", "o", nil, "FORMAT or FORMAT=PATH: text, json, junit, github, markdown (repeatable)")
+	f.StringVar(&opts.Baseline, "baseline", "", "-o json output of an earlier run to compare stage latencies with")
+	f.StringVar(&opts.Regression, "regression", opts.Regression, "allowed rise of a stage's p50/p90 over the baseline")
+	f.DurationVar(&opts.RegressionMin, "regression-min", opts.RegressionMin, "ignore rises shorter than this")
+	return cmd
+}
+
+// resolve merges the config file and the flags and validates them.
+func (o *CheckOptions) resolve(c *cobra.Command) error {
+	changed := func(name string) bool { return c != nil && c.Flags().Changed(name) }
+	if o.ConfigPath != "" {
+		cfg, err := readCheckConfig(o.ConfigPath)
+		if err != nil {
+			return err
+		}
+		if len(cfg.FailOn) > 0 && !changed("fail-on") {
+			o.FailOn = cfg.FailOn
+		}
+		if cfg.MaxStartup != "" && !changed("max-startup") {
+			d, err := time.ParseDuration(cfg.MaxStartup)
+			if err != nil {
+				return usageErrorf("%s: maxStartup %q: %v", o.ConfigPath, cfg.MaxStartup, err)
+			}
+			o.MaxStartup = d
+		}
+		// Budgets merge: the config's first, so a flag for the same stage wins.
+		var bs []string
+		for _, k := range checkSortedKeys(cfg.Budgets) {
+			bs = append(bs, k+"="+cfg.Budgets[k])
+		}
+		o.Load.Budgets = append(bs, o.Load.Budgets...)
+		if !changed("slo") {
+			for _, k := range checkSortedKeys(cfg.SLO) {
+				o.SLO = append(o.SLO, k+"="+cfg.SLO[k])
+			}
+		}
+		if !changed("pod") {
+			o.Pods = append(o.Pods, cfg.Pods...)
+		}
+		if !changed("namespace") {
+			o.Namespaces = append(o.Namespaces, cfg.Namespaces...)
+		}
+		o.Ignore = append(cfg.Ignore, o.Ignore...) // ignores add up
+		if !changed("output") {
+			o.Outputs = append(o.Outputs, cfg.Outputs...)
+		}
+		if cfg.Baseline != "" && !changed("baseline") {
+			o.Baseline = cfg.Baseline
+		}
+		if cfg.Regression != "" && !changed("regression") {
+			o.Regression = cfg.Regression
+		}
+		if cfg.RegressionMin != "" && !changed("regression-min") {
+			d, err := time.ParseDuration(cfg.RegressionMin)
+			if err != nil {
+				return usageErrorf("%s: regressionMin %q: %v", o.ConfigPath, cfg.RegressionMin, err)
+			}
+			o.RegressionMin = d
+		}
+	}
+	r := checkRules{failOn: map[timeline.Verdict]bool{}, namespaces: map[string]bool{}, regressionMin: o.RegressionMin, baseline: o.Baseline}
+	allowed := []timeline.Verdict{timeline.VerdictStalled, timeline.VerdictFailed, timeline.VerdictRejected, timeline.VerdictTerminating, timeline.VerdictIncomplete}
+	for _, v := range o.FailOn {
+		v = strings.TrimSpace(v)
+		if v == "" || strings.EqualFold(v, "none") {
+			continue
+		}
+		ok := false
+		for _, a := range allowed {
+			if strings.EqualFold(v, string(a)) {
+				if !r.failOn[a] {
+					r.failOrder = append(r.failOrder, a)
+				}
+				r.failOn[a], ok = true, true
+			}
+		}
+		if !ok {
+			return usageErrorf("--fail-on %q: unknown verdict; allowed: Stalled, Failed, Rejected, Terminating, Incomplete", v)
+		}
+	}
+	if o.MaxStartup < 0 {
+		return usageErrorf("--max-startup %v: must not be negative", o.MaxStartup)
+	}
+	r.maxStartup = o.MaxStartup
+	budgets, err := o.Load.budgets()
+	if err != nil {
+		return err
+	}
+	r.budgets = budgets
+	for _, s := range timeline.Reference.Stages { // pipeline order
+		if _, ok := budgets[s.ID]; ok {
+			r.budgetOrder = append(r.budgetOrder, s.ID)
+		}
+	}
+	for _, s := range o.SLO {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok {
+			return usageErrorf("--slo %q: want pNN=duration, e.g. p99=5s", s)
+		}
+		k = strings.ToLower(strings.TrimSpace(k))
+		p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64)
+		if !strings.HasPrefix(k, "p") || err != nil || p <= 0 || p > 100 {
+			return usageErrorf("--slo %q: want a percentile p1…p100, e.g. p99", s)
+		}
+		d, err := time.ParseDuration(strings.TrimSpace(v))
+		if err != nil || d <= 0 {
+			return usageErrorf("--slo %q: bad duration %q", s, v)
+		}
+		r.slo = append(r.slo, sloRule{Pct: p, Label: k, Limit: d})
+	}
+	for _, p := range o.Pods {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return usageErrorf("--pod %q: %v", p, err)
+		}
+		r.pods = append(r.pods, re)
+	}
+	for _, n := range o.Namespaces {
+		r.namespaces[n] = true
+	}
+	for _, p := range o.Ignore {
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return usageErrorf("--ignore %q: %v", p, err)
+		}
+		r.ignore = append(r.ignore, re)
+	}
+	if o.Baseline != "" {
+		pct, err := checkParsePercent(o.Regression)
+		if err != nil {
+			return usageErrorf("--regression %q: %v", o.Regression, err)
+		}
+		r.regression = pct
+	}
+	o.rules = r
+	outs, err := parseCheckOutputs(o.Outputs, checkFormats)
+	if err != nil {
+		return err
+	}
+	o.outs = outs
+	return nil
+}
+
+func checkParsePercent(s string) (float64, error) {
+	s = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(s), "%"))
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f < 0 {
+		return 0, errors.New("want a percentage such as 20%")
+	}
+	return f / 100, nil
+}
+
+func parseCheckOutputs(specs []string, formats []string) ([]checkOutput, error) {
+	if len(specs) == 0 {
+		specs = []string{"text"}
+	}
+	var outs []checkOutput
+	stdout := ""
+	for _, s := range specs {
+		f, p, _ := strings.Cut(s, "=")
+		f = strings.ToLower(strings.TrimSpace(f))
+		if !contains(formats, f) {
+			return nil, usageErrorf("unknown output format %q; allowed: %s", f, strings.Join(formats, ", "))
+		}
+		if p == "" || p == "-" {
+			if stdout != "" {
+				return nil, usageErrorf("-o %s and -o %s both write to standard output; give one of them a path (FORMAT=PATH)", stdout, f)
+			}
+			stdout, p = f, ""
+		}
+		outs = append(outs, checkOutput{Format: f, Path: p})
+	}
+	return outs, nil
+}
+
+func readCheckConfig(path string) (*CheckConfig, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageErrorf("--config: %v", err)
+	}
+	var cfg CheckConfig
+	dec := yaml.NewDecoder(bytes.NewReader(b))
+	dec.KnownFields(true)
+	if err := dec.Decode(&cfg); err != nil && !errors.Is(err, io.EOF) {
+		return nil, usageErrorf("--config %s: %v", path, err)
+	}
+	return &cfg, nil
+}
+
+func checkSortedKeys(m map[string]string) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func checkRun(opts *CheckOptions) error {
+	a, err := Analyze(opts.IO, opts.Paths, opts.Load)
+	if err != nil {
+		return err
+	}
+	a.warn(opts.IO)
+	var base *timeline.FlowList
+	if opts.rules.baseline != "" {
+		base, err = readBaseline(opts.rules.baseline)
+		if err != nil {
+			return err
+		}
+	}
+	res := judge(a.Flows, opts.rules, base)
+	for _, o := range opts.outs {
+		if err := writeCheckOutput(opts.IO, o, a, res); err != nil {
+			return err
+		}
+	}
+	switch res.ExitCode {
+	case ExitOK:
+		return nil
+	case ExitNothing:
+		return &ExitError{Code: ExitNothing, Err: fmt.Errorf("nothing to judge: %s", strings.Join(res.Nothing, "; "))}
+	}
+	return &ExitError{Code: res.ExitCode}
+}
+
+// writeCheckOutput writes one format to its file or to standard output.
+func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) error {
+	var buf bytes.Buffer
+	switch o.Format {
+	case "text":
+		writeCheckText(&buf, res)
+	case "json":
+		if err := writeCheckJSON(&buf, res); err != nil {
+			return err
+		}
+	case "junit":
+		if err := writeCheckJUnit(&buf, res); err != nil {
+			return err
+		}
+	case "markdown":
+		writeCheckMarkdown(&buf, res)
+	case "github":
+		writeCheckGitHub(&buf, res)
+		if p := ioS.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
+			var md bytes.Buffer
+			writeCheckMarkdown(&md, res)
+			if err := checkAppendFile(p, md.Bytes()); err != nil {
+				return fmt.Errorf("write $GITHUB_STEP_SUMMARY: %w", err)
+			}
+		}
+	}
+	if o.Path == "" {
+		_, err := ioS.Out.Write(buf.Bytes())
+		return err
+	}
+	if err := os.WriteFile(o.Path, buf.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("write %s output: %w", o.Format, err)
+	}
+	return nil
+}
+
+func checkAppendFile(path string, b []byte) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(b); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func readBaseline(path string) (*timeline.FlowList, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, inputError(fmt.Errorf("--baseline: %w", err))
+	}
+	var fl timeline.FlowList
+	if err := json.Unmarshal(b, &fl); err != nil {
+		return nil, inputError(fmt.Errorf("--baseline %s: not podflow JSON: %w", path, err))
+	}
+	if fl.Kind != timeline.KindFlowList {
+		return nil, inputError(fmt.Errorf("--baseline %s: kind %q, want %s (the -o json output of podflow check)", path, fl.Kind, timeline.KindFlowList))
+	}
+	return &fl, nil
+}
