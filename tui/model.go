@@ -1,0 +1,633 @@
+// Package tui is podflow's interactive timeline: a pod list, the selected
+// pod's stages on a time axis, its diagnosis and evidence, the raw log
+// lines of a stage, and a node view. It reads flows from the streaming
+// engine in a goroutine and can replay a log in its own time or follow a
+// growing one.
+package tui
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/parser"
+	"github.com/podflow/podflow/timeline"
+)
+
+// Options configure the TUI.
+type Options struct {
+	Load   LoadOptions
+	Color  bool    // false: no styles at all (NO_COLOR)
+	Replay bool    // play the log back in its own time
+	Speed  float64 // replay speed (log seconds per second); 0 means 20
+}
+
+type pane int
+
+const (
+	paneList pane = iota
+	paneTimeline
+	paneDetail
+	paneCount
+)
+
+var sortModes = []string{"verdict", "duration", "start", "name"}
+
+// verdict filters: "" all, "problems", or one verdict.
+var verdictModes = append([]string{"", "problems"}, func() []string {
+	var out []string
+	for _, v := range timeline.Verdicts {
+		out = append(out, string(v))
+	}
+	return out
+}()...)
+
+// Model is the TUI's root model.
+type Model struct {
+	opts Options
+	ld   *loader
+	st   styles
+	keys keyMap
+	help help.Model
+	raw  viewport.Model
+	w, h int
+
+	// loaded data
+	all      *timeline.FlowList
+	srcs     []parser.Source
+	loading  bool
+	read     int64
+	total    int64
+	records  int64
+	err      error
+	warnings []error
+	gen      int
+
+	// view state
+	items     []timeline.Flow // all.Items, or as of the replay clock
+	vis       []int           // items shown, filtered and sorted
+	cur, off  int
+	selKey    string
+	focus     pane
+	sortMode  int
+	vMode     int
+	filter    string
+	filtering bool
+	zoom      int
+	pan       time.Duration
+	rowCur    int
+	detailOff int
+	rawOpen   bool
+	rawTitle  string
+	node      int // -1: node view off
+	showHelp  bool
+
+	// replay
+	clock        time.Time
+	rStart, rEnd time.Time
+	speed        float64
+	paused       bool
+	tickID       int
+}
+
+// New returns the model; Init starts loading.
+func New(o Options) Model {
+	if o.Speed <= 0 {
+		o.Speed = 20
+	}
+	m := Model{
+		opts:    o,
+		st:      newStyles(o.Color),
+		keys:    keyMap{replay: o.Replay},
+		help:    help.New(),
+		raw:     viewport.New(),
+		w:       80,
+		h:       24,
+		loading: true,
+		zoom:    1,
+		node:    -1,
+		speed:   o.Speed,
+		all:     &timeline.FlowList{},
+	}
+	m.help.Styles = m.st.help
+	m.raw.SoftWrap = true
+	m.ld = newLoader(o.Load)
+	return m
+}
+
+// Init starts the loader goroutine.
+func (m Model) Init() tea.Cmd {
+	go m.ld.run()
+	return m.ld.next()
+}
+
+type replayTickMsg struct{ id int }
+
+func (m *Model) tick() tea.Cmd {
+	id := m.tickID
+	return tea.Tick(100*time.Millisecond, func(time.Time) tea.Msg { return replayTickMsg{id: id} })
+}
+
+// Update handles messages: size, loader snapshots, replay ticks, keys and
+// the mouse wheel.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		m.layout()
+		return m, nil
+	case snapshotMsg:
+		cmd := m.applySnapshot(msg)
+		return m, cmd
+	case replayTickMsg:
+		if msg.id != m.tickID || m.paused || !m.opts.Replay || m.loading {
+			return m, nil
+		}
+		m.clock = m.clock.Add(time.Duration(float64(100*time.Millisecond) * m.speed))
+		if !m.clock.Before(m.rEnd) {
+			m.clock, m.paused = m.rEnd, true
+		}
+		m.refresh()
+		if m.paused {
+			return m, nil
+		}
+		return m, m.tick()
+	case tea.MouseWheelMsg:
+		switch {
+		case m.rawOpen:
+			var cmd tea.Cmd
+			m.raw, cmd = m.raw.Update(msg)
+			return m, cmd
+		case msg.Button == tea.MouseWheelUp:
+			m.up()
+		case msg.Button == tea.MouseWheelDown:
+			m.down()
+		}
+		return m, nil
+	case tea.KeyPressMsg:
+		return m.key(msg)
+	}
+	return m, nil
+}
+
+func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	if msg.String() == "ctrl+c" {
+		return m, m.quit()
+	}
+	if m.filtering {
+		switch msg.String() {
+		case "enter":
+			m.filtering = false
+		case "esc":
+			m.filtering, m.filter = false, ""
+		case "backspace":
+			if r := []rune(m.filter); len(r) > 0 {
+				m.filter = string(r[:len(r)-1])
+			}
+		default:
+			if msg.Text != "" {
+				m.filter += sanitize.Sanitize(msg.Text)
+			}
+		}
+		m.refresh()
+		return m, nil
+	}
+	if m.rawOpen {
+		switch msg.String() {
+		case "esc", "q", "enter":
+			m.rawOpen = false
+			return m, nil
+		case "g", "home":
+			m.raw.GotoTop()
+			return m, nil
+		case "G", "end":
+			m.raw.GotoBottom()
+			return m, nil
+		}
+		var cmd tea.Cmd
+		m.raw, cmd = m.raw.Update(msg)
+		return m, cmd
+	}
+	if m.showHelp && msg.String() != "?" && msg.String() != "q" {
+		m.showHelp = false
+		return m, nil
+	}
+	cmd, _ := dispatch(&m, msg)
+	return m, cmd
+}
+
+func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
+	if msg.err != nil {
+		m.err, m.loading = msg.err, false
+		return nil
+	}
+	if msg.gen < m.gen {
+		return m.ld.next()
+	}
+	m.gen = msg.gen
+	m.all, m.srcs = msg.flows, msg.srcs
+	m.read, m.total, m.records = msg.read, msg.total, msg.records
+	wasLoading := m.loading
+	m.loading = !msg.done
+	if msg.done {
+		m.warnings = msg.warnings
+	}
+	var cmds []tea.Cmd
+	if m.opts.Replay && msg.done && wasLoading && m.clock.IsZero() {
+		m.rStart, m.rEnd = span(m.all.Items)
+		m.clock = m.rStart
+		m.tickID++
+		cmds = append(cmds, m.tick())
+	}
+	m.refresh()
+	if !msg.done || m.opts.Load.Follow {
+		cmds = append(cmds, m.ld.next())
+	}
+	return tea.Batch(cmds...)
+}
+
+// refresh recomputes the items (as of the replay clock), the filter and
+// the sort, keeping the selected pod.
+func (m *Model) refresh() {
+	if m.opts.Replay && !m.clock.IsZero() {
+		m.items = asOf(m.all.Items, m.clock)
+	} else {
+		m.items = m.all.Items
+	}
+	m.vis = m.vis[:0]
+	vf := verdictModes[m.vMode]
+	nodeName := ""
+	if m.node >= 0 && m.node < len(m.all.Nodes) {
+		nodeName = m.all.Nodes[m.node].Name
+	}
+	for i := range m.items {
+		f := &m.items[i]
+		if nodeName != "" && f.Node != nodeName {
+			continue
+		}
+		switch vf {
+		case "":
+		case "problems":
+			if f.Verdict == timeline.VerdictRunning || f.Verdict == timeline.VerdictCompleted || f.Verdict == timeline.VerdictTerminated {
+				continue
+			}
+		default:
+			if string(f.Verdict) != vf {
+				continue
+			}
+		}
+		if m.filter != "" && !fuzzy(f.Pod.Key(), m.filter) {
+			continue
+		}
+		m.vis = append(m.vis, i)
+	}
+	m.sortVis()
+	m.cur = 0
+	for i, ix := range m.vis {
+		if m.items[ix].Pod.Key() == m.selKey {
+			m.cur = i
+			break
+		}
+	}
+	m.clampList()
+}
+
+var verdictRank = func() map[timeline.Verdict]int {
+	r := map[timeline.Verdict]int{VerdictInFlight: len(timeline.Verdicts)}
+	for i, v := range timeline.Verdicts {
+		r[v] = i
+	}
+	return r
+}()
+
+func (m *Model) sortVis() {
+	it := m.items
+	var less func(a, b *timeline.Flow) bool
+	switch sortModes[m.sortMode] {
+	case "verdict":
+		less = func(a, b *timeline.Flow) bool {
+			if ra, rb := verdictRank[a.Verdict], verdictRank[b.Verdict]; ra != rb {
+				return ra < rb
+			}
+			return a.Duration > b.Duration
+		}
+	case "duration":
+		less = func(a, b *timeline.Flow) bool { return a.Duration > b.Duration }
+	case "start":
+		less = func(a, b *timeline.Flow) bool { return a.Start.Before(b.Start) }
+	default:
+		less = func(a, b *timeline.Flow) bool { return a.Pod.Key() < b.Pod.Key() }
+	}
+	sort.SliceStable(m.vis, func(i, j int) bool { return less(&it[m.vis[i]], &it[m.vis[j]]) })
+}
+
+// fuzzy reports whether every rune of pat occurs in s in order (so any
+// substring matches too), ignoring case.
+func fuzzy(s, pat string) bool {
+	s, pat = strings.ToLower(s), strings.ToLower(pat)
+	if strings.Contains(s, pat) {
+		return true
+	}
+	pr := []rune(pat)
+	i := 0
+	for _, r := range s {
+		if i < len(pr) && r == pr[i] {
+			i++
+		}
+	}
+	return i == len(pr)
+}
+
+// selected is the selected flow, or nil.
+func (m *Model) selected() *timeline.Flow {
+	if m.cur < 0 || m.cur >= len(m.vis) {
+		return nil
+	}
+	return &m.items[m.vis[m.cur]]
+}
+
+// layout sizes: header, body, help bar.
+type dims struct {
+	listW, rightW, bodyH, tlH, detailH int
+}
+
+func (m *Model) dims() dims {
+	var d dims
+	d.bodyH = max(m.h-3, 3) // header, status line, help bar
+	d.listW = min(max(m.w*9/20, 30), 70)
+	if m.w < 60 {
+		d.listW = m.w
+	}
+	d.rightW = max(m.w-d.listW-1, 0)
+	rows := 0
+	if f := m.selected(); f != nil {
+		rows = len(timelineRows(f)) + 1
+	}
+	d.tlH = min(rows+3, d.bodyH*3/5)
+	d.tlH = max(d.tlH, min(6, d.bodyH))
+	d.detailH = d.bodyH - d.tlH
+	return d
+}
+
+func (m *Model) layout() {
+	d := m.dims()
+	m.help.SetWidth(m.w)
+	m.raw.SetWidth(m.w)
+	m.raw.SetHeight(d.bodyH)
+	m.clampList()
+}
+
+func (m *Model) listH() int { return m.dims().bodyH - 1 }
+
+func (m *Model) clampList() {
+	if m.cur >= len(m.vis) {
+		m.cur = len(m.vis) - 1
+	}
+	if m.cur < 0 {
+		m.cur = 0
+	}
+	h := max(m.listH(), 1)
+	if m.cur < m.off {
+		m.off = m.cur
+	}
+	if m.cur >= m.off+h {
+		m.off = m.cur - h + 1
+	}
+	if m.off > max(len(m.vis)-h, 0) {
+		m.off = max(len(m.vis)-h, 0)
+	}
+	if m.off < 0 {
+		m.off = 0
+	}
+	if f := m.selected(); f != nil {
+		if k := f.Pod.Key(); k != m.selKey {
+			m.selKey = k
+			m.zoom, m.pan, m.detailOff = 1, 0, 0
+			m.rowCur = m.defaultRow(f)
+		}
+		if n := len(timelineRows(f)); m.rowCur >= n {
+			m.rowCur = n - 1
+		}
+	}
+}
+
+// defaultRow selects the stalled stage when there is one.
+func (m *Model) defaultRow(f *timeline.Flow) int {
+	rows := timelineRows(f)
+	if i, _ := stallRow(f, rows); i >= 0 {
+		return i
+	}
+	return 0
+}
+
+// Actions (bound in keys.go).
+
+func (m *Model) move(n int) tea.Cmd {
+	switch m.focus {
+	case paneList:
+		m.cur += n
+		m.clampList()
+	case paneTimeline:
+		if f := m.selected(); f != nil {
+			m.rowCur = min(max(m.rowCur+n, 0), len(timelineRows(f))-1)
+		}
+	case paneDetail:
+		m.detailOff = max(m.detailOff+n, 0)
+	}
+	return nil
+}
+
+func (m *Model) down() tea.Cmd     { return m.move(1) }
+func (m *Model) up() tea.Cmd       { return m.move(-1) }
+func (m *Model) pageDown() tea.Cmd { return m.move(max(m.listH()-1, 1)) }
+func (m *Model) pageUp() tea.Cmd   { return m.move(-max(m.listH()-1, 1)) }
+func (m *Model) top() tea.Cmd      { return m.move(-1 << 30) }
+func (m *Model) bottom() tea.Cmd   { return m.move(1 << 30) }
+func (m *Model) nextPane() tea.Cmd { m.focus = (m.focus + 1) % paneCount; return nil }
+func (m *Model) prevPane() tea.Cmd { m.focus = (m.focus + paneCount - 1) % paneCount; return nil }
+func (m *Model) quit() tea.Cmd     { m.ld.Close(); return tea.Quit }
+func (m *Model) toggleHelp() tea.Cmd {
+	m.showHelp = !m.showHelp
+	return nil
+}
+
+func (m *Model) enter() tea.Cmd {
+	if m.focus == paneList {
+		m.focus = paneTimeline
+		return nil
+	}
+	m.openRaw()
+	return nil
+}
+
+func (m *Model) back() tea.Cmd {
+	switch {
+	case m.filter != "":
+		m.filter = ""
+		m.refresh()
+	case m.node >= 0:
+		m.node = -1
+		m.refresh()
+	case m.focus != paneList:
+		m.focus = paneList
+	}
+	return nil
+}
+
+// openRaw reads the selected stage's evidence lines back from the inputs
+// by position and shows them in the viewport.
+func (m *Model) openRaw() {
+	f := m.selected()
+	if f == nil {
+		return
+	}
+	rows := timelineRows(f)
+	if m.rowCur < 0 || m.rowCur >= len(rows) {
+		return
+	}
+	row := rows[m.rowCur]
+	ev := stageEvidence(f, &row)
+	rr := rawReader{srcs: m.srcs}
+	var lines []string
+	for _, e := range ev {
+		b, err := rr.read(e)
+		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
+		if err != nil {
+			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(err.Error())))
+			continue
+		}
+		lines = append(lines, head)
+		for _, l := range strings.Split(sanitize.SanitizeLines(string(b)), "\n") {
+			lines = append(lines, "  "+l)
+		}
+	}
+	if len(ev) == 0 {
+		lines = append(lines, "no evidence lines for this stage")
+	}
+	m.rawTitle = fmt.Sprintf("raw lines: %s %s (%d records)", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)), len(ev))
+	m.raw.SetContentLines(lines)
+	m.raw.GotoTop()
+	m.rawOpen = true
+}
+
+func (m *Model) cycleSort() tea.Cmd {
+	m.sortMode = (m.sortMode + 1) % len(sortModes)
+	m.refresh()
+	return nil
+}
+
+func (m *Model) cycleVerdict() tea.Cmd {
+	m.vMode = (m.vMode + 1) % len(verdictModes)
+	m.refresh()
+	return nil
+}
+
+func (m *Model) startFilter() tea.Cmd {
+	m.filtering = true
+	m.focus = paneList
+	return nil
+}
+
+func (m *Model) nextNode() tea.Cmd {
+	m.node++
+	if m.node >= len(m.all.Nodes) {
+		m.node = -1
+	}
+	m.refresh()
+	return nil
+}
+
+func (m *Model) zoomIn() tea.Cmd {
+	if m.zoom < 256 {
+		m.zoom *= 2
+		m.pan = m.centerPan()
+	}
+	return nil
+}
+
+func (m *Model) zoomOut() tea.Cmd {
+	if m.zoom > 1 {
+		m.zoom /= 2
+		m.pan = m.centerPan()
+	}
+	return nil
+}
+
+// centerPan keeps the selected stage in the window when zooming.
+func (m *Model) centerPan() time.Duration {
+	f := m.selected()
+	if f == nil || m.zoom == 1 {
+		return 0
+	}
+	rows := timelineRows(f)
+	total := f.End.Sub(f.Start)
+	win := total / time.Duration(m.zoom)
+	if m.rowCur >= 0 && m.rowCur < len(rows) && rows[m.rowCur].stage.Start != nil {
+		return max(rows[m.rowCur].stage.Start.Sub(f.Start)-win/4, 0)
+	}
+	return m.pan
+}
+
+func (m *Model) panBy(sign int) tea.Cmd {
+	f := m.selected()
+	if f == nil {
+		return nil
+	}
+	total := f.End.Sub(f.Start)
+	win := total / time.Duration(m.zoom)
+	m.pan = min(max(m.pan+time.Duration(sign)*win/4, 0), max(total-win, 0))
+	return nil
+}
+
+func (m *Model) panLeft() tea.Cmd  { return m.panBy(-1) }
+func (m *Model) panRight() tea.Cmd { return m.panBy(1) }
+
+func (m *Model) togglePause() tea.Cmd {
+	if !m.opts.Replay || m.loading {
+		return nil
+	}
+	m.paused = !m.paused
+	if !m.paused {
+		if !m.clock.Before(m.rEnd) {
+			m.clock = m.rStart
+			m.refresh()
+		}
+		m.tickID++
+		return m.tick()
+	}
+	return nil
+}
+
+// step pauses and moves the replay clock to the next stage boundary.
+func (m *Model) step() tea.Cmd {
+	if !m.opts.Replay || m.loading {
+		return nil
+	}
+	m.paused = true
+	m.clock = nextEvent(m.all.Items, m.clock, m.rEnd)
+	m.refresh()
+	return nil
+}
+
+func (m *Model) faster() tea.Cmd {
+	if m.speed < 10000 {
+		m.speed *= 2
+	}
+	return nil
+}
+
+func (m *Model) slower() tea.Cmd {
+	if m.speed > 0.25 {
+		m.speed /= 2
+	}
+	return nil
+}
+
+// Err is the error that stopped the load, if any (for the command's exit
+// status after the program ends).
+func (m Model) Err() error { return m.err }
