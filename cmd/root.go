@@ -45,6 +45,7 @@ long, and the log line that proves it.`,
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
 	// register: commands
+	root.AddCommand(NewCmdTUI(ioS, nil))
 	root.AddCommand(NewCmdCheck(ioS, nil))
 	root.AddCommand(NewCmdParse(ioS, nil))
 	return root
