@@ -45,6 +45,11 @@ long, and the log line that proves it.`,
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
 	// register: commands
+	get.AddCommand(NewCmdGetPods(ioS, nil))
+	get.AddCommand(NewCmdGetNodes(ioS, nil))
+	describe.AddCommand(NewCmdDescribePod(ioS, nil))
+	lines.AddCommand(NewCmdLinesPod(ioS, nil))
+	root.AddCommand(NewCmdPipeline(ioS, nil))
 	root.AddCommand(NewCmdTUI(ioS, nil))
 	root.AddCommand(NewCmdCheck(ioS, nil))
 	root.AddCommand(NewCmdParse(ioS, nil))

@@ -1,0 +1,531 @@
+package cmd
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+	"github.com/spf13/cobra"
+)
+
+// DescribePodOptions holds what `podflow describe pod` needs.
+type DescribePodOptions struct {
+	IO   *IO
+	Load LoadOptions
+
+	Name      string
+	Paths     []string
+	Namespace string
+	UID       string
+	Color     string
+	Evidence  int // evidence lines to show at most
+}
+
+// NewCmdDescribePod builds `podflow describe pod`.
+func NewCmdDescribePod(ioS *IO, runF func(*DescribePodOptions) error) *cobra.Command {
+	opts := &DescribePodOptions{IO: ioS, Color: "auto", Evidence: 20}
+	cmd := &cobra.Command{
+		Use:     "pod NAME [FILE|DIR|-]...",
+		Aliases: []string{"pods", "po"},
+		Short:   "Show one pod's flow: stages, containers, events, startup and evidence",
+		Long: `Show one pod's flow in detail, like kubectl describe: identity, verdict
+and diagnosis, the stages with their start (relative to the flow's start
+and absolute), duration, status and a bar to scale, the waits between
+stages, each container's own stages, restarts and exit codes, the events
+the kubelet recorded, the kubelet's startup figures next to podflow's,
+node findings that overlap the pod, and the log lines that prove the
+verdict, read back from the inputs.
+
+NAME is a pod name, namespace/name or UID; when nothing matches exactly,
+pods whose name starts with NAME are taken (as kubectl describe does).
+When several pods or incarnations match, they are listed and the command
+exits 2: pick one with -n or --uid.
+
+Exit status: 0 on success, 2 for bad flags, unreadable input, or a name
+that matches no pod or several.`,
+		Example: `  podflow describe pod payments-7b4d9c8f6-q9zrt testdata/corpus/v1.36.3/04-sandbox-failure.log
+  podflow describe pod api testdata/corpus/v1.36.3/02-image-pull-failure.log
+  podflow describe pod default/web-7d9f8c6b5-x2kqp testdata/corpus/v1.36.3/
+  podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
+			}
+			opts.Name, opts.Paths = args[0], args[1:]
+			if !contains(colorModes, opts.Color) {
+				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return describePodRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Namespace, "namespace", "n", "", "the pod's namespace (default: any)")
+	f.StringVar(&opts.UID, "uid", "", "the pod's UID, to pick one of several incarnations")
+	f.IntVar(&opts.Evidence, "evidence", opts.Evidence, "show at most this many evidence lines (0: none)")
+	addColorFlag(cmd, &opts.Color)
+	addLoadFlags(cmd, &opts.Load)
+	return cmd
+}
+
+// resolvePod finds the one flow NAME names. name may be pod/NAME,
+// namespace/name or a UID; without an exact match, a name prefix is
+// tried. Several matches print a list to ErrOut and return exit 2.
+func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline.Flow, error) {
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "pods/"), "pod/")
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		if ns != "" && ns != name[:i] {
+			return nil, usageErrorf("pod %q: namespace %q in the name contradicts -n %q", name, name[:i], ns)
+		}
+		ns, name = name[:i], name[i+1:]
+	}
+	match := func(exact bool) []*timeline.Flow {
+		var out []*timeline.Flow
+		for i := range fl.Items {
+			f := &fl.Items[i]
+			if ns != "" && f.Pod.Namespace != ns || uid != "" && f.Pod.UID != uid {
+				continue
+			}
+			ok := f.Pod.Name == name || f.Pod.UID != "" && f.Pod.UID == name
+			if !exact {
+				ok = strings.HasPrefix(f.Pod.Name, name)
+			}
+			if ok {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	found := match(true)
+	if len(found) == 0 {
+		found = match(false)
+	}
+	switch len(found) {
+	case 1:
+		return found[0], nil
+	case 0:
+		what := strconv.Quote(name)
+		if ns != "" {
+			what += " in namespace " + strconv.Quote(ns)
+		}
+		if uid != "" {
+			what += " with UID " + uid
+		}
+		return nil, inputError(fmt.Errorf("pod %s not found in %s (%d pods; see 'podflow get pods')", what, strings.Join(fl.Summary.Inputs, ", "), len(fl.Items)))
+	}
+	fmt.Fprintf(ioS.ErrOut, "%d pods match %q:\n", len(found), name)
+	t := &Table{Headers: []string{"NAMESPACE", "NAME", "UID", "NODE", "VERDICT", "START"}, Indent: 2, Flex: -1}
+	for _, f := range found {
+		t.Rows = append(t.Rows, []string{dash(oneLine(f.Pod.Namespace)), oneLine(f.Pod.Name), dash(oneLine(f.Pod.UID)), dash(oneLine(f.Node)), string(f.Verdict), stamp(f.Start)})
+	}
+	t.Print(ioS.ErrOut, false)
+	return nil, usageErrorf("%q is ambiguous: pick one with -n NAMESPACE or --uid UID", name)
+}
+
+func describePodRun(o *DescribePodOptions) error {
+	ioS := o.IO
+	a, err := analyze(ioS, o.Paths, o.Load)
+	if err != nil {
+		return err
+	}
+	f, err := resolvePod(ioS, a.Flows, o.Name, o.Namespace, o.UID)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	d := &describer{w: &buf, a: a, f: f, color: ioS.ColorEnabled(o.Color), maxEvidence: o.Evidence, wrapAt: 100}
+	if ioS.OutTTY && ioS.Width > 0 {
+		d.width, d.wrapAt = ioS.Width, ioS.Width
+	}
+	d.describe()
+	_, err = ioS.Out.Write(buf.Bytes())
+	return err
+}
+
+type describer struct {
+	w           io.Writer
+	a           *Analysis
+	f           *timeline.Flow
+	color       bool
+	width       int // terminal width: tables and evidence are cut to it; 0: not a terminal
+	wrapAt      int // where the diagnosis wraps
+	maxEvidence int
+}
+
+func (d *describer) kv(indent int, key, val string) {
+	fmt.Fprintf(d.w, "%s%-*s%s\n", strings.Repeat(" ", indent), 14-indent, key+":", val)
+}
+
+func (d *describer) section(title string) { fmt.Fprintf(d.w, "%s:\n", title) }
+
+func (d *describer) describe() {
+	f := d.f
+	d.kv(0, "Name", oneLine(f.Pod.Name))
+	d.kv(0, "Namespace", dash(oneLine(f.Pod.Namespace)))
+	d.kv(0, "UID", dash(oneLine(f.Pod.UID)))
+	d.kv(0, "Node", dash(oneLine(f.Node)))
+	src := dash(f.Source)
+	if f.Static {
+		src += " (static pod"
+		if f.Mirror != "" {
+			src += ", mirror " + oneLine(f.Mirror)
+		}
+		src += ")"
+	}
+	d.kv(0, "Source", src)
+	if f.Incarnation > 1 {
+		d.kv(0, "Incarnation", strconv.Itoa(f.Incarnation))
+	}
+	d.kv(0, "Start", stamp(f.Start))
+	d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
+	d.kv(0, "Verdict", paint(d.color, verdictColor(f.Verdict), string(f.Verdict)))
+	if f.StalledAt != "" {
+		d.kv(0, "Stalled At", stageLabel(f))
+		d.kv(0, "Waited", humanDuration(time.Duration(f.Waited)))
+	} else {
+		d.kv(0, "Last Stage", dash(f.Stage))
+	}
+	if f.Reason != "" {
+		d.kv(0, "Reason", oneLine(f.Reason))
+	}
+	if f.Diagnosis != "" {
+		d.section("Diagnosis")
+		for _, l := range wrap(oneLine(f.Diagnosis), d.wrapAt-2) {
+			fmt.Fprintf(d.w, "  %s\n", l)
+		}
+	}
+	d.section("Stages")
+	d.stages(f.Stages, 2, true)
+	d.containers()
+	d.events()
+	d.startup()
+	d.findings()
+	if len(f.Hidden) > 0 {
+		d.section("Hidden")
+		for _, h := range f.Hidden {
+			fmt.Fprintf(d.w, "  %s\n", oneLine(h))
+		}
+	}
+	d.evidence()
+}
+
+const barWidth = 20
+
+// bar draws d to scale of total.
+func bar(d, total time.Duration) string {
+	if total <= 0 || d <= 0 {
+		return ""
+	}
+	n := int(float64(d)/float64(total)*barWidth + 0.5)
+	if n < 1 {
+		n = 1
+	}
+	if n > barWidth {
+		n = barWidth
+	}
+	return strings.Repeat("█", n)
+}
+
+// stageEnd is a stage's end, or the flow's end for stages still open.
+func (d *describer) stageEnd(s *timeline.Stage) time.Time {
+	if s.End != nil {
+		return *s.End
+	}
+	return d.f.End
+}
+
+func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
+	f := d.f
+	total := f.End.Sub(f.Start)
+	t := &Table{Headers: []string{"STAGE", "START", "DURATION", "STATUS", "", "NOTE"}, Indent: indent, Flex: 5, MaxWidth: d.width}
+	var colors []string
+	var prevEnd *time.Time
+	for i := range stages {
+		s := &stages[i]
+		if s.Start == nil {
+			status := string(s.Status)
+			if s.Status == timeline.StatusUnknown && s.Reveal != "" {
+				status += " (" + oneLine(s.Reveal) + " shows it)"
+			}
+			t.Rows = append(t.Rows, []string{s.ID, "-", "-", status, "", ""})
+			colors = append(colors, statusColor(s.Status))
+			continue
+		}
+		if gaps && prevEnd != nil {
+			if gap := s.Start.Sub(*prevEnd); gap > 0 {
+				t.Rows = append(t.Rows, []string{"  (waiting " + humanDuration(gap) + ")", "", "", "", "", ""})
+				colors = append(colors, ansiGrey)
+			}
+		}
+		dur := time.Duration(s.Duration)
+		if s.End == nil && dur == 0 {
+			dur = d.stageEnd(s).Sub(*s.Start)
+		}
+		var note []string
+		if s.Attempts > 0 {
+			note = append(note, fmt.Sprintf("%d failed attempts", s.Attempts))
+			if s.Attempts == 1 {
+				note[0] = "1 failed attempt"
+			}
+		}
+		if s.Reason != "" {
+			note = append(note, oneLine(s.Reason))
+		}
+		start := relDuration(s.Start.Sub(f.Start)) + " (" + clock(*s.Start) + ")"
+		t.Rows = append(t.Rows, []string{s.ID, start, humanDuration(dur), string(s.Status), bar(dur, total), strings.Join(note, ": ")})
+		colors = append(colors, statusColor(s.Status))
+		if s.End != nil {
+			e := *s.End
+			prevEnd = &e
+		}
+	}
+	t.Color = func(row, col int) string {
+		if col == 0 && colors[row] == ansiGrey && t.Rows[row][1] == "" {
+			return ansiGrey
+		}
+		if col == 3 || col == 4 {
+			return colors[row]
+		}
+		return ""
+	}
+	t.Print(d.w, d.color)
+}
+
+func (d *describer) containers() {
+	f := d.f
+	d.section("Containers")
+	if len(f.Containers) == 0 {
+		fmt.Fprintln(d.w, "  <none>")
+		return
+	}
+	for i := range f.Containers {
+		c := &f.Containers[i]
+		fmt.Fprintf(d.w, "  %s (%s):\n", oneLine(c.Name), dash(c.Type))
+		kv := func(k, v string) { fmt.Fprintf(d.w, "    %-16s%s\n", k+":", v) }
+		kv("Image", dash(oneLine(c.Image)))
+		var ids []string
+		for _, id := range c.IDs {
+			ids = append(ids, shortID(oneLine(id)))
+		}
+		kv("IDs", dash(strings.Join(ids, ", ")))
+		state := dash(c.State)
+		if c.Reason != "" {
+			state += " (" + oneLine(c.Reason) + ")"
+		}
+		kv("State", state)
+		kv("Ready", strconv.FormatBool(c.Ready))
+		r := strconv.Itoa(c.Restarts)
+		if c.BackOffs > 0 {
+			r += fmt.Sprintf(" (%d back-offs)", c.BackOffs)
+		}
+		kv("Restarts", r)
+		if c.PullBackOffs > 0 {
+			kv("Pull Back-offs", strconv.Itoa(c.PullBackOffs))
+		}
+		if c.ExitCode != nil {
+			kv("Exit Code", strconv.Itoa(*c.ExitCode))
+		}
+		fmt.Fprintf(d.w, "    Stages:\n")
+		d.stages(c.Stages, 6, false)
+	}
+}
+
+// shortID shortens a 64-hex runtime ID to 13 characters, as crictl does.
+func shortID(id string) string {
+	if len(id) == 64 {
+		return id[:13]
+	}
+	return id
+}
+
+var hexID = regexp.MustCompile(`[0-9a-f]{64}`)
+
+type eventGroup struct {
+	typ, reason, msg string
+	first, last      time.Time
+	count            int
+}
+
+func (d *describer) events() {
+	f := d.f
+	d.section("Events")
+	if len(f.Events) == 0 {
+		fmt.Fprintln(d.w, "  <none>")
+		return
+	}
+	// Group like kubectl: same type, reason and message (runtime IDs masked).
+	var groups []*eventGroup
+	idx := map[string]*eventGroup{}
+	for _, e := range f.Events {
+		msg := oneLine(e.Message)
+		key := e.Type + "\x00" + e.Reason + "\x00" + hexID.ReplaceAllString(msg, "…")
+		n := e.Count
+		if n < 1 {
+			n = 1
+		}
+		if g, ok := idx[key]; ok {
+			g.count += n
+			g.last = e.Time
+			g.msg = msg
+			continue
+		}
+		g := &eventGroup{typ: e.Type, reason: e.Reason, msg: msg, first: e.Time, last: e.Time, count: n}
+		idx[key] = g
+		groups = append(groups, g)
+	}
+	t := &Table{Headers: []string{"TYPE", "REASON", "AGE", "MESSAGE"}, Indent: 2, Flex: 3, MaxWidth: d.width}
+	for _, g := range groups {
+		age := relDuration(g.first.Sub(f.Start))
+		switch {
+		case g.count > 1 && g.last.After(g.first):
+			age += fmt.Sprintf(" (x%d over %s)", g.count, humanDuration(g.last.Sub(g.first)))
+		case g.count > 1:
+			age += fmt.Sprintf(" (x%d)", g.count)
+		}
+		t.Rows = append(t.Rows, []string{dash(oneLine(g.typ)), dash(oneLine(g.reason)), age, g.msg})
+	}
+	t.Color = func(row, col int) string {
+		if col == 0 && groups[row].typ == "Warning" {
+			return ansiYellow
+		}
+		return ""
+	}
+	t.Print(d.w, d.color)
+}
+
+func durPtr(p *timeline.Duration) string {
+	if p == nil {
+		return "-"
+	}
+	return humanDuration(time.Duration(*p))
+}
+
+func (d *describer) startup() {
+	s := d.f.Startup
+	d.section("Startup")
+	if s == nil {
+		fmt.Fprintln(d.w, "  <none> (no \"Observed pod startup duration\" line for this pod)")
+		return
+	}
+	t := &Table{Headers: []string{"", "KUBELET", "PODFLOW"}, Indent: 2, Flex: -1}
+	t.Rows = append(t.Rows, []string{"E2E (podStartE2EDuration)", durPtr(s.KubeletE2E), durPtr(s.PodflowE2E)})
+	t.Rows = append(t.Rows, []string{"SLO (podStartSLOduration)", durPtr(s.KubeletSLO), durPtr(s.PodflowSLO)})
+	t.Print(d.w, false)
+	if s.Created != nil {
+		fmt.Fprintf(d.w, "  %-18s%s\n", "Created:", stamp(*s.Created))
+	}
+	if s.ObservedRunning != nil {
+		fmt.Fprintf(d.w, "  %-18s%s\n", "Observed Running:", stamp(*s.ObservedRunning))
+	}
+}
+
+func (d *describer) findings() {
+	f := d.f
+	d.section("Findings")
+	if len(f.Findings) == 0 {
+		fmt.Fprintln(d.w, "  <none>")
+		return
+	}
+	byID := map[string]*timeline.Finding{}
+	for i := range d.a.Flows.Findings {
+		byID[d.a.Flows.Findings[i].ID] = &d.a.Flows.Findings[i]
+	}
+	for _, id := range f.Findings {
+		fd, ok := byID[id]
+		if !ok {
+			fmt.Fprintf(d.w, "  %s\n", oneLine(id))
+			continue
+		}
+		n := ""
+		if fd.Count > 1 {
+			n = fmt.Sprintf(" (x%d)", fd.Count)
+		}
+		fmt.Fprintf(d.w, "  %s  %s%s  %s\n", fd.Kind, relDuration(fd.Time.Sub(f.Start)), n, oneLine(fd.Message))
+	}
+}
+
+// evidenceLines collects the flow's evidence: the lines that prove the
+// verdict, then those of failed, stalled or retried stages, once each.
+func (d *describer) evidenceLines() []timeline.Evidence {
+	f := d.f
+	var out []timeline.Evidence
+	seen := map[string]bool{}
+	add := func(evs []timeline.Evidence) {
+		for _, e := range evs {
+			k := e.Input + ":" + strconv.FormatInt(e.Line, 10)
+			if !seen[k] {
+				seen[k] = true
+				out = append(out, e)
+			}
+		}
+	}
+	add(f.Evidence)
+	interesting := func(s *timeline.Stage) bool {
+		return s.Status == timeline.StatusFailed || s.Status == timeline.StatusStalled || s.Attempts > 0
+	}
+	for i := range f.Stages {
+		if interesting(&f.Stages[i]) {
+			add(f.Stages[i].Evidence)
+		}
+	}
+	for _, c := range f.Containers {
+		for i := range c.Stages {
+			if interesting(&c.Stages[i]) {
+				add(c.Stages[i].Evidence)
+			}
+		}
+	}
+	if f.Startup != nil && f.Startup.Evidence != nil {
+		add([]timeline.Evidence{*f.Startup.Evidence})
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if !out[i].Time.Equal(out[j].Time) {
+			return out[i].Time.Before(out[j].Time)
+		}
+		return out[i].Input == out[j].Input && out[i].Line < out[j].Line
+	})
+	return out
+}
+
+func (d *describer) evidence() {
+	d.section("Evidence")
+	evs := d.evidenceLines()
+	if len(evs) == 0 {
+		fmt.Fprintln(d.w, "  <none>")
+		return
+	}
+	shown := evs
+	if d.maxEvidence >= 0 && len(shown) > d.maxEvidence {
+		shown = shown[:d.maxEvidence]
+	}
+	for _, e := range shown {
+		pos := oneLine(e.Input) + ":" + strconv.FormatInt(e.Line, 10)
+		raw, err := d.a.ReadRaw(e)
+		text := ""
+		if err != nil {
+			text = "(" + oneLine(e.Text) + ")"
+		} else {
+			first, rest, more := strings.Cut(string(raw), "\n")
+			text = oneLine(first)
+			if more {
+				text += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
+			}
+		}
+		room := 1000 // not a terminal: long lines are cut, not wrapped
+		if d.width > 0 {
+			room = max(d.width-textWidth(pos)-4, 40)
+		}
+		fmt.Fprintf(d.w, "  %s  %s\n", paint(d.color, ansiGrey, pos), truncate(text, room))
+	}
+	if n := len(evs) - len(shown); n > 0 {
+		fmt.Fprintf(d.w, "  … %d more (--evidence %d, or 'podflow lines pod %s')\n", n, len(evs), oneLine(d.f.Pod.Name))
+	}
+}

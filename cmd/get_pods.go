@@ -1,0 +1,329 @@
+package cmd
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+	"github.com/spf13/cobra"
+)
+
+// GetPodsOptions holds what `podflow get pods` needs.
+type GetPodsOptions struct {
+	IO   *IO
+	Load LoadOptions
+
+	Paths     []string // inputs: files, directories, "-"
+	Names     []string // pod name patterns (--pod and positional non-paths)
+	Output    string   // "", wide, json, yaml, name
+	NoHeaders bool
+	SortBy    string
+	Namespace string
+	AllNS     bool
+	Node      string
+	Verdicts  []string
+	Since     string
+	Until     string
+	Color     string
+}
+
+var (
+	getPodsOutputs = []string{"wide", "json", "yaml", "name"}
+	getPodsSorts   = []string{"start", "duration", "waited", "name", "verdict"}
+)
+
+// NewCmdGetPods builds `podflow get pods`.
+func NewCmdGetPods(ioS *IO, runF func(*GetPodsOptions) error) *cobra.Command {
+	opts := &GetPodsOptions{IO: ioS, SortBy: "start", Color: "auto"}
+	cmd := &cobra.Command{
+		Use:     "pods [NAME|REGEX] [FILE|DIR|-]...",
+		Aliases: []string{"pod", "po"},
+		Short:   "List pods with their verdict and where they stopped",
+		Long: `List every pod incarnation found in the logs, one row each: namespace,
+name, node, verdict, the stage where it stopped (the stalled stage, as
+containers/NAME:STAGE when inside a container, else the last stage
+completed), how long it waited there (stalled pods) or how long its flow
+lasted (others), and the reason in the log's own words.
+
+Positional arguments that name an existing file or directory, or -, are
+inputs; any other positional argument is a pod name filter, like --pod.
+A name filter is an exact name, namespace/name or UID, or else a regular
+expression matched against the name. With no input, standard input is
+read when it is not a terminal.
+
+All namespaces are listed unless -n is given (-A is accepted for kubectl
+habits and is the default).
+
+--since and --until keep pods whose flow overlaps the window; each takes
+an RFC3339 time or a duration counted back from the end of the log.
+
+--sort-by sorts ascending by start (default), duration, waited, name
+(namespace/name) or verdict (worst first).
+
+Verdicts are coloured on a terminal (green Running, Completed,
+Terminated; red Failed, Rejected; yellow Stalled, Terminating; grey
+Incomplete); NO_COLOR or --color=never turn colour off.
+
+-o json and -o yaml print the whole FlowList (apiVersion podflow/v1) with
+only the selected pods in items; -o name prints pod/NAMESPACE/NAME.
+
+Exit status: 0 on success (also when nothing matches), 2 for bad flags or
+unreadable input.`,
+		Example: `  podflow get pods testdata/corpus/v1.36.3/04-sandbox-failure.log
+  podflow get pods testdata/corpus/v1.36.3/ --verdict Stalled,Failed
+  podflow get pods 'batch-worker-.*1' testdata/corpus/v1.36.3/07-twenty-pods.log --sort-by duration
+  podflow get pods -n default -o wide testdata/corpus/v1.36.3/02-image-pull-failure.log
+  journalctl -u kubelet | podflow get pods --since 10m -
+  podflow get pods testdata/corpus/v1.36.3/01-happy-path.log -o yaml`,
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			return nil, cobra.ShellCompDirectiveDefault
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			inputs, names := splitInputsAndNames(args)
+			opts.Paths = inputs
+			opts.Names = append(opts.Names, names...)
+			if opts.Output != "" && !contains(getPodsOutputs, opts.Output) {
+				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(getPodsOutputs, ", "))
+			}
+			if !contains(getPodsSorts, opts.SortBy) {
+				return usageErrorf("--sort-by %q: allowed: %s", opts.SortBy, strings.Join(getPodsSorts, ", "))
+			}
+			if !contains(colorModes, opts.Color) {
+				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
+			}
+			if opts.AllNS && opts.Namespace != "" {
+				return usageErrorf("-A/--all-namespaces and -n/--namespace cannot be used together")
+			}
+			if _, err := parseVerdicts(opts.Verdicts); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return getPodsRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Output, "output", "o", "", "output format: wide, json, yaml or name")
+	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
+	f.StringVar(&opts.SortBy, "sort-by", opts.SortBy, "sort by start, duration, waited, name or verdict")
+	f.StringVarP(&opts.Namespace, "namespace", "n", "", "only pods in this namespace (default: all namespaces)")
+	f.BoolVarP(&opts.AllNS, "all-namespaces", "A", false, "pods in all namespaces (the default)")
+	f.StringVar(&opts.Node, "node", "", "only pods on this node")
+	f.StringSliceVar(&opts.Verdicts, "verdict", nil, "only pods with these verdicts, e.g. Stalled,Failed")
+	f.StringVar(&opts.Since, "since", "", "only pods active after this time (RFC3339, or a duration back from the log's end)")
+	f.StringVar(&opts.Until, "until", "", "only pods active before this time (RFC3339, or a duration back from the log's end)")
+	f.StringArrayVarP(&opts.Names, "pod", "p", nil, "only pods whose name matches (exact name, namespace/name, UID or regex; repeatable)")
+	addColorFlag(cmd, &opts.Color)
+	addLoadFlags(cmd, &opts.Load)
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(getPodsOutputs...))
+	_ = cmd.RegisterFlagCompletionFunc("sort-by", fixedCompletion(getPodsSorts...))
+	_ = cmd.RegisterFlagCompletionFunc("verdict", fixedCompletion(verdictNames()...))
+	return cmd
+}
+
+func verdictNames() []string {
+	var out []string
+	for _, v := range timeline.Verdicts {
+		out = append(out, string(v))
+	}
+	return out
+}
+
+// parseVerdicts checks --verdict values (case-insensitive).
+func parseVerdicts(vs []string) (map[timeline.Verdict]bool, error) {
+	if len(vs) == 0 {
+		return nil, nil
+	}
+	out := map[timeline.Verdict]bool{}
+	for _, v := range vs {
+		v = strings.TrimSpace(v)
+		found := false
+		for _, known := range timeline.Verdicts {
+			if strings.EqualFold(v, string(known)) {
+				out[known] = true
+				found = true
+			}
+		}
+		if !found {
+			return nil, usageErrorf("--verdict %q: allowed: %s", v, strings.Join(verdictNames(), ", "))
+		}
+	}
+	return out, nil
+}
+
+// selectFlows applies the get-pods filters to a FlowList in place of a
+// copy: the returned list shares flows but has only the selected items,
+// and nodes and findings narrowed to --node.
+func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList, error) {
+	verdicts, err := parseVerdicts(o.Verdicts)
+	if err != nil {
+		return nil, err
+	}
+	names, err := NewPodFilter(o.Names)
+	if err != nil {
+		return nil, err
+	}
+	since, err := timeArg("since", o.Since, fl.Summary.End)
+	if err != nil {
+		return nil, err
+	}
+	until, err := timeArg("until", o.Until, fl.Summary.End)
+	if err != nil {
+		return nil, err
+	}
+	out := *fl
+	out.Items = []timeline.Flow{}
+	for i := range fl.Items {
+		f := &fl.Items[i]
+		switch {
+		case o.Namespace != "" && f.Pod.Namespace != o.Namespace,
+			o.Node != "" && f.Node != o.Node,
+			verdicts != nil && !verdicts[f.Verdict],
+			!names.Match(f),
+			!since.IsZero() && f.End.Before(since),
+			!until.IsZero() && f.Start.After(until):
+			continue
+		}
+		out.Items = append(out.Items, *f)
+	}
+	if o.Node != "" {
+		out.Nodes = nil
+		for _, n := range fl.Nodes {
+			if n.Name == o.Node {
+				out.Nodes = append(out.Nodes, n)
+			}
+		}
+		out.Findings = []timeline.Finding{}
+		for _, fd := range fl.Findings {
+			if fd.Node == o.Node {
+				out.Findings = append(out.Findings, fd)
+			}
+		}
+	}
+	out.Summary.Pods = len(out.Items)
+	sortFlows(out.Items, o.SortBy)
+	return &out, nil
+}
+
+func verdictRank(v timeline.Verdict) int {
+	for i, k := range timeline.Verdicts {
+		if k == v {
+			return i
+		}
+	}
+	return len(timeline.Verdicts)
+}
+
+// sortFlows sorts ascending by key; ties keep start order.
+func sortFlows(items []timeline.Flow, key string) {
+	less := func(a, b *timeline.Flow) bool { return a.Start.Before(b.Start) }
+	switch key {
+	case "duration":
+		less = func(a, b *timeline.Flow) bool { return a.Duration < b.Duration }
+	case "waited":
+		less = func(a, b *timeline.Flow) bool { return a.Waited < b.Waited }
+	case "name":
+		less = func(a, b *timeline.Flow) bool {
+			if a.Pod.Namespace != b.Pod.Namespace {
+				return a.Pod.Namespace < b.Pod.Namespace
+			}
+			if a.Pod.Name != b.Pod.Name {
+				return a.Pod.Name < b.Pod.Name
+			}
+			return a.Incarnation < b.Incarnation
+		}
+	case "verdict":
+		less = func(a, b *timeline.Flow) bool { return verdictRank(a.Verdict) < verdictRank(b.Verdict) }
+	}
+	sort.SliceStable(items, func(i, j int) bool { return less(&items[i], &items[j]) })
+}
+
+// flowTime is the WAITED/DURATION cell: waited for stalled flows,
+// duration otherwise.
+func flowTime(f *timeline.Flow) string {
+	if f.Verdict == timeline.VerdictStalled && f.Waited > 0 {
+		return humanDuration(time.Duration(f.Waited))
+	}
+	return humanDuration(time.Duration(f.Duration))
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func getPodsRun(o *GetPodsOptions) error {
+	ioS := o.IO
+	a, err := analyze(ioS, o.Paths, o.Load)
+	if err != nil {
+		return err
+	}
+	fl, err := o.selectFlows(a.Flows)
+	if err != nil {
+		return err
+	}
+	switch o.Output {
+	case "json":
+		return printJSON(ioS.Out, fl)
+	case "yaml":
+		return printYAML(ioS.Out, fl)
+	case "name":
+		for i := range fl.Items {
+			fmt.Fprintf(ioS.Out, "pod/%s\n", oneLine(fl.Items[i].Pod.Key()))
+		}
+		return nil
+	}
+	if len(fl.Items) == 0 {
+		fmt.Fprintln(ioS.ErrOut, "No pods found.")
+		return nil
+	}
+	printPodTable(ioS, fl.Items, o.Output == "wide", o.NoHeaders, ioS.ColorEnabled(o.Color))
+	return nil
+}
+
+// printPodTable prints the get-pods table.
+func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) {
+	t := &Table{
+		Headers:  []string{"NAMESPACE", "NAME", "NODE", "VERDICT", "STAGE", "WAITED/DURATION", "REASON"},
+		NoHeader: noHeaders,
+		Flex:     6,
+	}
+	if wide {
+		t.Headers = append(t.Headers[:6:6], "START", "WAITED", "DURATION", "RESTARTS", "UID", "SOURCE", "REASON")
+		t.Flex = 12
+	}
+	if ioS.OutTTY {
+		t.MaxWidth = ioS.Width
+	}
+	for i := range items {
+		f := &items[i]
+		name := f.Pod.Name
+		if f.Incarnation > 1 {
+			name += " #" + strconv.Itoa(f.Incarnation)
+		}
+		row := []string{dash(oneLine(f.Pod.Namespace)), oneLine(name), dash(oneLine(f.Node)), string(f.Verdict), stageLabel(f), flowTime(f)}
+		if wide {
+			restarts := 0
+			for _, c := range f.Containers {
+				restarts += c.Restarts
+			}
+			row = append(row, stamp(f.Start), humanDuration(time.Duration(f.Waited)), humanDuration(time.Duration(f.Duration)),
+				strconv.Itoa(restarts), dash(oneLine(f.Pod.UID)), dash(f.Source))
+		}
+		row = append(row, dash(oneLine(f.Reason)))
+		t.Rows = append(t.Rows, row)
+	}
+	t.Color = func(row, col int) string {
+		if col == 3 {
+			return verdictColor(items[row].Verdict)
+		}
+		return ""
+	}
+	t.Print(ioS.Out, color)
+}

@@ -1,0 +1,331 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/parser"
+	"github.com/podflow/podflow/timeline"
+	"github.com/spf13/cobra"
+)
+
+// LinesPodOptions holds what `podflow lines pod` needs.
+type LinesPodOptions struct {
+	IO   *IO
+	Load LoadOptions
+
+	Name      string
+	Paths     []string
+	Namespace string
+	UID       string
+	NoPrefix  bool
+	Stage     string
+}
+
+// NewCmdLinesPod builds `podflow lines pod`.
+func NewCmdLinesPod(ioS *IO, runF func(*LinesPodOptions) error) *cobra.Command {
+	opts := &LinesPodOptions{IO: ioS}
+	cmd := &cobra.Command{
+		Use:     "pod NAME [FILE|DIR|-]...",
+		Aliases: []string{"pods", "po"},
+		Short:   "Print every raw log line that belongs to a pod, in time order",
+		Long: `Print every raw log line that belongs to one pod, merged in time order
+across all inputs (kubelet and container-runtime logs alike), each
+prefixed by input:line: (drop it with --no-prefix). Lines are printed as
+written, with terminal control sequences removed.
+
+A line belongs to the pod when it names it (pod="ns/name",
+object="ns/name", pods=["ns/name"], JSON {"name":…,"namespace":…}), its
+UID (this also covers the name_ns(uid) form of old kubelets), one of its
+sandbox IDs or one of its container IDs (which is how containerd and
+CRI-O lines are found).
+
+--stage narrows the lines to the time window of one stage: a pod stage
+(sandbox, containers, …), a container stage as CONTAINER:STAGE
+(api:image), or a bare container stage (image) for the window spanning
+that stage in every container. See 'podflow pipeline' for stage ids.
+
+NAME is matched as in 'podflow describe pod'.`,
+		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp testdata/corpus/v1.36.3/01-happy-path.log
+  podflow lines pod payments testdata/corpus/v1.36.3/04-sandbox-failure.log --stage sandbox
+  podflow lines pod api testdata/corpus/v1.36.3/02-image-pull-failure.log --stage api:image --no-prefix
+  podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log`,
+		RunE: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
+			}
+			opts.Name, opts.Paths = args[0], args[1:]
+			if opts.Stage != "" {
+				id := opts.Stage
+				if _, st, ok := strings.Cut(id, ":"); ok {
+					id = st
+				}
+				if _, ok := timeline.Reference.StageDefByID(id); !ok {
+					return usageErrorf("--stage %q: unknown stage (see 'podflow pipeline')", opts.Stage)
+				}
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return linesPodRun(opts)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&opts.Namespace, "namespace", "n", "", "the pod's namespace (default: any)")
+	f.StringVar(&opts.UID, "uid", "", "the pod's UID, to pick one of several incarnations")
+	f.BoolVar(&opts.NoPrefix, "no-prefix", false, "print the lines without the input:line: prefix")
+	f.StringVar(&opts.Stage, "stage", "", "only lines within the time window of this stage (STAGE or CONTAINER:STAGE)")
+	addLoadFlags(cmd, &opts.Load)
+	_ = cmd.RegisterFlagCompletionFunc("stage", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		var ids []string
+		for _, s := range timeline.Reference.Stages {
+			ids = append(ids, s.ID)
+		}
+		return ids, cobra.ShellCompDirectiveNoFileComp
+	})
+	return cmd
+}
+
+// spoolStdin copies standard input to a temporary file so that it can be
+// read twice; it returns the paths with "-" replaced, the temp name (to
+// show as "-") and a cleanup function.
+func spoolStdin(ioS *IO, paths []string) ([]string, string, func(), error) {
+	if len(paths) == 0 && !ioS.InTTY {
+		paths = []string{"-"}
+	}
+	if !contains(paths, "-") {
+		return paths, "", func() {}, nil
+	}
+	f, err := os.CreateTemp("", "podflow-stdin-*.log")
+	if err != nil {
+		return nil, "", nil, inputError(fmt.Errorf("-: spool standard input: %w", err))
+	}
+	cleanup := func() { f.Close(); os.Remove(f.Name()) }
+	if _, err := io.Copy(f, ioS.In); err != nil {
+		cleanup()
+		return nil, "", nil, inputError(fmt.Errorf("-: read standard input: %w", err))
+	}
+	out := make([]string, len(paths))
+	for i, p := range paths {
+		out[i] = p
+		if p == "-" {
+			out[i] = f.Name()
+		}
+	}
+	return out, f.Name(), cleanup, nil
+}
+
+// podNeedles are the byte strings whose presence ties a raw line to f.
+func podNeedles(f *timeline.Flow) [][]byte {
+	var n [][]byte
+	add := func(s string) {
+		if s != "" {
+			n = append(n, []byte(s))
+		}
+	}
+	ns, name := f.Pod.Namespace, f.Pod.Name
+	if ns != "" {
+		add(`"` + ns + "/" + name + `"`)
+		add(`"name":"` + name + `","namespace":"` + ns + `"`)
+		add(`"namespace":"` + ns + `","name":"` + name + `"`)
+		add(name + "_" + ns + "(")
+	} else {
+		add(`"` + name + `"`)
+	}
+	add(f.Pod.UID)
+	for _, s := range f.Sandboxes {
+		add(s)
+	}
+	for _, c := range f.Containers {
+		for _, id := range c.IDs {
+			add(id)
+		}
+	}
+	return n
+}
+
+// stageWindow is the time window of --stage in f.
+func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) {
+	cname, id, isContainer := strings.Cut(spec, ":")
+	if !isContainer {
+		id, cname = spec, ""
+	}
+	var hits []timeline.Stage
+	for _, s := range f.Stages {
+		if !isContainer && s.ID == id {
+			hits = append(hits, s)
+		}
+	}
+	if len(hits) == 0 {
+		for _, c := range f.Containers {
+			if isContainer && c.Name != cname {
+				continue
+			}
+			for _, s := range c.Stages {
+				if s.ID == id {
+					hits = append(hits, s)
+				}
+			}
+		}
+	}
+	for _, s := range hits {
+		if s.Start == nil {
+			continue
+		}
+		end := f.End
+		if s.End != nil {
+			end = *s.End
+		}
+		if from.IsZero() || s.Start.Before(from) {
+			from = *s.Start
+		}
+		if end.After(to) {
+			to = end
+		}
+	}
+	if from.IsZero() {
+		return from, to, usageErrorf("--stage %q: pod %s has no such stage that began", spec, oneLine(f.Pod.Key()))
+	}
+	return from, to, nil
+}
+
+// rawCursor reads raw record bytes from a source in one forward pass.
+type rawCursor struct {
+	src parser.Source
+	rc  io.ReadCloser
+	r   *bufio.Reader
+	pos int64
+	err error
+}
+
+func (c *rawCursor) read(p parser.Position) ([]byte, error) {
+	if c.err != nil {
+		return nil, c.err
+	}
+	if c.r == nil {
+		rc, err := c.src.Open()
+		if err != nil {
+			c.err = err
+			return nil, err
+		}
+		c.rc, c.r = rc, bufio.NewReaderSize(rc, 256<<10)
+	}
+	if p.Offset < c.pos {
+		return parser.ReadRaw(c.src, p)
+	}
+	if _, err := c.r.Discard(int(p.Offset - c.pos)); err != nil {
+		c.err = err
+		return nil, err
+	}
+	buf := make([]byte, p.Length)
+	n, err := io.ReadFull(c.r, buf)
+	c.pos = p.Offset + int64(n)
+	if err != nil {
+		c.err = err
+		return nil, err
+	}
+	return buf, nil
+}
+
+func (c *rawCursor) close() {
+	if c.rc != nil {
+		c.rc.Close()
+	}
+}
+
+func linesPodRun(o *LinesPodOptions) error {
+	ioS := o.IO
+	paths, stdinName, cleanup, err := spoolStdin(ioS, o.Paths)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
+	a, err := analyze(ioS, paths, o.Load)
+	if err != nil {
+		return err
+	}
+	f, err := resolvePod(ioS, a.Flows, o.Name, o.Namespace, o.UID)
+	if err != nil {
+		return err
+	}
+	var from, to time.Time
+	if o.Stage != "" {
+		if from, to, err = stageWindow(f, o.Stage); err != nil {
+			return err
+		}
+	}
+	loc, err := loadZone(o.Load.TZ)
+	if err != nil {
+		return usageErrorf("--tz %q: %v", o.Load.TZ, err)
+	}
+	needles := podNeedles(f)
+	cursors := map[string]*rawCursor{}
+	for _, s := range a.Sources {
+		cursors[s.Name] = &rawCursor{src: s}
+	}
+	defer func() {
+		for _, c := range cursors {
+			c.close()
+		}
+	}()
+	mr := parser.NewMultiReader(a.Sources, parser.Options{Year: o.Load.Year, Location: loc})
+	defer mr.Close()
+	w := bufio.NewWriter(ioS.Out)
+	defer w.Flush()
+	for {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		if !from.IsZero() && (rec.Time.Before(from) || rec.Time.After(to)) {
+			continue
+		}
+		c := cursors[rec.Pos.Input]
+		if c == nil {
+			continue
+		}
+		raw, err := c.read(rec.Pos)
+		if err != nil {
+			continue
+		}
+		if !matchAny(raw, needles) {
+			continue
+		}
+		name := rec.Pos.Input
+		if stdinName != "" && name == stdinName {
+			name = "-"
+		}
+		for i, l := range bytes.Split(raw, []byte("\n")) {
+			if !o.NoPrefix {
+				w.WriteString(oneLineKeepSpace(name))
+				w.WriteByte(':')
+				w.WriteString(strconv.FormatInt(rec.Pos.Line+int64(i), 10))
+				w.WriteByte(':')
+			}
+			w.WriteString(oneLineKeepSpace(string(l)))
+			w.WriteByte('\n')
+		}
+	}
+	return nil
+}
+
+// oneLineKeepSpace sanitizes one raw line without folding its spaces.
+func oneLineKeepSpace(s string) string {
+	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
+}
+
+func matchAny(b []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(b, n) {
+			return true
+		}
+	}
+	return false
+}

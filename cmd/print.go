@@ -1,0 +1,499 @@
+package cmd
+
+// Shared printing helpers: tables, colour, durations, truncation, the
+// pod-name filters and the progress line. Other commands may call these;
+// keep the names stable.
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/timeline"
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+)
+
+// ANSI colours used by the views.
+const (
+	ansiReset  = "\x1b[0m"
+	ansiRed    = "\x1b[31m"
+	ansiGreen  = "\x1b[32m"
+	ansiYellow = "\x1b[33m"
+	ansiGrey   = "\x1b[90m"
+	ansiBold   = "\x1b[1m"
+)
+
+// colorMode values for --color.
+var colorModes = []string{"auto", "always", "never"}
+
+// addColorFlag registers --color.
+func addColorFlag(c *cobra.Command, mode *string) {
+	c.Flags().StringVar(mode, "color", "auto", "colour output: auto (on a terminal, unless NO_COLOR is set), always or never")
+	_ = c.RegisterFlagCompletionFunc("color", fixedCompletion(colorModes...))
+}
+
+// fixedCompletion completes a flag from a fixed list.
+func fixedCompletion(vals ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return vals, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
+// verdictColor is the ANSI colour of a verdict.
+func verdictColor(v timeline.Verdict) string {
+	switch v {
+	case timeline.VerdictRunning, timeline.VerdictCompleted, timeline.VerdictTerminated:
+		return ansiGreen
+	case timeline.VerdictFailed, timeline.VerdictRejected:
+		return ansiRed
+	case timeline.VerdictStalled, timeline.VerdictTerminating:
+		return ansiYellow
+	case timeline.VerdictIncomplete:
+		return ansiGrey
+	}
+	return ""
+}
+
+// statusColor is the ANSI colour of a stage status.
+func statusColor(s timeline.Status) string {
+	switch s {
+	case timeline.StatusDone:
+		return ansiGreen
+	case timeline.StatusFailed:
+		return ansiRed
+	case timeline.StatusStalled:
+		return ansiYellow
+	case timeline.StatusActive:
+		return ansiYellow
+	case timeline.StatusPending, timeline.StatusUnknown, timeline.StatusSkipped:
+		return ansiGrey
+	}
+	return ""
+}
+
+// paint wraps s in colour when on.
+func paint(on bool, color, s string) string {
+	if !on || color == "" || s == "" {
+		return s
+	}
+	return color + s + ansiReset
+}
+
+// humanDuration prints a duration the way people read it: 350ms, 1.2s,
+// 59.1s, 1m12s, 2h3m.
+func humanDuration(d time.Duration) string {
+	neg := d < 0
+	if neg {
+		d = -d
+	}
+	var s string
+	switch {
+	case d == 0:
+		s = "0s"
+	case d < time.Millisecond:
+		s = fmt.Sprintf("%dµs", d/time.Microsecond)
+	case d < time.Second:
+		s = fmt.Sprintf("%dms", d/time.Millisecond)
+	case d < 10*time.Second:
+		s = trimZero(fmt.Sprintf("%.2f", d.Seconds())) + "s"
+	case d < time.Minute:
+		s = trimZero(fmt.Sprintf("%.1f", d.Seconds())) + "s"
+	case d < time.Hour:
+		d = d.Round(time.Second)
+		s = fmt.Sprintf("%dm%ds", d/time.Minute, (d%time.Minute)/time.Second)
+	case d < 48*time.Hour:
+		d = d.Round(time.Minute)
+		s = fmt.Sprintf("%dh%dm", d/time.Hour, (d%time.Hour)/time.Minute)
+	default:
+		d = d.Round(time.Hour)
+		s = fmt.Sprintf("%dd%dh", d/(24*time.Hour), (d%(24*time.Hour))/time.Hour)
+	}
+	if neg {
+		return "-" + s
+	}
+	return s
+}
+
+func trimZero(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(s, "0")
+		s = strings.TrimSuffix(s, ".")
+	}
+	return s
+}
+
+// relDuration prints an offset from a flow's start: +1.23s.
+func relDuration(d time.Duration) string {
+	if d < 0 {
+		return humanDuration(d)
+	}
+	return "+" + humanDuration(d)
+}
+
+// clock prints a log time: 06:08:06.545 (UTC).
+func clock(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("15:04:05.000")
+}
+
+// stamp prints an absolute log time: 2026-11-22T06:08:06.545Z.
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02T15:04:05.000Z")
+}
+
+// textWidth is the display width of s (runes; podflow's own text is narrow).
+func textWidth(s string) int { return utf8.RuneCountInString(s) }
+
+// truncate shortens s to at most n display columns, ending in "…".
+func truncate(s string, n int) string {
+	if n <= 0 {
+		return ""
+	}
+	if textWidth(s) <= n {
+		return s
+	}
+	if n == 1 {
+		return "…"
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+// oneLine sanitizes untrusted text and folds it onto one line.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+}
+
+// wrap breaks text into lines of at most width columns at spaces.
+func wrap(s string, width int) []string {
+	if width < 20 {
+		width = 20
+	}
+	var lines []string
+	var cur strings.Builder
+	for _, w := range strings.Fields(s) {
+		if cur.Len() > 0 && textWidth(cur.String())+1+textWidth(w) > width {
+			lines = append(lines, cur.String())
+			cur.Reset()
+		}
+		if cur.Len() > 0 {
+			cur.WriteByte(' ')
+		}
+		cur.WriteString(w)
+	}
+	if cur.Len() > 0 {
+		lines = append(lines, cur.String())
+	}
+	return lines
+}
+
+// Table is a kubectl-style column table. Cells are plain text; Color, when
+// set, gives an ANSI colour for a cell (applied after padding, so
+// alignment survives). Flex is the index of the column that gives up width
+// when MaxWidth is set (-1: none).
+type Table struct {
+	Headers  []string
+	Rows     [][]string
+	Color    func(row, col int) string
+	NoHeader bool
+	MaxWidth int // 0: unlimited
+	Flex     int
+	Gap      int // spaces between columns; 0 means 3
+	Indent   int // spaces before every line
+}
+
+// Print writes the table.
+func (t *Table) Print(w io.Writer, color bool) {
+	gap := t.Gap
+	if gap == 0 {
+		gap = 3
+	}
+	ncol := len(t.Headers)
+	for _, r := range t.Rows {
+		if len(r) > ncol {
+			ncol = len(r)
+		}
+	}
+	widths := make([]int, ncol)
+	measure := func(r []string) {
+		for i, c := range r {
+			if n := textWidth(c); n > widths[i] {
+				widths[i] = n
+			}
+		}
+	}
+	if !t.NoHeader {
+		measure(t.Headers)
+	}
+	for _, r := range t.Rows {
+		measure(r)
+	}
+	if t.MaxWidth > 0 && t.Flex >= 0 && t.Flex < ncol {
+		total := t.Indent
+		for i, wd := range widths {
+			total += wd
+			if i < ncol-1 {
+				total += gap
+			}
+		}
+		if over := total - t.MaxWidth; over > 0 {
+			min := 10
+			if !t.NoHeader && t.Flex < len(t.Headers) && textWidth(t.Headers[t.Flex]) > min {
+				min = textWidth(t.Headers[t.Flex])
+			}
+			widths[t.Flex] -= over
+			if widths[t.Flex] < min {
+				widths[t.Flex] = min
+			}
+		}
+	}
+	line := func(r []string, row int) {
+		var b strings.Builder
+		b.WriteString(strings.Repeat(" ", t.Indent))
+		last := len(r) - 1
+		for last >= 0 && r[last] == "" {
+			last--
+		}
+		for i := 0; i <= last; i++ {
+			c := truncate(r[i], widths[i])
+			pad := widths[i] - textWidth(c)
+			if row >= 0 && t.Color != nil && color {
+				c = paint(true, t.Color(row, i), c)
+			}
+			b.WriteString(c)
+			if i < last {
+				b.WriteString(strings.Repeat(" ", pad+gap))
+			}
+		}
+		fmt.Fprintln(w, b.String())
+	}
+	if !t.NoHeader {
+		line(t.Headers, -1)
+	}
+	for i, r := range t.Rows {
+		line(r, i)
+	}
+}
+
+// printJSON writes v as indented JSON.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// printYAML writes v as YAML with the keys and order its JSON form has:
+// marshal to JSON, read that as a YAML node tree (JSON is YAML), switch
+// the tree to block style and encode it.
+func printYAML(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	blockStyle(&n)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+func blockStyle(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		n.Style = 0
+	case yaml.ScalarNode:
+		if n.Style == yaml.DoubleQuotedStyle {
+			n.Style = 0 // the encoder quotes again where YAML needs it
+		}
+	}
+	for _, c := range n.Content {
+		blockStyle(c)
+	}
+}
+
+// PodFilter selects flows by pod name. Each pattern is an exact name, a
+// namespace/name, a UID, or else a regular expression matched against the
+// name (and against namespace/name when the pattern holds a "/").
+type PodFilter struct {
+	exact []string
+	res   []*regexp.Regexp
+}
+
+// NewPodFilter compiles name patterns; an empty list matches every pod.
+func NewPodFilter(patterns []string) (*PodFilter, error) {
+	f := &PodFilter{}
+	for _, p := range patterns {
+		p = strings.TrimPrefix(strings.TrimPrefix(p, "pods/"), "pod/")
+		if p == "" {
+			continue
+		}
+		f.exact = append(f.exact, p)
+		re, err := regexp.Compile(p)
+		if err != nil {
+			return nil, usageErrorf("pod name %q: not a name or a valid regular expression: %v", p, err)
+		}
+		f.res = append(f.res, re)
+	}
+	return f, nil
+}
+
+// Empty reports whether the filter lets everything through.
+func (f *PodFilter) Empty() bool { return f == nil || len(f.exact) == 0 }
+
+// Match reports whether the flow's pod matches one of the patterns.
+func (f *PodFilter) Match(fl *timeline.Flow) bool {
+	if f.Empty() {
+		return true
+	}
+	for i, p := range f.exact {
+		if p == fl.Pod.Name || p == fl.Pod.Key() || (fl.Pod.UID != "" && p == fl.Pod.UID) {
+			return true
+		}
+		subject := fl.Pod.Name
+		if strings.Contains(p, "/") {
+			subject = fl.Pod.Key()
+		}
+		if f.res[i].MatchString(subject) {
+			return true
+		}
+	}
+	return false
+}
+
+// splitInputsAndNames separates positional arguments into inputs (existing
+// files or directories, or "-") and pod-name patterns (anything else).
+func splitInputsAndNames(args []string) (inputs, names []string) {
+	for _, a := range args {
+		if a == "-" {
+			inputs = append(inputs, a)
+			continue
+		}
+		if _, err := os.Stat(a); err == nil {
+			inputs = append(inputs, a)
+			continue
+		}
+		names = append(names, a)
+	}
+	return inputs, names
+}
+
+// progressThreshold is the input size above which a progress line is shown
+// on a terminal.
+const progressThreshold = 16 << 20
+
+// analyze runs Analyze with a minimal progress line on stderr ("reading
+// 120 MiB…") when stderr is a terminal and the inputs are large, prints
+// input warnings, and returns the analysis.
+func analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
+	shown := false
+	if ioS.ErrTTY {
+		if n := inputSize(paths); n >= progressThreshold {
+			fmt.Fprintf(ioS.ErrOut, "podflow: reading %s…", humanBytes(n))
+			shown = true
+		}
+	}
+	a, err := Analyze(ioS, paths, o)
+	if shown {
+		fmt.Fprint(ioS.ErrOut, "\r\x1b[K")
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.warn(ioS)
+	return a, nil
+}
+
+// inputSize sums the sizes of files and directories named (stdin counts 0).
+func inputSize(paths []string) int64 {
+	var n int64
+	for _, p := range paths {
+		if p == "-" {
+			continue
+		}
+		_ = filepath.WalkDir(p, func(_ string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil
+			}
+			if !d.IsDir() {
+				if fi, err := d.Info(); err == nil {
+					n += fi.Size()
+				}
+			}
+			return nil
+		})
+	}
+	return n
+}
+
+// humanBytes prints a size: 512 B, 3.4 KiB, 120 MiB.
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	v := float64(n) / float64(div)
+	if v >= 100 {
+		return fmt.Sprintf("%.0f %ciB", v, "KMGTPE"[exp])
+	}
+	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[exp])
+}
+
+// stageLabel names where a flow stopped: the stalled stage, as
+// containers/NAME:STAGE when inside a container, else the last stage.
+func stageLabel(f *timeline.Flow) string {
+	st := f.StalledAt
+	if st == "" {
+		st = f.Stage
+	}
+	if f.StalledAt != "" && f.Container != "" {
+		cs := f.ContainerStage
+		if cs == "" {
+			cs = "?"
+		}
+		return st + "/" + oneLine(f.Container) + ":" + cs
+	}
+	if st == "" {
+		return "-"
+	}
+	return st
+}
+
+// timeArg parses --since/--until: RFC3339, or a duration back from end.
+func timeArg(flag, v string, end time.Time) (time.Time, error) {
+	if v == "" {
+		return time.Time{}, nil
+	}
+	if t, err := time.Parse(time.RFC3339Nano, v); err == nil {
+		return t, nil
+	}
+	if d, err := time.ParseDuration(v); err == nil && d >= 0 {
+		return end.Add(-d), nil
+	}
+	return time.Time{}, usageErrorf("--%s %q: want an RFC3339 time (2026-11-22T06:08:00Z) or a duration back from the end of the log (10m)", flag, v)
+}
