@@ -45,6 +45,8 @@ long, and the log line that proves it.`,
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
 	// register: commands
+	root.AddCommand(NewCmdStats(ioS, nil))
+	root.AddCommand(NewCmdTrace(ioS, nil))
 	get.AddCommand(NewCmdGetPods(ioS, nil))
 	get.AddCommand(NewCmdGetNodes(ioS, nil))
 	describe.AddCommand(NewCmdDescribePod(ioS, nil))
