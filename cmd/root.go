@@ -54,6 +54,7 @@ long, and the log line that proves it.`,
 	root.AddCommand(NewCmdPipeline(ioS, nil))
 	root.AddCommand(NewCmdTUI(ioS, nil))
 	root.AddCommand(NewCmdCheck(ioS, nil))
+	root.AddCommand(NewCmdReport(ioS, nil))
 	root.AddCommand(NewCmdParse(ioS, nil))
 	return root
 }

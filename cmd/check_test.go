@@ -1,0 +1,334 @@
+package cmd
+
+import (
+	"bytes"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+)
+
+const checkCorpus = "../testdata/corpus/v1.36.3/"
+
+// runCheck runs `podflow check args…` through the real command.
+func runCheck(t *testing.T, env map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	ioS, _, out, errOut := NewTestIO(false)
+	ioS.InTTY = true
+	if env != nil {
+		ioS.Getenv = func(k string) string { return env[k] }
+	}
+	code = Main(ioS, append([]string{"podflow", "check"}, args...))
+	return code, out.String(), errOut.String()
+}
+
+func TestNewCmdCheck(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "podflow-check.yaml")
+	os.WriteFile(cfg, []byte("failOn: [Stalled]\nmaxStartup: 20s\nbudgets: {sandbox: 5s, image: 60s}\nslo: {p99: 5s}\nignore: ['^kube-system/']\n"), 0o644)
+	bad := filepath.Join(dir, "bad.yaml")
+	os.WriteFile(bad, []byte("maxStartpu: 20s\n"), 0o644)
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		check    func(t *testing.T, o *CheckOptions)
+	}{
+		{"defaults", []string{"x.log"}, 0, func(t *testing.T, o *CheckOptions) {
+			if len(o.rules.failOrder) != 3 || o.rules.maxStartup != 0 || len(o.outs) != 1 || o.outs[0].Format != "text" {
+				t.Errorf("rules %+v outs %+v", o.rules, o.outs)
+			}
+		}},
+		{"config", []string{"--config", cfg, "x.log"}, 0, func(t *testing.T, o *CheckOptions) {
+			if o.rules.maxStartup != 20*time.Second || o.rules.budgets["sandbox"] != 5*time.Second || len(o.rules.slo) != 1 || len(o.rules.ignore) != 1 || len(o.rules.failOrder) != 1 {
+				t.Errorf("rules %+v", o.rules)
+			}
+		}},
+		{"flags override config", []string{"--config", cfg, "--max-startup", "1m", "--budget", "sandbox=1s", "--fail-on", "Failed,Incomplete", "x.log"}, 0, func(t *testing.T, o *CheckOptions) {
+			if o.rules.maxStartup != time.Minute || o.rules.budgets["sandbox"] != time.Second || o.rules.budgets["image"] != time.Minute || len(o.rules.failOrder) != 2 {
+				t.Errorf("rules %+v", o.rules)
+			}
+		}},
+		{"outputs", []string{"-o", "github", "-o", "junit=x.xml", "x.log"}, 0, func(t *testing.T, o *CheckOptions) {
+			if len(o.outs) != 2 || o.outs[1].Path != "x.xml" {
+				t.Errorf("outs %+v", o.outs)
+			}
+		}},
+		{"two to stdout", []string{"-o", "github", "-o", "junit", "x.log"}, ExitUsage, nil},
+		{"unknown format", []string{"-o", "yaml", "x.log"}, ExitUsage, nil},
+		{"bad verdict", []string{"--fail-on", "Broken", "x.log"}, ExitUsage, nil},
+		{"bad slo", []string{"--slo", "q99=5s", "x.log"}, ExitUsage, nil},
+		{"bad regex", []string{"--ignore", "(", "x.log"}, ExitUsage, nil},
+		{"unknown budget stage", []string{"--budget", "nope=1s", "x.log"}, ExitUsage, nil},
+		{"config typo", []string{"--config", bad, "x.log"}, ExitUsage, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ioS, _, _, _ := NewTestIO(false)
+			var got *CheckOptions
+			c := NewCmdCheck(ioS, func(o *CheckOptions) error { got = o; return nil })
+			c.SetArgs(tt.args)
+			c.SetOut(&bytes.Buffer{})
+			c.SetErr(&bytes.Buffer{})
+			err := c.Execute()
+			if code := exitCodeOrZero(err); code != tt.wantCode {
+				t.Fatalf("exit %d, want %d (%v)", code, tt.wantCode, err)
+			}
+			if tt.check != nil {
+				tt.check(t, got)
+			}
+		})
+	}
+}
+
+func exitCodeOrZero(err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *ExitError
+	if errors.As(err, &ee) {
+		return ee.Code
+	}
+	return ExitUsage
+}
+
+func TestCheckRun(t *testing.T) {
+	tests := []struct {
+		name     string
+		args     []string
+		wantCode int
+		want     []string // substrings of stdout (text output)
+		wantErr  string   // substring of stderr
+	}{
+		{"01 happy path passes", []string{checkCorpus + "01-happy-path.log"}, 0, []string{"PASS  1 pod", "PASS    fail-on"}, ""},
+		{"07 twenty pods pass", []string{checkCorpus + "07-twenty-pods.log", "--max-startup", "30s", "--budget", "sandbox=5s", "--slo", "p99=10s"}, 0,
+			[]string{"PASS  20 pods, 4 rules", "p99 startup (image pulls excluded)", "within 10s"}, ""},
+		{"02 image pull stalls", []string{checkCorpus + "02-image-pull-failure.log"}, 1,
+			[]string{"default/api-6f5b9d7c4-pl8wz  Stalled", "Stalled at containers (container api, image)", "Failed to pull image", "02-image-pull-failure.log:834"}, ""},
+		{"10 init crash loop", []string{checkCorpus + "10-init-container-crashloop.log"}, 1,
+			[]string{"web-initfail-6d5c7-b8x4w  Stalled", "Stalled at init-containers (container init-config", "Back-off restarting failed container init-config"}, ""},
+		{"12 start failure", []string{checkCorpus + "12-container-start-failure.log"}, 1,
+			[]string{"shop-api-84d7f9c6d-t5n2j  Stalled", "RunContainerError", "no such file or directory"}, ""},
+		{"02 passes when Stalled is not a failure", []string{checkCorpus + "02-image-pull-failure.log", "--fail-on", "Failed"}, 0, []string{"PASS"}, ""},
+		{"max-startup broken", []string{checkCorpus + "01-happy-path.log", "--max-startup", "5s"}, 1,
+			[]string{"[max-startup 5s] started in 8.259s, over the 5s maximum", "01-happy-path.log:1324 Observed pod startup duration"}, ""},
+		{"max-startup kept", []string{checkCorpus + "01-happy-path.log", "--max-startup", "9s"}, 0, []string{"every pod started within 9s"}, ""},
+		{"max-startup on a pod that never ran", []string{checkCorpus + "02-image-pull-failure.log", "--fail-on", "none", "--max-startup", "30s"}, 1, []string{"not running after"}, ""},
+		{"budget broken", []string{checkCorpus + "01-happy-path.log", "--budget", "sandbox=100ms"}, 1,
+			[]string{"[budget sandbox=100ms] stage sandbox took 416.568ms, over its 100ms budget", "01-happy-path.log:803 Created PodSandbox for pod"}, ""},
+		{"container budget broken", []string{checkCorpus + "01-happy-path.log", "--budget", "image=1s"}, 1,
+			[]string{"container init-config stage image took 1.215s", "container nginx stage image"}, ""},
+		{"budget kept", []string{checkCorpus + "01-happy-path.log", "--budget", "sandbox=1s", "--budget", "image=5s"}, 0, []string{"stage sandbox stayed within 1s"}, ""},
+		{"slo broken", []string{checkCorpus + "07-twenty-pods.log", "--slo", "p99=5s"}, 1, []string{"FAIL    slo p99=5s: p99 startup (image pulls excluded) is 5.255s over 20 pods"}, ""},
+		{"slo p50", []string{checkCorpus + "07-twenty-pods.log", "--slo", "p50=5s", "--slo", "p90=5.5s"}, 0, []string{"PASS    slo p50=5s", "PASS    slo p90=5.5s"}, ""},
+		{"ignore known noise", []string{checkCorpus + "02-image-pull-failure.log", "--ignore", "^default/api-"}, 3, []string{"Ignored: default/api-6f5b9d7c4-pl8wz"}, "nothing to judge: no pods left to judge: 1 of 1 matched --ignore"},
+		{"ignore one of several inputs", []string{checkCorpus + "01-happy-path.log", checkCorpus + "12-container-start-failure.log", "--ignore", "shop-api"}, 0, []string{"PASS  1 pod"}, ""},
+		{"pod selector", []string{checkCorpus + "07-twenty-pods.log", "--pod", "^batch-worker-6c8d5f0[1-3]-"}, 0, []string{"PASS  3 pods"}, ""},
+		{"namespace selector matches nothing", []string{checkCorpus + "01-happy-path.log", "-n", "prod"}, 3, nil, "no pods match --pod/-n"},
+		{"hidden stage at -v=2", []string{checkCorpus + "09-happy-path-v2.log", "--budget", "volumes=1s"}, 3,
+			[]string{"UNKNOWN budget volumes=1s"}, "hides stage volumes for 1 pod; run the kubelet with -v=3 or higher"},
+		{"hidden container stage at -v=2", []string{checkCorpus + "09-happy-path-v2.log", "--budget", "image=1s"}, 3, nil, "run the kubelet with -v=3 or higher"},
+		{"broken rule beats hidden stage", []string{checkCorpus + "09-happy-path-v2.log", "--budget", "volumes=1s", "--max-startup", "1s"}, 1, nil, ""},
+		{"slo at -v=2 uses the kubelet's figure", []string{checkCorpus + "09-happy-path-v2.log", "--slo", "p99=5s"}, 0, []string{"is 1.809s over 1 pod"}, ""},
+		{"unreadable input", []string{"/nonexistent/kubelet.log"}, 2, nil, "podflow:"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errOut := runCheck(t, nil, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tt.wantCode, out, errOut)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("stdout lacks %q:\n%s", w, out)
+				}
+			}
+			if tt.wantErr != "" && !strings.Contains(errOut, tt.wantErr) {
+				t.Errorf("stderr lacks %q:\n%s", tt.wantErr, errOut)
+			}
+		})
+	}
+}
+
+func TestCheckJSONAndBaseline(t *testing.T) {
+	dir := t.TempDir()
+	base := filepath.Join(dir, "base.json")
+	code, _, errOut := runCheck(t, nil, checkCorpus+"07-twenty-pods.log", "-o", "json="+base)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		timeline.FlowList
+		Result string       `json:"result"`
+		Rules  []RuleResult `json:"rules"`
+		Pods   []PodResult  `json:"pods"`
+	}
+	b, _ := os.ReadFile(base)
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Kind != "FlowList" || len(res.Items) != 20 || res.Result != "pass" || len(res.Rules) != 1 || res.Rules[0].Rule != "fail-on" || len(res.Pods) != 20 {
+		t.Fatalf("json: kind %q items %d result %q rules %+v", res.Kind, len(res.Items), res.Result, res.Rules)
+	}
+	// Same run: no regression.
+	code, out, _ := runCheck(t, nil, checkCorpus+"07-twenty-pods.log", "--baseline", base)
+	if code != 0 || !strings.Contains(out, "Stage latency vs baseline:") || !strings.Contains(out, "PASS    regression 20%") {
+		t.Fatalf("same baseline: exit %d\n%s", code, out)
+	}
+	// A faster baseline: every stage took half as long, so this run regressed.
+	var fl map[string]any
+	json.Unmarshal(b, &fl)
+	var halve func(v any)
+	halve = func(v any) {
+		switch x := v.(type) {
+		case map[string]any:
+			if d, ok := x["duration"].(string); ok {
+				if dd, err := time.ParseDuration(d); err == nil {
+					x["duration"] = (dd / 2).String()
+				}
+			}
+			for _, e := range x {
+				halve(e)
+			}
+		case []any:
+			for _, e := range x {
+				halve(e)
+			}
+		}
+	}
+	halve(fl["items"])
+	fast := filepath.Join(dir, "fast.json")
+	nb, _ := json.Marshal(fl)
+	os.WriteFile(fast, nb, 0o644)
+	code, out, _ = runCheck(t, nil, checkCorpus+"07-twenty-pods.log", "--baseline", fast, "--regression", "20%")
+	if code != 1 || !strings.Contains(out, "FAIL    regression 20%") || !strings.Contains(out, "REGRESSION") || !strings.Contains(out, "+100%") {
+		t.Fatalf("regression: exit %d\n%s", code, out)
+	}
+	// A generous threshold passes.
+	if code, out, _ = runCheck(t, nil, checkCorpus+"07-twenty-pods.log", "--baseline", fast, "--regression", "150%"); code != 0 {
+		t.Fatalf("150%%: exit %d\n%s", code, out)
+	}
+	if code, _, _ = runCheck(t, nil, checkCorpus+"01-happy-path.log", "--baseline", filepath.Join(dir, "missing.json")); code != 2 {
+		t.Fatalf("missing baseline: exit %d", code)
+	}
+}
+
+func TestCheckJUnit(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "podflow.xml")
+	code, _, errOut := runCheck(t, nil, checkCorpus+"01-happy-path.log", checkCorpus+"12-container-start-failure.log", "--max-startup", "30s", "-o", "junit="+p)
+	if code != 1 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(p)
+	var suites junitSuites
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		t.Fatalf("junit does not parse: %v\n%s", err, b)
+	}
+	if len(suites.Suites) != 2 || suites.Suites[0].Tests != 2 || suites.Suites[0].Failures != 1 {
+		t.Fatalf("suites: %+v", suites)
+	}
+	var pass, fail *junitCase
+	for i, c := range suites.Suites[0].Cases {
+		if c.Failure != nil {
+			fail = &suites.Suites[0].Cases[i]
+		} else {
+			pass = &suites.Suites[0].Cases[i]
+		}
+	}
+	if pass == nil || pass.Name != "default/web-7d9f8c6b5-x2kqp" || pass.Time != "8.259" {
+		t.Errorf("passing case: %+v", pass)
+	}
+	if fail == nil || fail.Name != "default/shop-api-84d7f9c6d-t5n2j" || fail.Failure.Type != "Stalled" ||
+		!strings.Contains(fail.Failure.Message, "RunContainerError") ||
+		!strings.Contains(fail.Failure.Text, "12-container-start-failure.log:803 Error syncing pod, skipping") {
+		t.Errorf("failing case: %+v", fail)
+	}
+
+	// Hostile text: characters XML 1.0 forbids are removed, markup escaped.
+	res := hostileResult()
+	var buf bytes.Buffer
+	if err := writeCheckJUnit(&buf, res); err != nil {
+		t.Fatal(err)
+	}
+	var back junitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &back); err != nil {
+		t.Fatalf("hostile junit does not parse: %v\n%s", err, buf.String())
+	}
+	f := back.Suites[0].Cases[0].Failure
+	if f == nil || !strings.Contains(f.Text, "<script>") || strings.ContainsAny(f.Text, "\x00\x1b\x0b") || !strings.Contains(f.Text, "]]>") {
+		t.Errorf("hostile failure text: %q", f)
+	}
+}
+
+// hostileResult is a failing pod whose log text tries to break every format.
+func hostileResult() *CheckResult {
+	evil := "boom 100% done\n::set-output name=x::y\r\n::error::forged\x00\x1b[31mred\x0b]]><script>alert(1)</script> | a,b:c"
+	f := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "evil%0A::warning::x"}, Verdict: timeline.VerdictFailed,
+		StalledAt: "containers", Reason: evil, Diagnosis: "Failed: " + evil, Waited: timeline.Duration(time.Minute),
+		Evidence: []timeline.Evidence{{Input: "logs/node,1:x/kubelet.log", Line: 42, Text: evil}}}
+	fl := &timeline.FlowList{APIVersion: timeline.APIVersion, Kind: timeline.KindFlowList, Items: []timeline.Flow{f}}
+	r := checkRules{failOn: map[timeline.Verdict]bool{timeline.VerdictFailed: true}, failOrder: []timeline.Verdict{timeline.VerdictFailed}}
+	return judge(fl, r, nil)
+}
+
+func TestCheckGitHub(t *testing.T) {
+	res := hostileResult()
+	var buf bytes.Buffer
+	writeCheckGitHub(&buf, res)
+	out := buf.String()
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 1 {
+		t.Fatalf("want one annotation line, got %d:\n%s", len(lines), out)
+	}
+	for _, l := range lines {
+		if !strings.HasPrefix(l, "::error file=") {
+			t.Errorf("line does not start with the annotation: %q", l)
+		}
+		if strings.ContainsAny(l, "\r\x00\x1b") {
+			t.Errorf("raw control characters in %q", l)
+		}
+	}
+	for _, w := range []string{"file=logs/node%2C1%3Ax/kubelet.log,line=42,title=default/evil%250A%3A%3Awarning%3A%3Ax Failed", "100%25 done%0A::set-output", "y%0A::error::forgedred"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("output lacks %q:\n%s", w, out)
+		}
+	}
+
+	// At most ten annotations, worst first, and the step summary.
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "summary.md")
+	os.WriteFile(sum, []byte("earlier step\n"), 0o644)
+	code, out, _ := runCheck(t, map[string]string{"GITHUB_STEP_SUMMARY": sum}, checkCorpus+"07-twenty-pods.log", checkCorpus+"02-image-pull-failure.log", "--max-startup", "1s", "-o", "github")
+	if code != 1 {
+		t.Fatalf("exit %d", code)
+	}
+	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 10 || !strings.HasPrefix(lines[0], "::error file=") || !strings.Contains(lines[0], "api-6f5b9d7c4-pl8wz Stalled") || !strings.Contains(lines[9], "more annotations not shown") {
+		t.Errorf("annotations:\n%s", out)
+	}
+	md, _ := os.ReadFile(sum)
+	if !strings.HasPrefix(string(md), "earlier step\n### podflow check: ❌ fail") || !strings.Contains(string(md), "| Pod | Verdict | Startup | Result |") {
+		t.Errorf("step summary:\n%s", md)
+	}
+}
+
+func TestCheckMarkdownEscapes(t *testing.T) {
+	var buf bytes.Buffer
+	writeCheckMarkdown(&buf, hostileResult())
+	out := buf.String()
+	if strings.Contains(out, "<script>") || strings.Contains(out, "\x1b") || !strings.Contains(out, "&lt;script&gt;") {
+		t.Errorf("markdown not escaped:\n%s", out)
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "| default/evil") && strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") != 5 {
+			t.Errorf("table row broken: %q", l)
+		}
+	}
+}
