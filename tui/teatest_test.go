@@ -1,0 +1,54 @@
+package tui
+
+import (
+	"bytes"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/exp/teatest/v2"
+)
+
+// waitFor waits until the output since the last wait holds every string.
+func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		for _, s := range ss {
+			if !bytes.Contains(b, []byte(s)) {
+				return false
+			}
+		}
+		return true
+	},
+		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(100*time.Millisecond))
+}
+
+func TestTUITeatestStallRawFilterZoom(t *testing.T) {
+	m := New(Options{Load: LoadOptions{Paths: []string{corpus + "02-image-pull-failure.log"}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "STALLED 1m12s", "Failed to pull image", "api/image")
+	tm.Send(keyMsg("tab"))
+	tm.Send(keyMsg("enter"))
+	waitFor(t, tm, "raw lines: default/api-6f5b9d7c4-pl8wz api/image")
+	tm.Send(keyMsg("esc"))
+	tm.Send(keyMsg("+"))
+	waitFor(t, tm, "zoom 2x")
+	tm.Type("/api")
+	waitFor(t, tm, "filter:api")
+	tm.Send(keyMsg("enter"))
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
+
+func TestTUITeatestReplay(t *testing.T) {
+	m := New(Options{Replay: true, Speed: 1, Load: LoadOptions{Paths: []string{corpus + "04-sandbox-failure.log"}}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
+	waitFor(t, tm, "▶ playing")
+	tm.Send(keyMsg("space"))
+	waitFor(t, tm, "⏸ paused")
+	for i := 0; i < 30; i++ {
+		tm.Send(keyMsg("."))
+	}
+	waitFor(t, tm, "SLOW 59s")
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+}
