@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/timeline"
 )
 
 const corpus = "../testdata/corpus/v1.36.3/"
@@ -211,5 +213,46 @@ func TestTUIColour(t *testing.T) {
 	m := loaded(t, Options{Color: true}, 120, 40, corpus+"02-image-pull-failure.log")
 	if !strings.Contains(screen(m), "\x1b[") {
 		t.Error("colour on but no styles")
+	}
+}
+
+func TestTUITenThousandPodsStayFast(t *testing.T) {
+	base := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
+	one := base.all.Items[0]
+	fl := *base.all
+	fl.Items = make([]timeline.Flow, 10000)
+	for i := range fl.Items {
+		f := one
+		f.Pod.Name = fmt.Sprintf("pod-%05d", i)
+		fl.Items[i] = f
+	}
+	m := base
+	m.all = &fl
+	m.refresh()
+	start := time.Now()
+	for i := 0; i < 50; i++ {
+		m = press(m, "j")
+		_ = screen(m)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("50 keypresses with 10,000 pods took %s", d)
+	}
+}
+
+func TestTUISanitizesLogText(t *testing.T) {
+	m := loaded(t, Options{Color: true}, 120, 40, corpus+"02-image-pull-failure.log")
+	f := &m.all.Items[0]
+	f.Pod.Name = "evil\x1b]52;c;aGk=\x07\x1b[2Jpod"
+	f.Diagnosis = "boom \x1b[31mred\x1b[0m \x9b2J"
+	m.selKey = ""
+	m.refresh()
+	s := screen(m)
+	for _, bad := range []string{"\x1b]52", "\x1b[2J", "\x1b[31mred", "\u009b"} {
+		if strings.Contains(s, bad) {
+			t.Errorf("screen holds %q from the log", bad)
+		}
+	}
+	if !strings.Contains(s, "evilpod") {
+		t.Errorf("sanitized name missing:\n%s", s)
 	}
 }
