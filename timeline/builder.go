@@ -187,6 +187,37 @@ func (b *Builder) InputSpan(input string, first, last time.Time) {
 	}
 }
 
+// nodeKey says which node a record belongs to: its host (journald prefix
+// or dump layout), else its input — rotated siblings (kubelet.log.1.gz)
+// share one — so unrelated single-node logs are not merged. A runtime log
+// without a host joins the only kubelet node when there is just one.
+func (b *Builder) nodeKey(rec *parser.Record) string {
+	if rec.Host != "" {
+		return rec.Host
+	}
+	if rec.Component != "" && rec.Component != "kubelet" && len(b.nodes) == 1 {
+		for k := range b.nodes {
+			return k
+		}
+	}
+	return fileNodePrefix + rotationStem(rec.Pos.Input)
+}
+
+const fileNodePrefix = "file:"
+
+// rotationStem drops compression and rotation suffixes: kubelet.log.2.gz → kubelet.log.
+func rotationStem(name string) string {
+	for _, ext := range []string{".gz", ".zst", ".zstd"} {
+		name = strings.TrimSuffix(name, ext)
+	}
+	if i := strings.LastIndexByte(name, '.'); i > 0 {
+		if _, err := strconv.Atoi(name[i+1:]); err == nil {
+			name = name[:i]
+		}
+	}
+	return name
+}
+
 // Want is the parser's cheap filter (parser.Options.Want): it declines
 // records no stage, identity or node rule reads.
 func (b *Builder) Want(msg []byte) bool { return b.m.want(msg) }
@@ -219,7 +250,7 @@ func (b *Builder) Add(rec *parser.Record) {
 		b.inputs[rec.Pos.Input] = true
 		b.inputOrder = append(b.inputOrder, rec.Pos.Input)
 	}
-	n := b.node(rec.Host)
+	n := b.node(b.nodeKey(rec))
 	if in := b.inputNodes[rec.Pos.Input]; in == nil {
 		b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
 	} else if !in[n] {
@@ -286,6 +317,12 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		n.lastStart = rec.Time
 		return
 	case SpecialFlag:
+		if h, ok := strings.CutPrefix(rec.Msg, "FLAG: --hostname-override="); ok {
+			if h = strings.Trim(h, "\""); h != "" {
+				n.hostname = h
+			}
+			return
+		}
 		s := strings.TrimPrefix(rec.Msg, "FLAG: --v=")
 		s = strings.Trim(s, "\"")
 		if v, err := strconv.Atoi(s); err == nil {

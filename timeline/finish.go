@@ -15,9 +15,10 @@ func (b *Builder) Finish() *FlowList {
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
 		display := n.name
-		if display == "" {
+		if n.hostname != "" && (display == "" || strings.HasPrefix(display, fileNodePrefix)) {
 			display = n.hostname
 		}
+		display = strings.TrimPrefix(display, fileNodePrefix)
 		nodeNames[n] = display
 	}
 	for _, f := range b.flows {
@@ -55,7 +56,7 @@ func (b *Builder) Finish() *FlowList {
 	sum.Verbosity = -1
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
-		if len(b.nodeOrder) > 1 && name == "" && n.hostname == "" && len(n.byName) == 0 {
+		if len(b.nodeOrder) > 1 && n.hostname == "" && len(n.byName) == 0 && len(n.findOrder) == 0 {
 			continue
 		}
 		nd := Node{Name: nodeNames[n], KubeletVersion: n.version, Verbosity: n.verbosity(), Start: n.start, End: n.end, PLEGHealthy: !n.plegBad, Pods: map[Verdict]int{}}

@@ -239,6 +239,7 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Msg: "Starting kubelet main sync loop", V: 0, Versions: "1.21+", Special: SpecialKubeletStart},
 		{Stage: "", Effect: Observe, Prefix: "Starting kubelet main sync loop", V: 0, Versions: "≤1.20", Special: SpecialKubeletStart},
 		{Stage: "", Effect: Observe, Prefix: "FLAG: --v=", V: 1, Versions: "all", Special: SpecialFlag},
+		{Stage: "", Effect: Observe, Prefix: "FLAG: --hostname-override=", V: 1, Versions: "all", Special: SpecialFlag},
 		{Stage: "", Effect: Observe, Msg: "Skipping pod synchronization", V: 0, Versions: "1.21+", Keys: "err", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Prefix: "skipping pod synchronization", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Msg: "Container runtime not ready", V: 0, Versions: "1.21+", Keys: "runtimeReady", Special: SpecialNodeProblem},
