@@ -307,12 +307,14 @@ func renderTimeline(st styles, f *timeline.Flow, rows []tlRow, ax axis, cur, w, 
 		}
 		lines = append(lines, fit(line, w))
 		if i == mark {
-			word := "STALLED"
+			word := "WAITING" // the log ends before the stage could be judged
 			switch {
 			case s.Status == timeline.StatusFailed:
 				word = "FAILED"
 			case !stalled:
 				word = "SLOW"
+			case s.Status == timeline.StatusStalled || f.Verdict == timeline.VerdictStalled:
+				word = "STALLED"
 			}
 			txt := fmt.Sprintf("  ⚠ %s %s", word, fmtDur(time.Duration(s.Duration)))
 			if stalled && f.Waited > 0 {
