@@ -49,7 +49,10 @@ completed), how long it waited there (stalled pods) or how long its flow
 lasted (others), and the reason in the log's own words.
 
 Positional arguments that name an existing file or directory, or -, are
-inputs; any other positional argument is a pod name filter, like --pod.
+inputs, and so are arguments that look like paths (starting with / ./ ../
+or ~, ending in /, or named *.log, *.gz, *.zst, *.txt, *.json, *.log.N)
+so that a mistyped path is reported; any other positional argument is a
+pod name filter, like --pod.
 A name filter is an exact name, namespace/name or UID, or else a regular
 expression matched against the name. With no input, standard input is
 read when it is not a terminal.

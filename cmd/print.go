@@ -382,10 +382,13 @@ func (f *PodFilter) Match(fl *timeline.Flow) bool {
 }
 
 // splitInputsAndNames separates positional arguments into inputs (existing
-// files or directories, or "-") and pod-name patterns (anything else).
+// files or directories, "-", or anything that looks like a path: starting
+// with / ./ ../ or ~, ending in /, or named like a log file, so that a
+// mistyped path is reported rather than taken for a pod name) and
+// pod-name patterns (anything else).
 func splitInputsAndNames(args []string) (inputs, names []string) {
 	for _, a := range args {
-		if a == "-" {
+		if a == "-" || looksLikePath(a) {
 			inputs = append(inputs, a)
 			continue
 		}
@@ -396,6 +399,13 @@ func splitInputsAndNames(args []string) (inputs, names []string) {
 		names = append(names, a)
 	}
 	return inputs, names
+}
+
+var logSuffix = regexp.MustCompile(`\.(log|gz|zst|txt|json)(\.[0-9]+)?$|\.log\.[0-9]+`)
+
+func looksLikePath(a string) bool {
+	return strings.HasPrefix(a, "/") || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") ||
+		strings.HasPrefix(a, "~") || strings.HasSuffix(a, "/") || logSuffix.MatchString(a)
 }
 
 // progressThreshold is the input size above which a progress line is shown

@@ -1,0 +1,71 @@
+package cmd
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestLinesPod(t *testing.T) {
+	happy := corpus + "v1.36.3/01-happy-path.log"
+	tests := []struct {
+		name      string
+		args      []string
+		stdin     string
+		wantLines int
+		first     string
+		noPrefix  bool
+	}{
+		// Counted independently: grep -c -F with "default/web-7d9f8c6b5-x2kqp" (quoted), the
+		// UID d003917a-…, the sandbox ID 9e150547… and the three container IDs: 258.
+		{name: "happy path", args: []string{"web-7d9f8c6b5-x2kqp", happy}, wantLines: 258,
+			first: happy + `:726:I1122 06:03:25.671184   21321 config.go:326] "Receiving a new pod" pod="default/web-7d9f8c6b5-x2kqp"`},
+		{name: "sandbox window", args: []string{"web", happy, "--stage", "sandbox"}, wantLines: 8},
+		{name: "container stage, no prefix", args: []string{"web", happy, "--stage", "init-config:image", "--no-prefix"}, noPrefix: true,
+			first: `I1122 06:03:26.430657   21321 event.go:389] "Event occurred" object="default/web-7d9f8c6b5-x2kqp" fieldPath="spec.initContainers{init-config}"`},
+		{name: "stdin", args: []string{"web", "-"}, stdin: happy, wantLines: 258, first: `-:726:I1122 06:03:25.671184`},
+		// 04: grep -c -F -e '"default/payments-7b4d9c8f6-q9zrt"' -e 7563aa78-9056-4c20-bc78-4d80b9e8715e
+		// -e 85af0c47… -e 3f80dd0e… gives 194.
+		{name: "sandbox failure", args: []string{"payments", corpus + "v1.36.3/04-sandbox-failure.log"}, wantLines: 194},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ioS, in, out, errOut := NewTestIO(false)
+			if tt.stdin != "" {
+				b, err := os.ReadFile(tt.stdin)
+				if err != nil {
+					t.Fatal(err)
+				}
+				in.Write(b)
+			}
+			code := Main(ioS, append([]string{"podflow", "lines", "pod"}, tt.args...))
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			lines := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n")
+			if tt.wantLines > 0 && len(lines) != tt.wantLines {
+				t.Errorf("%d lines, want %d", len(lines), tt.wantLines)
+			}
+			if tt.first != "" && !strings.HasPrefix(lines[0], tt.first) {
+				t.Errorf("first line %q, want prefix %q", lines[0], tt.first)
+			}
+			if tt.noPrefix && strings.Contains(lines[0], ".log:") {
+				t.Errorf("prefix printed: %q", lines[0])
+			}
+		})
+	}
+}
+
+func TestLinesPodTwentyPodsDoNotLeak(t *testing.T) {
+	out, errOut, code := runPodflow(t, false, "lines", "pod", "batch-worker-6c8d5f07-2e447", corpus+"v1.36.3/07-twenty-pods.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if strings.Contains(out, "batch-worker-6c8d5f08") || !strings.Contains(out, `pod="default/batch-worker-6c8d5f07-2e447"`) {
+		t.Errorf("wrong lines:\n%s", out)
+	}
+	_, _, code = runPodflow(t, false, "lines", "pod", "web", corpus+"v1.36.3/01-happy-path.log", "--stage", "warp")
+	if code != 2 {
+		t.Errorf("bad --stage: exit %d", code)
+	}
+}

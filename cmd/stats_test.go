@@ -1,0 +1,96 @@
+package cmd
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/timeline"
+)
+
+func TestStats(t *testing.T) {
+	out, errOut, code := runPodflow(t, false, "stats", "-o", "json", "--over-time", "--bucket", "1s", corpus+"v1.36.3/07-twenty-pods.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res StatsResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Pods != 20 {
+		t.Errorf("pods %d", res.Pods)
+	}
+	got := map[string]StageStat{}
+	for _, s := range res.Stages {
+		got[s.Stage] = s
+		if !(s.P50 <= s.P90 && s.P90 <= s.P99 && s.P99 <= s.Max) {
+			t.Errorf("%s: percentiles out of order %+v", s.Stage, s)
+		}
+	}
+	if got["sandbox"].Count != 20 || got["image"].Count != 60 || got["image"].Scope != "container" {
+		t.Errorf("sandbox %+v image %+v", got["sandbox"], got["image"])
+	}
+	if len(res.OverTime) == 0 || time0(res.Bucket) != "1s" {
+		t.Fatalf("over time: bucket %s, %d buckets", res.Bucket, len(res.OverTime))
+	}
+	peak := 0
+	for _, b := range res.OverTime {
+		peak = max(peak, b.InFlight)
+	}
+	if peak != 20 {
+		t.Errorf("peak in flight %d, want 20", peak)
+	}
+
+	text, _, _ := runPodflow(t, false, "stats", corpus+"v1.36.3/04-sandbox-failure.log")
+	if got := cell(t, text, "sandbox ", "MAX"); got != "59.4s" {
+		t.Errorf("sandbox max %q:\n%s", got, text)
+	}
+}
+
+func time0(d timeline.Duration) string { return d.String() }
+
+func TestPipelineAndNodes(t *testing.T) {
+	out, _, code := runPodflow(t, false, "pipeline", "-o", "json")
+	if code != 0 {
+		t.Fatal(code)
+	}
+	var p timeline.Pipeline
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Stages) != len(timeline.Reference.Stages) || len(p.Markers) != len(timeline.Reference.Markers) {
+		t.Errorf("%d stages %d markers", len(p.Stages), len(p.Markers))
+	}
+	text, _, _ := runPodflow(t, false, "pipeline")
+	stages := strings.SplitN(text, "\n", 2)[1]
+	if cell(t, stages, "sandbox ", "BUDGET") != "30s" || !strings.Contains(text, `msg "Created PodSandbox for pod"`) {
+		t.Errorf("pipeline text:\n%s", text)
+	}
+
+	nodes, errOut, code := runPodflow(t, false, "get", "nodes", corpus+"v1.36.3/02-image-pull-failure.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if cell(t, nodes, "kb-node-pullfail", "KUBELET") != "v1.36.3" || !strings.Contains(nodes, "1 Stalled") {
+		t.Errorf("nodes:\n%s", nodes)
+	}
+}
+
+func TestCompletionAndHelp(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh", "fish", "powershell"} {
+		out, errOut, code := runPodflow(t, false, "completion", sh)
+		if code != 0 || !strings.Contains(out, "podflow") {
+			t.Errorf("completion %s: exit %d %s", sh, code, errOut)
+		}
+	}
+	out, _, _ := runPodflow(t, false, "__complete", "get", "pods", "--sort-by", "")
+	if !strings.Contains(out, "duration") || !strings.Contains(out, "waited") {
+		t.Errorf("--sort-by completion: %q", out)
+	}
+	for _, c := range [][]string{{"get", "pods"}, {"get", "nodes"}, {"describe", "pod"}, {"lines", "pod"}, {"stats"}, {"trace"}, {"pipeline"}} {
+		out, _, code := runPodflow(t, false, append(c, "--help")...)
+		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "podflow "+c[0]) {
+			t.Errorf("%v --help: exit %d", c, code)
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package cmd
+
+import (
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+func TestTraceChromeNesting(t *testing.T) {
+	for _, log := range []string{"v1.36.3/07-twenty-pods.log", "v1.36.3/04-sandbox-failure.log", "v1.36.3/10-init-container-crashloop.log", "v1.36.3/06-pod-deletion-api.log"} {
+		t.Run(log, func(t *testing.T) {
+			out, errOut, code := runPodflow(t, false, "trace", "-o", "chrome", corpus+log)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var tr ChromeTrace
+			if err := json.Unmarshal([]byte(out), &tr); err != nil {
+				t.Fatal(err)
+			}
+			type key struct{ pid, tid int }
+			threads := map[key][]ChromeEvent{}
+			names := map[key]bool{}
+			xs := 0
+			for _, e := range tr.TraceEvents {
+				switch e.Ph {
+				case "X":
+					if e.Dur == nil || *e.Dur < 0 {
+						t.Fatalf("bad dur in %+v", e)
+					}
+					threads[key{e.Pid, e.Tid}] = append(threads[key{e.Pid, e.Tid}], e)
+					xs++
+				case "M":
+					if e.Name == "thread_name" {
+						names[key{e.Pid, e.Tid}] = true
+					}
+				}
+			}
+			if xs == 0 {
+				t.Fatal("no complete events")
+			}
+			for k, evs := range threads {
+				if !names[k] {
+					t.Errorf("thread %v has no thread_name", k)
+				}
+				// Strict nesting: any two events on a thread are disjoint or
+				// one contains the other.
+				for i := range evs {
+					for j := i + 1; j < len(evs); j++ {
+						a, b := evs[i], evs[j]
+						ae, be := a.Ts+*a.Dur, b.Ts+*b.Dur
+						disjoint := ae <= b.Ts || be <= a.Ts
+						nested := a.Ts <= b.Ts && be <= ae || b.Ts <= a.Ts && ae <= be
+						if !disjoint && !nested {
+							t.Errorf("thread %v: %s [%d,%d] overlaps %s [%d,%d]", k, a.Name, a.Ts, ae, b.Name, b.Ts, be)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+func TestTraceOTLP(t *testing.T) {
+	out, errOut, code := runPodflow(t, false, "trace", "-o", "otlp", corpus+"v1.36.3/02-image-pull-failure.log")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	// The OTLP/JSON schema: 64-bit nanosecond times are strings.
+	var req struct {
+		ResourceSpans []struct {
+			Resource struct {
+				Attributes []struct {
+					Key   string `json:"key"`
+					Value struct {
+						StringValue string `json:"stringValue"`
+					} `json:"value"`
+				} `json:"attributes"`
+			} `json:"resource"`
+			ScopeSpans []struct {
+				Scope struct {
+					Name string `json:"name"`
+				} `json:"scope"`
+				Spans []struct {
+					TraceID           string `json:"traceId"`
+					SpanID            string `json:"spanId"`
+					ParentSpanID      string `json:"parentSpanId"`
+					Name              string `json:"name"`
+					Kind              int    `json:"kind"`
+					StartTimeUnixNano string `json:"startTimeUnixNano"`
+					EndTimeUnixNano   string `json:"endTimeUnixNano"`
+					Status            struct {
+						Code    int    `json:"code"`
+						Message string `json:"message"`
+					} `json:"status"`
+				} `json:"spans"`
+			} `json:"scopeSpans"`
+		} `json:"resourceSpans"`
+	}
+	if err := json.Unmarshal([]byte(out), &req); err != nil {
+		t.Fatal(err)
+	}
+	if len(req.ResourceSpans) != 1 {
+		t.Fatalf("%d resources", len(req.ResourceSpans))
+	}
+	attrs := map[string]string{}
+	for _, a := range req.ResourceSpans[0].Resource.Attributes {
+		attrs[a.Key] = a.Value.StringValue
+	}
+	if attrs["service.name"] != "kubelet" || attrs["k8s.node.name"] != "kb-node-pullfail" {
+		t.Errorf("resource attributes %v", attrs)
+	}
+	hex32, hex16 := regexp.MustCompile(`^[0-9a-f]{32}$`), regexp.MustCompile(`^[0-9a-f]{16}$`)
+	ids := map[string]string{}
+	byName := map[string]int{}
+	spans := req.ResourceSpans[0].ScopeSpans[0].Spans
+	for _, s := range spans {
+		ids[s.SpanID] = s.Name
+		byName[s.Name]++
+	}
+	for _, s := range spans {
+		if s.TraceID != "0380ddec5d834b90989ee5515152b65d" || !hex32.MatchString(s.TraceID) {
+			t.Errorf("traceId %q", s.TraceID)
+		}
+		if !hex16.MatchString(s.SpanID) {
+			t.Errorf("spanId %q", s.SpanID)
+		}
+		if s.Name != "syncPod" && ids[s.ParentSpanID] == "" {
+			t.Errorf("%s: parent %q not in trace", s.Name, s.ParentSpanID)
+		}
+		st, err1 := strconv.ParseInt(s.StartTimeUnixNano, 10, 64)
+		en, err2 := strconv.ParseInt(s.EndTimeUnixNano, 10, 64)
+		if err1 != nil || err2 != nil || en < st || st < 1e18 {
+			t.Errorf("%s: times %q %q", s.Name, s.StartTimeUnixNano, s.EndTimeUnixNano)
+		}
+		if s.Name == "PullImage" && (s.Status.Code != 2 || s.Status.Message == "") {
+			t.Errorf("PullImage status %+v", s.Status)
+		}
+		if s.Name == "syncPod" && s.Status.Code != 2 {
+			t.Errorf("syncPod status %+v", s.Status)
+		}
+	}
+	for _, n := range []string{"syncPod", "RunPodSandbox", "PullImage", "containers"} {
+		if byName[n] != 1 {
+			t.Errorf("%d spans named %s", byName[n], n)
+		}
+	}
+	// Deterministic.
+	again, _, _ := runPodflow(t, false, "trace", "-o", "otlp", corpus+"v1.36.3/02-image-pull-failure.log")
+	if again != out {
+		t.Error("otlp output differs between runs")
+	}
+}
