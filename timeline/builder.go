@@ -1217,7 +1217,8 @@ func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
 	}
 	kind := "RuntimeDown"
 	switch {
-	case strings.Contains(text, "PLEG is not healthy"):
+	case strings.Contains(text, "PLEG is not healthy") && !strings.Contains(text, "pleg has yet to be successful"):
+		// "has yet to be successful" is every kubelet's start-up, not a fault.
 		kind = "PLEGUnhealthy"
 		n.plegBad = true
 	case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
