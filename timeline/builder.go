@@ -278,8 +278,12 @@ func (b *Builder) Add(rec *parser.Record) {
 	}
 	switch {
 	case strings.HasPrefix(msg, "Attempting to register node"), strings.HasPrefix(msg, "Successfully registered node"):
-		if h := rec.Str("node"); h != "" && n.hostname == "" {
-			n.hostname = h
+		if v, ok := rec.Field("node"); ok && n.hostname == "" {
+			// KObj: a string in text, {"name":…} in the JSON format.
+			if nv, ok := v.Get("name"); ok {
+				v = nv
+			}
+			n.hostname = v.Str
 		}
 		return
 	case strings.HasPrefix(msg, "MountVolume.SetUp failed"), strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
