@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"strings"
 )
 
 // klogHeader is the decoded fixed part of `Lmmdd hh:mm:ss.uuuuuu PID file:line] `.
@@ -109,12 +110,15 @@ func klogMsg(payload []byte) []byte {
 // decodeKlog fills rec from a complete klog record (header line plus any
 // continuation lines joined with '\n').
 func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
+	// One string per record: source, message, keys and values are
+	// substrings of it (as encoding/csv does per record).
+	s := string(b)
 	rec.Severity = h.sev
 	rec.PID = h.pid
-	rec.Source = string(b[h.srcStart:h.srcEnd])
+	rec.Source = s[h.srcStart:h.srcEnd]
 	rec.Time = r.clock.klogTime(h)
 	rec.Verbosity = -1
-	payload := b[h.payload:]
+	payload := s[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {
 		if e := quotedEnd(payload, 0); e > 0 {
 			rec.Format = FormatKlog
@@ -130,13 +134,13 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
 		}
 	}
 	rec.Format = FormatKlogLegacy
-	rec.Msg = string(bytes.TrimRight(payload, " \n"))
+	rec.Msg = strings.TrimRight(payload, " \n")
 	rec.Fields = rec.Fields[:0]
 }
 
 // decodeJSON fills rec from a --logging-format=json line.
 func (r *Reader) decodeJSON(b []byte, rec *Record) bool {
-	v, _, ok := parseJSON(b, 0, 0)
+	v, _, ok := parseJSON(string(b), 0, 0)
 	if !ok || v.Kind != KindObject {
 		return false
 	}

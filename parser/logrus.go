@@ -67,7 +67,7 @@ func (r *Reader) decodeLogrus(b []byte, rec *Record, namedComponent bool) bool {
 			}
 			val := Value{Kind: KindString, Str: v}
 			if len(raw) == 0 || raw[0] != '"' {
-				val = bareValue(d.Value())
+				val = bareValue(v)
 			}
 			rec.Fields = append(rec.Fields, Field{Key: k, Raw: string(raw), Value: val})
 		}

@@ -92,8 +92,8 @@ func (r *Reader) stripPaste(b []byte) ([]byte, bool) {
 			}
 		}
 	}
-	if startsLogLine(b) {
-		return b, false
+	if isISODate(b) {
+		return b, false // a journald short-iso time, not grep's "2026-" context
 	}
 	// Candidates: a run of digits at the start of the line, or between two
 	// equal separators after a file name, before the first space.

@@ -1,8 +1,8 @@
 package parser
 
 import (
-	"bytes"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -12,7 +12,7 @@ const maxDepth = 64
 
 // quotedEnd returns the index just past the closing quote of the quoted
 // string starting at b[i] == '"', or -1 when it is not closed.
-func quotedEnd(b []byte, i int) int {
+func quotedEnd[T string | []byte](b T, i int) int {
 	for j := i + 1; j < len(b); j++ {
 		switch b[j] {
 		case '\\':
@@ -26,14 +26,14 @@ func quotedEnd(b []byte, i int) int {
 
 // unquote decodes a Go- or JSON-quoted string. It falls back to the raw
 // inner text when the escapes are not valid Go, so no line is lost.
-func unquote(q []byte) string {
+func unquote(q string) string {
 	if len(q) < 2 {
 		return string(q)
 	}
 	inner := q[1 : len(q)-1]
 	simple := true
-	for _, c := range inner {
-		if c == '\\' || c >= utf8.RuneSelf {
+	for i := 0; i < len(inner); i++ {
+		if c := inner[i]; c == '\\' || c >= utf8.RuneSelf {
 			simple = false
 			break
 		}
@@ -49,7 +49,7 @@ func unquote(q []byte) string {
 
 // unescapeLoose handles JSON-only escapes (\/) and anything strconv rejects,
 // keeping unknown escapes as they are.
-func unescapeLoose(b []byte) string {
+func unescapeLoose(b string) string {
 	out := make([]byte, 0, len(b))
 	for i := 0; i < len(b); i++ {
 		c := b[i]
@@ -85,7 +85,7 @@ func unescapeLoose(b []byte) string {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-func skipSpace(b []byte, i int) int {
+func skipSpace(b string, i int) int {
 	for i < len(b) && isSpace(b[i]) {
 		i++
 	}
@@ -94,7 +94,7 @@ func skipSpace(b []byte, i int) int {
 
 // parseJSON decodes the JSON value at b[i:], returning the value and the
 // index after it. ok is false on malformed input.
-func parseJSON(b []byte, i, depth int) (v Value, next int, ok bool) {
+func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 	i = skipSpace(b, i)
 	if i >= len(b) {
 		return v, i, false
@@ -191,14 +191,14 @@ func parseJSON(b []byte, i, depth int) (v Value, next int, ok bool) {
 	return v, i, false
 }
 
-func hasPrefixAt(b []byte, i int, p string) bool {
+func hasPrefixAt(b string, i int, p string) bool {
 	return len(b)-i >= len(p) && string(b[i:i+len(p)]) == p
 }
 
 // bracketEnd returns the index after the bracketed group starting at b[i]
 // (one of '{', '[' or '('), matching nested brackets and skipping quoted
 // strings, or -1 when it does not close.
-func bracketEnd(b []byte, i int) int {
+func bracketEnd(b string, i int) int {
 	depth := 0
 	for j := i; j < len(b); j++ {
 		switch b[j] {
@@ -225,7 +225,7 @@ func isKeyByte(c byte) bool {
 }
 
 // keyAt reports whether b[i:] starts with `key=`.
-func keyAt(b []byte, i int) bool {
+func keyAt(b string, i int) bool {
 	j := i
 	for j < len(b) && isKeyByte(b[j]) {
 		j++
@@ -235,7 +235,7 @@ func keyAt(b []byte, i int) bool {
 
 // parseKV reads klog's ` key=value …` pairs from b (the payload after the
 // quoted message) and appends them to fields.
-func parseKV(b []byte, fields []Field) []Field {
+func parseKV(b string, fields []Field) []Field {
 	i := 0
 	for {
 		i = skipSpace(b, i)
@@ -262,7 +262,7 @@ func parseKV(b []byte, fields []Field) []Field {
 
 // parseKlogValue reads one klog value at b[i:], in any rendering klog has
 // used: Go-quoted, multi-line <…>, JSON, %+v structs, bare tokens.
-func parseKlogValue(b []byte, i int) (Value, int) {
+func parseKlogValue(b string, i int) (Value, int) {
 	if i >= len(b) {
 		return Value{Kind: KindBare}, i
 	}
@@ -342,18 +342,19 @@ func parseKlogValue(b []byte, i int) (Value, int) {
 	return bareValue(tok), j
 }
 
-func indexByteFrom(b []byte, from int, c byte) int {
-	if k := bytes.IndexByte(b[from:], c); k >= 0 {
+func indexByteFrom(b string, from int, c byte) int {
+	if k := strings.IndexByte(b[from:], c); k >= 0 {
 		return from + k
 	}
 	return -1
 }
 
 // trimMultiline drops the TAB klog puts before each line of a multi-line value.
-func trimMultiline(b []byte) string {
+func trimMultiline(b string) string {
 	out := make([]byte, 0, len(b))
 	start := true
-	for _, c := range b {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
 		if start && c == '\t' {
 			start = false
 			continue
@@ -367,7 +368,7 @@ func trimMultiline(b []byte) string {
 	return string(out)
 }
 
-func bareValue(tok []byte) Value {
+func bareValue(tok string) Value {
 	s := string(tok)
 	switch s {
 	case "true", "false":
@@ -384,7 +385,7 @@ func bareValue(tok []byte) Value {
 }
 
 // bareList splits klog's %+v list rendering, e.g. KObjs' [ns/a ns/b].
-func bareList(raw []byte) Value {
+func bareList(raw string) Value {
 	inner := raw[1 : len(raw)-1]
 	v := Value{Kind: KindList, List: []Value{}}
 	i := 0
