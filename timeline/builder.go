@@ -1017,7 +1017,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			}
 			c := f.container(cname, ctyp)
 			if mk.Stage == CStImage && c.image == "" {
-				c.image = imageFromMessage(message)
+				c.image = firstQuoted(message) // Pulling image "x"
 			}
 			if reason == "Pulled" && mk.Effect == Complete {
 				// Pulled also completes a started container's re-check; the
@@ -1031,18 +1031,6 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		}
 		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
 	}
-}
-
-func imageFromMessage(m string) string {
-	i := strings.IndexByte(m, '"')
-	if i < 0 {
-		return ""
-	}
-	j := strings.IndexByte(m[i+1:], '"')
-	if j < 0 {
-		return ""
-	}
-	return m[i+1 : i+1+j]
 }
 
 func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
