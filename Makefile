@@ -3,6 +3,7 @@ GO      ?= go
 BIN     ?= bin
 PREFIX  ?= $(shell $(GO) env GOPATH)/bin
 FUZZTIME ?= 60s
+FUZZFLAGS ?=
 DEMO_LOGS = testdata/corpus/v1.36.3
 
 .PHONY: all build test demo bench bench-data fuzz lint install golden clean
@@ -37,11 +38,15 @@ golden:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./parser/ ./timeline/ | tee $(BIN)/bench.txt
 
+# Every package with fuzz targets, each target for FUZZTIME (e.g. make fuzz
+# FUZZTIME=10m). Crashers land in the package's testdata/fuzz/<Target>/
+# and run as regression seeds in plain go test.
 fuzz:
-	@for pkg in ./parser ./timeline; do \
+	@pkgs=$$(grep -rl --include='*_test.go' '^func Fuzz' . | xargs -n1 dirname | sort -u); \
+	for pkg in $$pkgs; do \
 	  for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 	    echo "== $$pkg $$t ($(FUZZTIME))"; \
-	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $$pkg || exit 1; \
+	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg || exit 1; \
 	  done; \
 	done
 
