@@ -25,8 +25,10 @@ func TestLinesPod(t *testing.T) {
 			first: `I1122 06:03:26.430657   21321 event.go:389] "Event occurred" object="default/web-7d9f8c6b5-x2kqp" fieldPath="spec.initContainers{init-config}"`},
 		{name: "stdin", args: []string{"web", "-"}, stdin: happy, wantLines: 258, first: `-:726:I1122 06:03:25.671184`},
 		// 04: grep -c -F -e '"default/payments-7b4d9c8f6-q9zrt"' -e 7563aa78-9056-4c20-bc78-4d80b9e8715e
-		// -e 85af0c47… -e 3f80dd0e… gives 194.
-		{name: "sandbox failure", args: []string{"payments", corpus + "v1.36.3/04-sandbox-failure.log"}, wantLines: 194},
+		// -e 85af0c47… -e 3f80dd0e… and the four failed sandboxes' IDs (4b0dc883…, 85870488…,
+		// 95a645d3…, f25ce853…) gives 198: the 4 "RunPodSandbox from runtime service failed"
+		// lines name only the sandbox.
+		{name: "sandbox failure", args: []string{"payments", corpus + "v1.36.3/04-sandbox-failure.log"}, wantLines: 198},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

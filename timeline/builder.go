@@ -90,7 +90,16 @@ type containerState struct {
 	died             time.Time
 	plegStarted      bool
 	plegAt           time.Time
+	// pulls are the image pulls the events show (Pulling → Pulled), for the
+	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
+	pulls    []span
+	pullOpen time.Time
+	// ran is the runtime's own start and finish of an init container, from
+	// "Computing init container action"; it beats PLEG's relist delay.
+	ran span
 }
+
+type span struct{ from, to time.Time }
 
 type flowState struct {
 	ref         PodRef
@@ -106,6 +115,7 @@ type flowState struct {
 	sandboxes   []string
 	events      []Event
 	startup     *Startup
+	sloRule     sloRule
 	first, last time.Time
 	phase       string
 	readyAt     time.Time
@@ -358,6 +368,11 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialSyncError:
 		b.syncError(n, rec, mk)
 		return
+	case SpecialInitAction:
+		if f := b.flowFor(n, rec, false); f != nil {
+			b.initAction(f, rec)
+		}
+		return
 	}
 	f := b.flowFor(n, rec, true)
 	if f == nil {
@@ -392,8 +407,41 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			c.state = "terminating"
 		}
 	}
+	if mk.Stage == StSandbox {
+		// Sandbox IDs, of failed attempts too, let PLEG and runtime lines
+		// that name only the ID find the pod.
+		if id := rec.Str("podSandboxID"); id != "" {
+			f.addSandbox(n, id)
+		} else if id := sandboxIDInError(rec.Err); id != "" {
+			f.addSandbox(n, id)
+		}
+	}
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
 }
+
+// sandboxIDInError finds the ID in the runtime's `… for sandbox "<id>": …`.
+func sandboxIDInError(err string) string {
+	_, rest, ok := strings.Cut(err, `sandbox "`)
+	if !ok {
+		return ""
+	}
+	id, _, ok := strings.Cut(rest, `"`)
+	if !ok || len(id) < 12 || strings.ContainsAny(id, " /") {
+		return ""
+	}
+	return id
+}
+
+func (f *flowState) addSandbox(n *nodeState, id string) {
+	if f.isSandbox(id) || len(f.sandboxes) >= maxSandboxes {
+		return
+	}
+	f.sandboxes = append(f.sandboxes, id)
+	n.byID[id] = f
+}
+
+// maxSandboxes bounds the IDs kept for a pod whose sandbox fails for days.
+const maxSandboxes = 64
 
 // --- identity ---------------------------------------------------------------
 
@@ -783,8 +831,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			}
 		}
 		if !anyContainer && (sb == nil || sb.complete.IsZero() || len(f.sandboxes) == 0) {
-			f.sandboxes = append(f.sandboxes, id)
-			n.byID[id] = f
+			f.addSandbox(n, id)
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 			return
 		}
@@ -1010,6 +1057,9 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	f.addEvent(rec, typ, reason, message)
 	fp := rec.Str("fieldPath")
 	cname, ctyp, isC := containerFromFieldPath(fp)
+	if isC && (reason == "Pulling" || reason == "Pulled") {
+		f.container(cname, ctyp).notePull(reason, message, rec.Time)
+	}
 	for _, mk := range b.m.event(reason, message) {
 		if mk.Container {
 			if !isC {
@@ -1018,10 +1068,6 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			c := f.container(cname, ctyp)
 			if mk.Stage == CStImage && c.image == "" {
 				c.image = firstQuoted(message) // Pulling image "x"
-			}
-			if reason == "Pulled" && mk.Effect == Complete {
-				// Pulled also completes a started container's re-check; the
-				// first completion wins.
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages[CStCreated] != nil {
@@ -1142,6 +1188,7 @@ func (b *Builder) applyCStatus(f *flowState, cs cstatus, typ string, rec *parser
 		}
 	case cs.State.Running != nil:
 		c.state = "running"
+		c.reason = "" // the waiting reason (PodInitializing, …) is over
 	case cs.State.Terminated != nil:
 		c.state = "terminated"
 		code := cs.State.Terminated.ExitCode
@@ -1149,6 +1196,12 @@ func (b *Builder) applyCStatus(f *flowState, cs cstatus, typ string, rec *parser
 		c.reason = cs.State.Terminated.Reason
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+			// PLEG saw it exit before this patch said how: it completed then.
+			if s := c.stages[CStCompleted]; !c.died.IsZero() && c.died.Before(s.complete) && !c.died.Before(s.begin) {
+				s.complete = c.died
+			} else if !c.died.IsZero() && c.died.Before(s.complete) && c.died.Before(s.begin) {
+				s.begin, s.complete = c.died, c.died
+			}
 		}
 	}
 }
@@ -1198,6 +1251,7 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 		st.PodflowE2E = &e2e
 	}
 	f.startup = st
+	f.sloRule = sloRuleOf(rec)
 	// The pod was observed running: at V0 this is the only proof.
 	b.stageEffect(f, StRunning, Observe, rec, "")
 }
@@ -1286,9 +1340,8 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		switch {
 		case strings.Contains(msg, "returns sandbox id"):
 			id := lastQuoted(msg)
-			if id != "" && !f.isSandbox(id) {
-				f.sandboxes = append(f.sandboxes, id)
-				n.byID[id] = f
+			if id != "" {
+				f.addSandbox(n, id)
 			}
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 		case strings.Contains(msg, "failed"):

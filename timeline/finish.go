@@ -347,7 +347,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			views := b.containerViews(c, logEnd, v, after)
 			containerStages[c] = views
 			for _, sv := range views {
-				if s.begin.IsZero() && !sv.start.IsZero() {
+				if !sv.start.IsZero() && (s.begin.IsZero() || sv.start.Before(s.begin)) {
 					s.begin = sv.start
 				}
 				if sv.status != StatusDone && sv.status != StatusUnknown {
@@ -501,6 +501,11 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		for _, sv := range term {
 			fl.Stages = append(fl.Stages, toStage(b, sv, logEnd, v))
 		}
+	}
+	if fl.Startup != nil {
+		st := *fl.Startup
+		st.PodflowSLO = podflowSLO(f, v)
+		fl.Startup = &st
 	}
 	b.verdict(f, &fl, logEnd)
 	return fl

@@ -40,6 +40,7 @@ const (
 	SpecialFinished     Special = "container-finished" // exit codes
 	SpecialNodeProblem  Special = "node-problem"
 	SpecialFlag         Special = "flag" // FLAG: --v=N
+	SpecialInitAction   Special = "init-action" // the runtime's own start and finish times of an init container
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -206,6 +207,7 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Observe, Event: "Failed", EventMsg: "Error: ", V: 3, Versions: "all"}, // create or start: the sync error says which
 		{Stage: CStStarted, Container: true, Effect: Fail, Event: "FailedPostStartHook", V: 3, Versions: "all"},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
+		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Computing init container action", V: 4, Versions: "1.33+ (seen in 1.33 and 1.36)", Keys: "pod, container, status{State, StartedAt, FinishedAt, ExitCode}", Special: SpecialInitAction},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},
 
 		// Status.

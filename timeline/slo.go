@@ -1,0 +1,190 @@
+package timeline
+
+import (
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// sloRule is how the kubelet that wrote the log leaves time out of
+// podStartSLOduration; podflow follows the same rule so both figures compare.
+type sloRule int
+
+const (
+	// sloPullSpan: E2E minus (lastFinishedPulling - firstStartedPulling),
+	// the 1.26–1.33 tracker.
+	sloPullSpan sloRule = iota
+	// sloPullSpanInitSpan: also minus (lastInitContainerFinish -
+	// firstInitContainerStart).
+	sloPullSpanInitSpan
+	// sloTotals: E2E minus totalImagesPullingTime (pull sessions, overlaps
+	// counted once) minus totalInitContainerRuntime, the 1.34+ tracker.
+	sloTotals
+)
+
+// sloRuleOf reads the rule from the keys the startup line carries.
+func sloRuleOf(rec *parser.Record) sloRule {
+	if _, ok := rec.Field("totalImagesPullingTime"); ok {
+		return sloTotals
+	}
+	if _, ok := rec.Field("firstInitContainerStart"); ok {
+		return sloPullSpanInitSpan
+	}
+	return sloPullSpan
+}
+
+// notePull records a pull from the Pulling and Pulled events. "Pulled" with
+// "already present" is no pull at all.
+func (c *containerState) notePull(reason, message string, t time.Time) {
+	switch reason {
+	case "Pulling":
+		if c.pullOpen.IsZero() {
+			c.pullOpen = t
+		}
+	case "Pulled":
+		if c.pullOpen.IsZero() || strings.Contains(message, "already present") {
+			return
+		}
+		if len(c.pulls) < maxPulls {
+			c.pulls = append(c.pulls, span{c.pullOpen, t})
+		}
+		c.pullOpen = time.Time{}
+	}
+}
+
+// maxPulls bounds the pulls kept per container: a pod restarting for days
+// with imagePullPolicy Always pulls on every restart, and only the pulls
+// before the pod first ran matter for the SLO.
+const maxPulls = 16
+
+// podflowSLO is podflow's own podStartSLOduration: its end-to-end figure
+// minus the image pulls and init-container run time it saw, by the rule of
+// the kubelet that wrote the log. Nil when podflow has no end-to-end figure
+// or the log's verbosity v hides the pull events (V3) it needs.
+func podflowSLO(f *flowState, v int) *Duration {
+	st := f.startup
+	if v < 3 || st == nil || st.PodflowE2E == nil || st.ObservedRunning == nil {
+		return nil
+	}
+	until := *st.ObservedRunning
+	var pulls, inits []span
+	for _, c := range f.containers {
+		for _, p := range c.pulls {
+			if p.from.Before(until) {
+				pulls = append(pulls, span{p.from, minTime(p.to, until)})
+			}
+		}
+		if c.typ != ContainerInit {
+			continue
+		}
+		if !c.ran.from.IsZero() {
+			inits = append(inits, span{c.ran.from, minTime(c.ran.to, until)})
+			continue
+		}
+		started, done := c.stages[CStStarted], c.stages[CStCompleted]
+		if started == nil || done == nil || started.complete.IsZero() || done.complete.IsZero() {
+			continue
+		}
+		inits = append(inits, span{started.complete, minTime(done.complete, until)})
+	}
+	left := time.Duration(*st.PodflowE2E)
+	switch f.sloRule {
+	case sloTotals:
+		left -= unionLength(pulls) + unionLength(inits)
+	case sloPullSpanInitSpan:
+		left -= extent(pulls) + extent(inits)
+	default:
+		left -= extent(pulls)
+	}
+	d := Duration(left)
+	return &d
+}
+
+func minTime(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
+// extent is the time from the first span's start to the last span's end.
+func extent(ss []span) time.Duration {
+	if len(ss) == 0 {
+		return 0
+	}
+	from, to := ss[0].from, ss[0].to
+	for _, s := range ss[1:] {
+		if s.from.Before(from) {
+			from = s.from
+		}
+		if s.to.After(to) {
+			to = s.to
+		}
+	}
+	return to.Sub(from)
+}
+
+// unionLength is the time covered by at least one span.
+func unionLength(ss []span) time.Duration {
+	ss = append([]span(nil), ss...)
+	sort.Slice(ss, func(i, j int) bool { return ss[i].from.Before(ss[j].from) })
+	var total time.Duration
+	var cur span
+	for i, s := range ss {
+		if i == 0 || s.from.After(cur.to) {
+			if i > 0 {
+				total += cur.to.Sub(cur.from)
+			}
+			cur = s
+			continue
+		}
+		if s.to.After(cur.to) {
+			cur.to = s.to
+		}
+	}
+	if len(ss) > 0 {
+		total += cur.to.Sub(cur.from)
+	}
+	return total
+}
+
+// initAction reads "Computing init container action": once the init
+// container has exited, its status carries the runtime's start and finish
+// times, to the nanosecond, where PLEG sees the exit up to a relist later.
+func (b *Builder) initAction(f *flowState, rec *parser.Record) {
+	f.touch(rec.Time)
+	name := rec.Str("container")
+	st, ok := rec.Field("status")
+	if name == "" || !ok {
+		return
+	}
+	get := func(k string) string {
+		v, ok := st.Get(k)
+		if !ok {
+			return ""
+		}
+		return v.String()
+	}
+	if get("State") != "exited" {
+		return
+	}
+	started, err1 := time.Parse(time.RFC3339Nano, get("StartedAt"))
+	finished, err2 := time.Parse(time.RFC3339Nano, get("FinishedAt"))
+	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
+		return
+	}
+	c := f.container(name, ContainerInit)
+	c.ran = span{started, finished}
+	if get("ExitCode") != "0" {
+		return
+	}
+	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+	if s := c.stages[CStCompleted]; finished.Before(s.complete) {
+		s.complete = finished
+		if finished.Before(s.begin) {
+			s.begin = finished
+		}
+	}
+}
