@@ -100,7 +100,7 @@ type podTemplate struct {
 type corpus struct {
 	startup    []entry // kubelet start-up of one node, before its first pod
 	startAt    time.Time
-	pid        string // " %7d " of the node's kubelet: every line is written with it
+	pid        string    // " %7d " of the node's kubelet: every line is written with it
 	background [][]entry // per file, the node's own lines while pods ran
 	pods       [][]*podTemplate
 }
