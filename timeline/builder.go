@@ -120,7 +120,6 @@ type flowState struct {
 	phase       string
 	readyAt     time.Time
 	unknownIDs  []string
-	findings    map[string]bool
 	admitted    bool
 }
 
@@ -450,7 +449,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		b.capped = true
 		return nil
 	}
-	f := &flowState{ref: ref, node: n, seq: len(b.flows), stages: map[string]*stageState{}, byName: map[string]*containerState{}, findings: map[string]bool{}}
+	f := &flowState{ref: ref, node: n, seq: len(b.flows), stages: map[string]*stageState{}, byName: map[string]*containerState{}}
 	if prev := n.byName[ref.Key()]; prev != nil {
 		f.incarnation = prev.incarnation + 1
 		if prev.incarnation == 0 {
@@ -747,8 +746,8 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				f.static = true
 			}
 			if !n.lastStart.IsZero() && n.starts > 1 && f.stages[StObserved] != nil {
-				// A replay after a kubelet restart: not a new pod.
-				b.attachFinding(f, n, "KubeletRestart")
+				// A replay after a kubelet restart: not a new pod (the
+				// restart finding overlaps the flow, so Finish attaches it).
 				continue
 			}
 			b.stageEffect(f, StObserved, Complete, rec, "")
@@ -1084,6 +1083,7 @@ func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
 		e := &f.events[i]
 		if e.Reason == reason && e.Message == message && e.Type == typ {
 			e.Count++
+			e.LastTime = rec.Time
 			return
 		}
 	}
@@ -1293,14 +1293,6 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	fd.End = &end
 	if len(fd.Evidence) < 3 {
 		fd.Evidence = append(fd.Evidence, evidenceOf(rec))
-	}
-}
-
-func (b *Builder) attachFinding(f *flowState, n *nodeState, kind string) {
-	for _, k := range n.findOrder {
-		if fd := n.findings[k]; fd.Kind == kind {
-			f.findings[fd.ID] = true
-		}
 	}
 }
 

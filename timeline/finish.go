@@ -31,6 +31,9 @@ func (b *Builder) Finish() *FlowList {
 		for _, k := range n.findOrder {
 			fd := *n.findings[k]
 			fd.Node = nodeNames[n]
+			// IDs were made with the node's key, which for a host-less log
+			// is its file; the public ID names the node as shown.
+			fd.ID = fd.Node + strings.TrimPrefix(fd.ID, n.name)
 			end := fd.Time
 			if fd.End != nil {
 				end = *fd.End

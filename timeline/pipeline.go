@@ -39,7 +39,7 @@ const (
 	SpecialVersion      Special = "version"
 	SpecialFinished     Special = "container-finished" // exit codes
 	SpecialNodeProblem  Special = "node-problem"
-	SpecialFlag         Special = "flag" // FLAG: --v=N
+	SpecialFlag         Special = "flag"        // FLAG: --v=N
 	SpecialInitAction   Special = "init-action" // the runtime's own start and finish times of an init container
 )
 

@@ -143,6 +143,7 @@ type Event struct {
 	Message   string    `json:"message"`
 	FieldPath string    `json:"fieldPath,omitempty"`
 	Count     int       `json:"count"`
+	LastTime  time.Time `json:"lastTime,omitzero"` // the last repeat, when Count > 1
 	Evidence  Evidence  `json:"evidence"`
 }
 
