@@ -35,8 +35,13 @@ lint:
 golden:
 	$(GO) test ./cmd/... ./timeline/... ./tui/... -update
 
+# bench builds bench-data/ when missing (about 3.3 GB, a minute), runs the
+# Go benchmarks and times podflow against grep on it: medians of 5.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./parser/ ./timeline/ | tee $(BIN)/bench.txt
+	GO=$(GO) BIN=$(BIN) scripts/bench.sh
+
+bench-data:
+	GO=$(GO) scripts/bench-data.sh
 
 # Every package with fuzz targets, each target for FUZZTIME (e.g. make fuzz
 # FUZZTIME=10m). Crashers land in the package's testdata/fuzz/<Target>/

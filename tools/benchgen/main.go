@@ -421,7 +421,9 @@ func writeLog(c *corpus, path string, gz bool, size int64, seed uint64) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	f, err := os.Create(path)
+	// Written under a temporary name and renamed at the end, so that an
+	// interrupted run leaves no file that looks complete.
+	f, err := os.Create(path + ".tmp")
 	if err != nil {
 		return err
 	}
@@ -430,7 +432,7 @@ func writeLog(c *corpus, path string, gz bool, size int64, seed uint64) error {
 	var zw *gzip.Writer
 	var zf *os.File
 	if gz {
-		zf, err = os.Create(path + ".gz")
+		zf, err = os.Create(path + ".gz.tmp")
 		if err != nil {
 			return err
 		}
@@ -558,8 +560,19 @@ func writeLog(c *corpus, path string, gz bool, size int64, seed uint64) error {
 			return err
 		}
 	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if zf != nil {
+		if err := zf.Close(); err != nil {
+			return err
+		}
+		if err := os.Rename(path+".gz.tmp", path+".gz"); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(os.Stderr, "benchgen: wrote %d bytes (%d pods)\n", written, next)
-	return f.Close()
+	return os.Rename(path+".tmp", path)
 }
 
 func scaled(d time.Duration, speed float64) time.Duration {

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# make bench: Go benchmarks (parser, engine) and a whole-process comparison
+# of `podflow get pods` with grep (and rg when installed) on generated
+# kubelet logs. Every timing is the median of $RUNS runs in this one
+# invocation, file in page cache; compare the ratios, not the seconds,
+# across machines.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+GO=${GO:-go}
+BIN=${BIN:-bin}
+DATA=${DATA:-bench-data}
+RUNS=${RUNS:-5}
+GOBENCH=${GOBENCH:-1} # 0 skips the Go benchmarks
+
+need() { command -v "$1" >/dev/null 2>&1; }
+if [ ! -x /usr/bin/time ] || ! /usr/bin/time -f %M true >/dev/null 2>&1; then
+  echo "bench: installing GNU time for peak RSS" >&2
+  if need apt-get; then apt-get install -y -qq time >/dev/null 2>&1 || true; fi
+fi
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time (GNU time) is needed for peak RSS" >&2; exit 1; }
+
+mkdir -p "$BIN"
+$GO build -o "$BIN/podflow" ./cmd/podflow
+$GO build -o "$BIN/benchgen" ./tools/benchgen
+"$(dirname "$0")/bench-data.sh"
+
+F1=$DATA/kubelet-1g.log
+F2=$DATA/kubelet-2g.log
+F100=$DATA/kubelet-100m.log
+
+if [ "$GOBENCH" = 1 ]; then
+  echo "== Go benchmarks (median of $RUNS)"
+  $GO test -run '^$' -bench . -benchmem -count "$RUNS" ./parser/ ./timeline/ > "$BIN/gobench.txt"
+  # Median of every metric per benchmark, benchstat-style.
+  awk '
+    /^Benchmark/ {
+      name = $1; sub(/-[0-9]+$/, "", name)
+      if (!(name in seen)) { seen[name] = 1; order[++n] = name }
+      for (i = 3; i + 1 <= NF; i += 2) {
+        key = name SUBSEP $(i + 1)
+        if (!(key in cnt)) { units[name] = units[name] " " $(i + 1) }
+        vals[key, ++cnt[key]] = $i
+      }
+    }
+    function median(key,   m, i, j, t, a) {
+      m = cnt[key]
+      for (i = 1; i <= m; i++) a[i] = vals[key, i] + 0
+      for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+      return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
+    }
+    END {
+      for (k = 1; k <= n; k++) {
+        name = order[k]; line = sprintf("%-44s", name)
+        split(substr(units[name], 2), u, " ")
+        for (i = 1; i in u; i++) line = line sprintf("  %g %s", median(name SUBSEP u[i]), u[i])
+        print line
+      }
+    }' "$BIN/gobench.txt"
+  echo
+fi
+
+# run LABEL CMD... : median wall seconds and median peak RSS (KiB) of
+# $RUNS runs; stdout goes to a file (GNU grep stops at the first match
+# when its output is /dev/null).
+declare -A WALL RSS
+run() {
+  local label=$1; shift
+  local ts=() ms=() i out
+  for ((i = 0; i < RUNS; i++)); do
+    out=$(/usr/bin/time -f '%e %M' "$@" 2>&1 >"$BIN/bench-out.txt" | tail -1)
+    ts+=("${out% *}"); ms+=("${out#* }")
+  done
+  WALL[$label]=$(printf '%s\n' "${ts[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+  RSS[$label]=$(printf '%s\n' "${ms[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
+  printf '%-34s %8.2f s  %8.1f MiB peak RSS\n' "$label" "${WALL[$label]}" "$(echo "${RSS[$label]}" | awk '{print $1/1024}')"
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+
+warm() { for f in "$@"; do cat "$f" >/dev/null; done; }
+
+echo "== whole process (median of $RUNS, $(nproc) cores, page cache warm)"
+warm "$F1" "$F2" "$F100" "$F1.gz" "$F100.gz"
+pods=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | wc -l || true)
+echo "1 GiB file: $(wc -l <"$F1") lines, $pods pods"
+run "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
+if need rg; then run "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
+run "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
+run "podflow get pods 1GiB" "$BIN/podflow" get pods "$F1"
+run "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
+run "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
+run "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
+run "zcat 1GiB.gz | grep -cF SyncLoop" sh -c "zcat '$F1.gz' | grep -cF SyncLoop"
+
+echo
+echo "== figures (targets in brackets)"
+printf 'get pods 1GiB / grep -cF 1GiB       %s x   [<= 1.0]\n' "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[grep -cF SyncLoop 1GiB]}")"
+if need rg; then
+  printf 'get pods 1GiB / rg -c 1GiB          %s x\n' "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[rg -c SyncLoop 1GiB]}")"
+fi
+printf 'peak RSS get pods 1GiB (%s pods)  %s MiB [<= 100]\n' "$pods" "$(awk -v k="${RSS[podflow get pods 1GiB]}" 'BEGIN{printf "%.1f", k/1024}')"
+printf 'time 2GiB / time 1GiB               %s x   [<= 2.1]\n' "$(ratio "${WALL[podflow get pods 2GiB]}" "${WALL[podflow get pods 1GiB]}")"
+printf 'get pods 1GiB: %s MB/s; 1GiB.gz: %s MB/s of log\n' \
+  "$(awk -v t="${WALL[podflow get pods 1GiB]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')" \
+  "$(awk -v t="${WALL[podflow get pods 1GiB.gz]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')"
+if [ "$GOBENCH" = 1 ]; then
+  echo "parser allocs per uninteresting line: $(awk '/BenchmarkParse\/text-unwanted/ {for (i=3;i<NF;i++) if ($(i+1)=="allocs/line") print $i}' "$BIN/gobench.txt" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')  [0]"
+fi
