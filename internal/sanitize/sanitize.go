@@ -1,11 +1,25 @@
-// Package sanitize makes untrusted text (log lines) safe to print on a
-// terminal: it removes control characters and escape sequences that could
-// move the cursor, rewrite the screen, set the clipboard (OSC 52), forge
-// hyperlinks (OSC 8) or reorder text (bidi overrides).
+// Package sanitize makes untrusted text (log lines) safe to print. There is
+// one layer per output kind, and each command output goes through exactly
+// one of them:
+//
+//   - terminal text (tables, describe, lines, stats, check text, YAML):
+//     Sanitize / SanitizeLines on every log-derived value, and Guard on the
+//     stream for GitHub workflow commands;
+//   - JSON: EscapeJSON on the encoder's output (lossless: hidden characters
+//     stay, as \uXXXX escapes);
+//   - GitHub annotations: GitHubData / GitHubProperty;
+//   - XML (JUnit): XML;
+//   - HTML: html/template over Sanitize'd values.
+//
+// Sanitize removes control characters and escape sequences that could move
+// the cursor, rewrite the screen, set the clipboard (OSC 52), forge
+// hyperlinks (OSC 8), and the format characters that reorder or hide text
+// (bidi overrides, zero-width characters).
 package sanitize
 
 import (
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -16,7 +30,10 @@ import (
 //   - other C0 controls (including bare CR, backspace, NUL) except TAB,
 //     and DEL and the C1 controls U+0080–U+009F;
 //   - the bidi embedding, override and isolate controls U+202A–U+202E and
-//     U+2066–U+2069.
+//     U+2066–U+2069, and every other format character (Unicode category
+//     Cf: zero-width space/joiners, LRM/RLM/ALM, word joiner, BOM, tag
+//     characters, …), which render as nothing and so can hide or reorder
+//     text; and the line and paragraph separators U+2028/U+2029.
 //
 // Invalid UTF-8 bytes become U+FFFD. Newlines are removed too: callers
 // print one line per record (use SanitizeLines to keep them).
@@ -49,7 +66,7 @@ func clean(s string, keepNL bool) string {
 			continue
 		case r == '\t', r == '\n' && keepNL:
 			b.WriteRune(r)
-		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, isBidi(r):
+		case r < 0x20, r == 0x7f, r >= 0x80 && r <= 0x9f, Hidden(r):
 			// dropped
 		default:
 			b.WriteString(s[i : i+size])
@@ -59,8 +76,19 @@ func clean(s string, keepNL bool) string {
 	return b.String()
 }
 
-func isBidi(r rune) bool {
-	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+// Hidden reports whether r is a character that displays as nothing yet
+// changes how the text around it reads: a format character (category Cf,
+// which holds the bidi controls U+202A–U+202E and U+2066–U+2069) or a
+// line/paragraph separator.
+func Hidden(r rune) bool {
+	return r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 ||
+		r == 0x2028 || r == 0x2029 || r >= 0xad && unicode.Is(unicode.Cf, r)
+}
+
+// Unsafe reports whether r may not appear in sanitized output: a C0 or
+// C1 control other than TAB and LF, DEL, or a Hidden character.
+func Unsafe(r rune) bool {
+	return r < 0x20 && r != '\t' && r != '\n' || r >= 0x7f && r <= 0x9f || Hidden(r)
 }
 
 // safe reports whether s needs no change (the common case: no allocation).
@@ -78,7 +106,7 @@ func safe(s string, keepNL bool) bool {
 				return false
 			}
 			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size <= 1 || r <= 0x9f || isBidi(r) {
+			if r == utf8.RuneError && size <= 1 || r <= 0x9f || Hidden(r) {
 				return false
 			}
 			i += size - 1

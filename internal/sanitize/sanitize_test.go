@@ -21,6 +21,11 @@ func TestSanitize(t *testing.T) {
 		{"NUL and DEL", "a\x00b\x7fc", "abc"},
 		{"bidi override", "abc\u202edcba\u202c", "abcdcba"},
 		{"bidi isolate", "\u2066x\u2069", "x"},
+		{"zero width and BOM", "ad\u200bmi\u200dn\ufeff", "admin"},
+		{"LRM RLM ALM", "a\u200eb\u200fc\u061cd", "abcd"},
+		{"line separators", "a\u2028b\u2029c", "abc"},
+		{"tag characters", "a\U000E0041b", "ab"},
+		{"soft hyphen", "a\u00adb", "ab"},
 		{"invalid UTF-8", "a\xffb", "a\ufffdb"},
 		{"unicode kept", "déc. мар 日本 ✓", "déc. мар 日本 ✓"},
 		{"unterminated OSC", "a\x1b]0;title", "a"},
@@ -51,7 +56,7 @@ func FuzzSanitize(f *testing.F) {
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Sanitize(s)
 		for _, r := range out {
-			if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 {
+			if r < 0x20 && r != '\t' || r == 0x7f || r >= 0x80 && r <= 0x9f || r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069 || Hidden(r) {
 				t.Fatalf("Sanitize(%q) = %q keeps %U", s, out, r)
 			}
 		}

@@ -1,0 +1,216 @@
+package sanitize
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// GitHub Actions runners read every line a step prints and act on two
+// command syntaxes: "::name props::data" when it is the first thing on a
+// line after white space (.NET TrimStart, so any Unicode space), and the
+// legacy "##[name props]data" anywhere in a line. A log line that says
+// "::add-mask::…", "::stop-commands::…" or "##[error]…" would otherwise be
+// obeyed when podflow runs in CI. Defuse and Guard break both syntaxes by
+// putting a space inside them (": :", "## ["): visible, lossless to a
+// reader, and inert to the runner.
+
+// Defuse neutralises workflow commands in s, taking s to start a line.
+func Defuse(s string) string {
+	if !strings.Contains(s, "::") && !strings.Contains(s, "##[") {
+		return s
+	}
+	var b strings.Builder
+	g := &guard{w: &b}
+	g.Write([]byte(s))
+	return b.String()
+}
+
+// Guard returns a writer that passes everything to w but neutralises
+// workflow commands as Defuse does, across Write calls. It holds no bytes
+// back, so it needs no Flush. Output that must carry real workflow commands
+// (podflow check -o github) is written around it.
+func Guard(w io.Writer) io.Writer {
+	if g, ok := w.(*guard); ok {
+		return g
+	}
+	return &guard{w: w}
+}
+
+type guard struct {
+	w      io.Writer
+	mid    bool    // past the white space that starts the line
+	colon  bool    // the line so far is white space and one ':'
+	hashes int     // '#' just before this byte
+	rb     [4]byte // a multi-byte rune at the start of a line, being read
+	rn     int
+}
+
+func (g *guard) Write(p []byte) (int, error) {
+	var out []byte // allocated only when something changes
+	last := 0
+	insert := func(i int) {
+		if out == nil {
+			out = make([]byte, 0, len(p)+8)
+		}
+		out = append(out, p[last:i]...)
+		out = append(out, ' ')
+		last = i
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if c == '\n' || c == '\r' {
+			g.mid, g.colon, g.hashes, g.rn = false, false, 0, 0
+			continue
+		}
+		if !g.mid {
+			if g.rn > 0 || c >= 0x80 {
+				g.rb[g.rn] = c
+				g.rn++
+				if !utf8.FullRune(g.rb[:g.rn]) {
+					continue
+				}
+				r, _ := utf8.DecodeRune(g.rb[:g.rn])
+				g.rn = 0
+				if !unicode.IsSpace(r) {
+					g.mid = true
+				}
+				continue
+			}
+			switch {
+			case c == ' ' || c == '\t' || c == '\v' || c == '\f':
+				continue
+			case c == ':' && !g.colon:
+				g.colon = true
+				continue
+			case c == ':' && g.colon:
+				insert(i)
+			}
+			g.mid, g.colon = true, false
+		}
+		switch {
+		case c == '#':
+			g.hashes++
+		case c == '[' && g.hashes >= 2:
+			insert(i)
+			g.hashes = 0
+		default:
+			g.hashes = 0
+		}
+	}
+	if out == nil {
+		return g.w.Write(p)
+	}
+	out = append(out, p[last:]...)
+	if _, err := g.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// EscapeJSON makes encoded JSON inert on a terminal and in a CI log without
+// losing anything: encoding/json already escapes C0 controls, but writes
+// DEL, C1 controls, bidi and other format characters as raw UTF-8; they
+// become \uXXXX escapes here, and the '[' of "##[" becomes \u005b. Those
+// characters can only occur inside JSON strings, so the result is the same
+// JSON value. Invalid UTF-8 (which encoding/json never writes) becomes
+// U+FFFD.
+func EscapeJSON(b []byte) []byte {
+	if !needsJSON(b) {
+		return b
+	}
+	out := make([]byte, 0, len(b)+16)
+	for i := 0; i < len(b); {
+		r, size := utf8.DecodeRune(b[i:])
+		switch {
+		case r == utf8.RuneError && size <= 1:
+			out = append(out, `\ufffd`...)
+		case Unsafe(r) && r >= 0x7f:
+			if r > 0xffff {
+				r1, r2 := utf16.EncodeRune(r)
+				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
+			} else {
+				out = fmt.Appendf(out, `\u%04x`, r)
+			}
+		case r == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#':
+			out = append(out, `\u005b`...)
+		default:
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
+}
+
+func needsJSON(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == 0x7f || c == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#' {
+			return true
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size <= 1 || Unsafe(r) {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// JSONWriter applies EscapeJSON to every Write. Each Write must carry whole
+// runes, as json.Encoder's (one encoded value per Write) do.
+func JSONWriter(w io.Writer) io.Writer { return jsonWriter{w} }
+
+type jsonWriter struct{ w io.Writer }
+
+func (j jsonWriter) Write(p []byte) (int, error) {
+	if _, err := j.w.Write(EscapeJSON(p)); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// XML makes log text safe for XML 1.0 character data and attributes:
+// terminal controls and hidden characters are removed (as SanitizeLines
+// does) and so is every character XML 1.0 forbids; encoding/xml escapes
+// the markup characters.
+func XML(s string) string {
+	s = SanitizeLines(s)
+	if !strings.ContainsFunc(s, func(r rune) bool { return !xmlChar(r) }) {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if !xmlChar(r) {
+			return -1
+		}
+		return r
+	}, s)
+}
+
+func xmlChar(r rune) bool {
+	return r == 0x9 || r == 0xA || r == 0xD ||
+		(r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
+}
+
+// GitHubData escapes a workflow command's message as GitHub's toolkit does
+// (escapeData: % CR LF), after removing terminal controls and hidden
+// characters.
+func GitHubData(s string) string {
+	s = SanitizeLines(s)
+	s = strings.ReplaceAll(s, "%", "%25")
+	s = strings.ReplaceAll(s, "\r", "%0D")
+	return strings.ReplaceAll(s, "\n", "%0A")
+}
+
+// GitHubProperty escapes a workflow command's property value (GitHub's
+// escapeProperty: escapeData plus ':' and ',').
+func GitHubProperty(s string) string {
+	s = GitHubData(s)
+	s = strings.ReplaceAll(s, ":", "%3A")
+	return strings.ReplaceAll(s, ",", "%2C")
+}
