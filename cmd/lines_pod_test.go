@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -69,5 +70,58 @@ func TestLinesPodTwentyPodsDoNotLeak(t *testing.T) {
 	_, _, code = runPodflow(t, false, "lines", "pod", "web", corpus+"v1.36.3/01-happy-path.log", "--stage", "warp")
 	if code != 2 {
 		t.Errorf("bad --stage: exit %d", code)
+	}
+}
+
+// With the node's containerd log beside the real kubelet log, the runtime's
+// lines for the pod come too, in time order: they name only the sandbox ID
+// (CreateContainer within sandbox) or a container ID (StartContainer) that
+// the kubelet log tied to the pod, or the pod's sandbox metadata.
+func TestLinesPodWithRuntimeLog(t *testing.T) {
+	happy := corpus + "v1.36.3/01-happy-path.log"
+	runtime := "../testdata/formats/containerd.log"
+	out, errOut, code := runPodflow(t, false, "lines", "pod", "web-7d9f8c6b5-x2kqp", happy, runtime)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var fromRuntime []string
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	for _, l := range lines {
+		if strings.HasPrefix(l, runtime+":") {
+			fromRuntime = append(fromRuntime, strings.TrimPrefix(l, runtime+":"))
+		}
+	}
+	// Lines 1, 2, 6, 7 and 8 of the containerd log; 3–5 name only an image
+	// and 9–10 belong to another pod's pull and to no pod.
+	want := []string{"1:", "2:", "6:", "7:", "8:"}
+	if len(fromRuntime) != len(want) {
+		t.Fatalf("runtime lines %q, want lines %v", fromRuntime, want)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(fromRuntime[i], w) {
+			t.Errorf("runtime line %d is %q, want line %s", i, fromRuntime[i], w)
+		}
+	}
+	if !strings.Contains(fromRuntime[3], `StartContainer for \"12470fbbe8fbd02a`) {
+		t.Errorf("StartContainer line missing: %q", fromRuntime[3])
+	}
+	if len(lines) != 258+5 {
+		t.Errorf("%d lines, want the kubelet's 258 and the runtime's 5", len(lines))
+	}
+	// Time order across inputs: where the output switches from one file to
+	// the other, time does not go back (each file keeps its own order; the
+	// kubelet's own lines are not strictly ordered).
+	clock := regexp.MustCompile(`(\d\d:\d\d:\d\d\.\d{6})`)
+	prevTime, prevRuntime := "", false
+	for _, l := range lines {
+		m := clock.FindString(l)
+		if m == "" {
+			t.Fatalf("no time in %q", l)
+		}
+		isRuntime := strings.HasPrefix(l, runtime+":")
+		if prevTime != "" && isRuntime != prevRuntime && m < prevTime {
+			t.Errorf("out of time order across inputs: %s after %s: %q", m, prevTime, l)
+		}
+		prevTime, prevRuntime = m, isRuntime
 	}
 }
