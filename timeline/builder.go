@@ -136,8 +136,14 @@ type nodeState struct {
 	byName     map[string]*flowState
 	byID       map[string]*flowState
 	findings   map[string]*Finding
-	findOrder  []string
-	plegBad    bool
+	// pulling lists, per image, the pods with a pull of it under way, so
+	// the runtime's PullImage lines (which name only the image) find them.
+	pulling map[string][]*flowState
+	// orphans are runtime lines by an ID not yet tied to a pod.
+	orphans     map[string]*orphan
+	orphanOrder []string
+	findOrder   []string
+	plegBad     bool
 }
 
 // Builder consumes records one at a time (streaming) and keeps state
@@ -1057,7 +1063,11 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	fp := rec.Str("fieldPath")
 	cname, ctyp, isC := containerFromFieldPath(fp)
 	if isC && (reason == "Pulling" || reason == "Pulled") {
-		f.container(cname, ctyp).notePull(reason, message, rec.Time)
+		c := f.container(cname, ctyp)
+		c.notePull(reason, message, rec.Time)
+		if img := firstQuoted(message); img != "" {
+			n.notePulling(f, img, !c.pullOpen.IsZero())
+		}
 	}
 	for _, mk := range b.m.event(reason, message) {
 		if mk.Container {
@@ -1296,6 +1306,38 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	}
 }
 
+// orphanLine holds a runtime line that names an ID no kubelet line has tied
+// to a pod yet: the runtime logs StartContainer before the kubelet learns
+// the container's ID. Finish counts it unattributed only if the ID stays
+// unknown.
+func (b *Builder) orphanLine(n *nodeState, id string, rec *parser.Record) {
+	if id == "" || len(n.orphans) >= maxOrphans {
+		b.unattributedLine(rec)
+		return
+	}
+	if n.orphans == nil {
+		n.orphans = map[string]*orphan{}
+	}
+	o := n.orphans[id]
+	if o == nil {
+		o = &orphan{}
+		n.orphans[id] = o
+		n.orphanOrder = append(n.orphanOrder, id)
+	}
+	o.count++
+	if len(o.evidence) < maxEvidence {
+		o.evidence = append(o.evidence, evidenceOf(rec))
+	}
+}
+
+type orphan struct {
+	count    int
+	evidence []Evidence
+}
+
+// maxOrphans bounds the IDs held per node; past it lines count at once.
+const maxOrphans = 4096
+
 func (b *Builder) unattributedLine(rec *parser.Record) {
 	b.unattrCount++
 	if len(b.unattributed) < maxUnattributed {
@@ -1345,7 +1387,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		sid := firstQuoted(msg)
 		f := n.byID[sid]
 		if f == nil {
-			b.unattributedLine(rec)
+			b.orphanLine(n, sid, rec)
 			return
 		}
 		name := ""
@@ -1372,7 +1414,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		id := firstQuoted(msg)
 		f := n.byID[id]
 		if f == nil {
-			b.unattributedLine(rec)
+			b.orphanLine(n, id, rec)
 			return
 		}
 		c := f.containerByID(id)
@@ -1393,8 +1435,37 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 			}
 		}
 		if strings.HasPrefix(msg, "PullImage ") {
-			b.unattributedLine(rec)
+			b.runtimePull(n, rec)
 		}
+	}
+}
+
+// runtimePull joins the runtime's PullImage lines, which name only the
+// image, to the containers the kubelet is pulling that image for on that
+// node (their Pulling event seen, no Pulled yet); a failed pull fails their
+// image stage with the runtime's own error.
+func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
+	img := firstQuoted(rec.Msg)
+	hit := false
+	for _, f := range n.pulling[img] {
+		for _, c := range f.containers {
+			if c.image != img || c.pullOpen.IsZero() {
+				continue
+			}
+			hit = true
+			switch {
+			case strings.Contains(rec.Msg, "\" failed"), rec.Severity >= parser.SeverityError && rec.Err != "":
+				b.containerEffect(f, c, CStImage, Fail, rec, rec.Err)
+			default:
+				f.touch(rec.Time)
+				if s := c.stages[CStImage]; s != nil && len(s.evidence) < maxEvidence {
+					addEvidence(s, evidenceOf(rec))
+				}
+			}
+		}
+	}
+	if !hit {
+		b.unattributedLine(rec)
 	}
 }
 

@@ -88,8 +88,24 @@ func (b *Builder) Finish() *FlowList {
 		}
 	}
 	sum.Pods = len(out.Items)
-	sum.Unattributed = b.unattrCount
-	out.Unattributed = b.unattributed
+	unattr, unattrCount := b.unattributed, b.unattrCount
+	for _, name := range b.nodeOrder {
+		n := b.nodes[name]
+		for _, id := range n.orphanOrder {
+			if n.byID[id] != nil {
+				continue
+			}
+			o := n.orphans[id]
+			unattrCount += o.count
+			for _, ev := range o.evidence {
+				if len(unattr) < maxUnattributed {
+					unattr = append(unattr, ev)
+				}
+			}
+		}
+	}
+	sum.Unattributed = unattrCount
+	out.Unattributed = unattr
 	return out
 }
 

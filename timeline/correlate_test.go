@@ -1,0 +1,97 @@
+package timeline
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// buildInputs runs files (or folders) through discovery, the time-ordered
+// merge and the engine, the way the commands do.
+func buildInputs(t *testing.T, paths ...string) *FlowList {
+	t.Helper()
+	srcs, errs := parser.Discover(paths, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	b := NewBuilder(Options{})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want})
+	defer mr.Close()
+	for {
+		rec, err := mr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Add(rec)
+	}
+	st := mr.Stats()
+	b.InputSpan("", st.FirstTime, st.LastTime)
+	return b.Finish()
+}
+
+const runtimeLog = "../testdata/formats/containerd.log"
+
+// The containerd log of the node, given beside the real kubelet log, joins
+// the pod: its sandbox and container lines by ID, its PullImage lines (which
+// name only the image) by the pull under way for that image.
+func TestRuntimeLinesJoinThePod(t *testing.T) {
+	fl := buildInputs(t, filepath.Join(corpus, "v1.36.3/01-happy-path.log"), runtimeLog)
+	f := onlyFlow(t, fl, "web-7d9f8c6b5-x2kqp")
+	img := cstage(containerOf(f, "init-config"), CStImage)
+	var runtimeLines []int64
+	for _, ev := range img.Evidence {
+		if ev.Input == runtimeLog {
+			runtimeLines = append(runtimeLines, ev.Line)
+		}
+	}
+	// Lines 3 (PullImage busybox) and 5 (returns image reference).
+	if len(runtimeLines) != 2 || runtimeLines[0] != 3 || runtimeLines[1] != 5 {
+		t.Errorf("init-config image evidence from containerd: lines %v, want [3 5]", runtimeLines)
+	}
+	if img.Status != StatusDone {
+		t.Errorf("image stage %s", img.Status)
+	}
+	// StartContainer (lines 7, 8) comes before the kubelet names the ID, yet
+	// it is the pod's; only line 9 (another pod's failed pull, whose pod is
+	// not in this kubelet log) stays unattributed. Line 4 (ImageCreate) and
+	// 10 (debug) are not pipeline lines.
+	if fl.Summary.Unattributed != 1 || len(fl.Unattributed) != 1 || fl.Unattributed[0].Line != 9 {
+		t.Errorf("unattributed %d %+v, want only containerd.log:9", fl.Summary.Unattributed, fl.Unattributed)
+	}
+}
+
+// A pull that fails inside the runtime shows as the container's image stage
+// stuck on the runtime's own error (a failed attempt that nothing completed
+// is a stall, as for the kubelet's own ErrImagePull), even when the kubelet
+// log shows only the Pulling event.
+func TestRuntimePullFailureFailsTheImageStage(t *testing.T) {
+	dir := t.TempDir()
+	kubelet := `I1122 06:05:35.100000    2001 kubelet.go:2709] "SyncLoop ADD" source="api" pods=["default/web-bad-1"]
+I1122 06:05:36.246000    2001 event.go:389] "Event occurred" object="default/web-bad-1" fieldPath="spec.containers{nginx}" kind="Pod" apiVersion="v1" type="Normal" reason="Pulling" message="Pulling image \"docker.io/library/nginx:1.27.99\""
+I1122 06:05:59.000000    2001 kubelet.go:2709] "SyncLoop (housekeeping)"
+`
+	containerd := `time="2026-11-22T06:05:36.247000000Z" level=info msg="PullImage \"docker.io/library/nginx:1.27.99\""
+time="2026-11-22T06:05:37.450112938Z" level=error msg="PullImage \"docker.io/library/nginx:1.27.99\" failed" error="failed to pull and unpack image \"docker.io/library/nginx:1.27.99\": failed to resolve reference \"docker.io/library/nginx:1.27.99\": docker.io/library/nginx:1.27.99: not found"
+`
+	os.WriteFile(filepath.Join(dir, "kubelet.log"), []byte(kubelet), 0o644)
+	os.WriteFile(filepath.Join(dir, "containerd.log"), []byte(containerd), 0o644)
+	fl := buildInputs(t, dir)
+	f := onlyFlow(t, fl, "web-bad-1")
+	img := cstage(containerOf(f, "nginx"), CStImage)
+	if img.Status != StatusStalled || img.Attempts != 1 || !strings.Contains(img.Reason, "failed to resolve reference") {
+		t.Errorf("image stage %s (%d attempts) %q, want stalled after 1 attempt on the runtime's error", img.Status, img.Attempts, img.Reason)
+	}
+	if f.Verdict != VerdictStalled || f.Container != "nginx" || f.ContainerStage != CStImage || !strings.Contains(f.Reason, "not found") {
+		t.Errorf("verdict %s at %s/%s %q, want Stalled at nginx/image on the runtime's error", f.Verdict, f.Container, f.ContainerStage, f.Reason)
+	}
+	if fl.Summary.Unattributed != 0 {
+		t.Errorf("unattributed %d, want 0", fl.Summary.Unattributed)
+	}
+}
