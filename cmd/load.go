@@ -93,9 +93,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 		b.Add(rec)
 	}
-	for _, ss := range mr.SourceStats() {
-		b.InputSpan(ss.Source.Name, ss.Stats.FirstTime, ss.Stats.LastTime)
-	}
+	b.Inputs(mr.SourceStats())
 	a.Flows = b.Finish()
 	a.Stats = mr.Stats()
 	a.Warnings = append(a.Warnings, mr.Errors()...)

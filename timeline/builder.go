@@ -46,9 +46,7 @@ func Build(src RecordSource, opts Options) (*FlowList, error) {
 	}
 	switch s := src.(type) {
 	case interface{ SourceStats() []parser.SourceStats }:
-		for _, ss := range s.SourceStats() {
-			b.InputSpan(ss.Source.Name, ss.Stats.FirstTime, ss.Stats.LastTime)
-		}
+		b.Inputs(s.SourceStats())
 	case interface{ Stats() parser.Stats }:
 		st := s.Stats()
 		b.InputSpan("", st.FirstTime, st.LastTime)
@@ -198,6 +196,24 @@ func (b *Builder) InputSpan(input string, first, last time.Time) {
 		}
 		if last.After(n.end) {
 			n.end = last
+		}
+	}
+}
+
+// Inputs tells the builder what the parser learnt of each input once all
+// records are in: its time span (see InputSpan) and the kubelet version a
+// log dump records beside it, used for nodes whose lines never said.
+func (b *Builder) Inputs(stats []parser.SourceStats) {
+	for _, ss := range stats {
+		b.InputSpan(ss.Source.Name, ss.Stats.FirstTime, ss.Stats.LastTime)
+		v := ss.Source.DumpVersion()
+		if v == "" {
+			continue
+		}
+		for n := range b.inputNodes[ss.Source.Name] {
+			if n.version == "" {
+				n.version = v
+			}
 		}
 	}
 }

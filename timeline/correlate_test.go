@@ -31,8 +31,7 @@ func buildInputs(t *testing.T, paths ...string) *FlowList {
 		}
 		b.Add(rec)
 	}
-	st := mr.Stats()
-	b.InputSpan("", st.FirstTime, st.LastTime)
+	b.Inputs(mr.SourceStats())
 	return b.Finish()
 }
 
@@ -93,5 +92,24 @@ time="2026-11-22T06:05:37.450112938Z" level=error msg="PullImage \"docker.io/lib
 	}
 	if fl.Summary.Unattributed != 0 {
 		t.Errorf("unattributed %d, want 0", fl.Summary.Unattributed)
+	}
+}
+
+// A kind dump's kubernetes-version.txt names the kubelet version of nodes
+// whose log lines never say it (the log began after the kubelet started).
+func TestDumpVersionFile(t *testing.T) {
+	fl := buildInputs(t, "../testdata/formats/kind-logs")
+	if len(fl.Nodes) != 2 {
+		t.Fatalf("%d nodes, want kind-control-plane and kind-worker", len(fl.Nodes))
+	}
+	for _, n := range fl.Nodes {
+		if n.KubeletVersion != "v1.36.3" {
+			t.Errorf("node %s: kubelet version %q, want v1.36.3 from kubernetes-version.txt", n.Name, n.KubeletVersion)
+		}
+	}
+	// A lone file on the command line takes no version from its folder.
+	fl = buildInputs(t, "../testdata/formats/kind-logs/kind-worker/kubelet.log")
+	if v := fl.Nodes[0].KubeletVersion; v != "" {
+		t.Errorf("lone file: version %q, want none", v)
 	}
 }
