@@ -214,3 +214,125 @@ func GitHubProperty(s string) string {
 	s = strings.ReplaceAll(s, ":", "%3A")
 	return strings.ReplaceAll(s, ",", "%2C")
 }
+
+// Terminal returns a writer for terminal text: everything written goes
+// through SanitizeLines (so no escape sequence, control character or
+// hidden character gets through, whatever a caller forgot to clean) and
+// then through Guard. keep lists exact escape sequences that pass, such as
+// the SGR colours the caller paints with. A rune or an escape sequence cut
+// by a Write boundary is held until the next Write; one never completed is
+// dropped, as SanitizeLines would drop it.
+func Terminal(w io.Writer, keep ...string) io.Writer {
+	return &terminal{w: Guard(w), keep: keep}
+}
+
+type terminal struct {
+	w       io.Writer
+	keep    []string
+	pending []byte
+}
+
+const maxPending = 256
+
+func (t *terminal) Write(p []byte) (int, error) {
+	buf := p
+	if len(t.pending) > 0 {
+		buf = append(t.pending, p...)
+		t.pending = nil
+	}
+	cut := incompleteTail(buf)
+	if len(buf)-cut <= maxPending {
+		t.pending = append([]byte(nil), buf[cut:]...)
+	}
+	out := t.clean(string(buf[:cut]))
+	if _, err := io.WriteString(t.w, out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+func (t *terminal) clean(s string) string {
+	if safe(s, true) {
+		return s
+	}
+	if len(t.keep) == 0 || !strings.Contains(s, "\x1b") {
+		return SanitizeLines(s)
+	}
+	var b strings.Builder
+	for len(s) > 0 {
+		i, k := nextKept(s, t.keep)
+		if i < 0 {
+			b.WriteString(SanitizeLines(s))
+			break
+		}
+		b.WriteString(SanitizeLines(s[:i]))
+		b.WriteString(k)
+		s = s[i+len(k):]
+	}
+	return b.String()
+}
+
+func nextKept(s string, keep []string) (int, string) {
+	best, which := -1, ""
+	for _, k := range keep {
+		if i := strings.Index(s, k); i >= 0 && (best < 0 || i < best) {
+			best, which = i, k
+		}
+	}
+	return best, which
+}
+
+// incompleteTail returns where an unfinished rune or escape sequence at
+// the end of b begins (len(b) when there is none).
+func incompleteTail(b []byte) int {
+	// An escape sequence still open at the end of b.
+	for i := len(b) - 1; i >= 0 && i >= len(b)-maxPending; i-- {
+		c := b[i]
+		if c == '\n' {
+			break
+		}
+		if c == 0x1b || c == 0xc2 && i+1 < len(b) && (b[i+1] == 0x9b || b[i+1] == 0x9d || b[i+1] == 0x90 || b[i+1] >= 0x98 && b[i+1] <= 0x9f && b[i+1] != 0x9c) {
+			s := string(b[i:])
+			var end int
+			if c == 0x1b {
+				end = skipEscape(s, 1)
+			} else if b[i+1] == 0x9b {
+				end = skipCSI(s, 2)
+			} else {
+				end = skipString(s, 2)
+			}
+			if end >= len(s) && !terminated(s) {
+				return i
+			}
+			break
+		}
+	}
+	// A rune cut short.
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
+}
+
+// terminated reports whether the escape sequence s (which runs to the end
+// of the text) ends with its final byte rather than being cut.
+func terminated(s string) bool {
+	if len(s) < 2 {
+		return false
+	}
+	last := s[len(s)-1]
+	switch {
+	case s[0] == 0x1b && s[1] == '[', s[0] == 0xc2 && s[1] == 0x9b:
+		return len(s) > 2 && last >= 0x40 && last <= 0x7e
+	case s[0] == 0x1b && strings.IndexByte("]PX^_", s[1]) >= 0, s[0] == 0xc2:
+		return last == 0x07 || strings.HasSuffix(s, "\x1b\\") || strings.HasSuffix(s, "\u009c")
+	case s[0] == 0x1b:
+		return last >= 0x30 && last <= 0x7e
+	}
+	return true
+}

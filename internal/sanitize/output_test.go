@@ -126,3 +126,31 @@ func TestXMLAndGitHub(t *testing.T) {
 		t.Errorf("GitHubProperty = %q", got)
 	}
 }
+
+func TestTerminalWriter(t *testing.T) {
+	const red, reset = "\x1b[31m", "\x1b[0m"
+	for _, c := range sanitizetest.Hostile {
+		in := "pod " + c.Value + "\n"
+		want := sanitize.Defuse("pod " + sanitize.SanitizeLines(c.Value) + "\n")
+		for cut := 0; cut <= len(in); cut++ {
+			var b bytes.Buffer
+			w := sanitize.Terminal(&b)
+			w.Write([]byte(in[:cut]))
+			w.Write([]byte(in[cut:]))
+			if got := b.String(); got != want {
+				t.Fatalf("%s, split at %d:\n got %q\nwant %q", c.Name, cut, got, want)
+			}
+		}
+		sanitizetest.Text(t, c.Name, want)
+	}
+	// The caller's own colours pass; anything else is removed.
+	in := "a " + red + "Failed" + reset + " \x1b]52;c;eA==\x07b\x1b[2J\n"
+	var b bytes.Buffer
+	w := sanitize.Terminal(&b, red, reset)
+	for i := 0; i < len(in); i++ {
+		w.Write([]byte{in[i]})
+	}
+	if want := "a " + red + "Failed" + reset + " b\n"; b.String() != want {
+		t.Errorf("kept colours: %q, want %q", b.String(), want)
+	}
+}
