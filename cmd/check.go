@@ -390,6 +390,7 @@ func checkRun(opts *CheckOptions) error {
 // writeCheckOutput writes one format to its file or to standard output.
 func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) error {
 	var buf bytes.Buffer
+	raw := false // github: real workflow commands, escaped by writeCheckGitHub
 	switch o.Format {
 	case "text":
 		writeCheckText(&buf, res)
@@ -405,6 +406,7 @@ func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) err
 		writeCheckMarkdown(&buf, res)
 	case "github":
 		writeCheckGitHub(&buf, res)
+		raw = true
 		if p := ioS.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
 			var md bytes.Buffer
 			writeCheckMarkdown(&md, res)
@@ -414,7 +416,11 @@ func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) err
 		}
 	}
 	if o.Path == "" {
-		_, err := ioS.Out.Write(buf.Bytes())
+		out := ioS.Out
+		if raw {
+			out = ioS.RawOut()
+		}
+		_, err := out.Write(buf.Bytes())
 		return err
 	}
 	if err := os.WriteFile(o.Path, buf.Bytes(), 0o644); err != nil {

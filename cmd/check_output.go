@@ -155,7 +155,7 @@ func rankPods(pods []PodResult) []PodResult {
 // ---- json ----
 
 func writeCheckJSON(w io.Writer, res *CheckResult) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(res); err != nil {
@@ -206,25 +206,9 @@ type junitSkipped struct {
 	Message string `xml:"message,attr"`
 }
 
-// xmlText makes log text safe for XML 1.0: terminal controls are removed
-// and so is every character XML 1.0 forbids (encoding/xml escapes the rest).
-func xmlText(s string) string {
-	s = sanitize.SanitizeLines(s)
-	if !strings.ContainsFunc(s, func(r rune) bool { return !xmlChar(r) }) {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		if !xmlChar(r) {
-			return -1
-		}
-		return r
-	}, s)
-}
-
-func xmlChar(r rune) bool {
-	return r == 0x9 || r == 0xA || r == 0xD ||
-		(r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
-}
+// xmlText makes log text safe for XML 1.0 (sanitize.XML) and for a CI
+// log that shows the file (sanitize.Defuse).
+func xmlText(s string) string { return sanitize.Defuse(sanitize.XML(s)) }
 
 func chkSecs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
@@ -300,19 +284,10 @@ func writeCheckJUnit(w io.Writer, res *CheckResult) error {
 // ---- github ----
 
 // ghData escapes a workflow command's message (GitHub's escapeData).
-func ghData(s string) string {
-	s = sanitize.SanitizeLines(s)
-	s = strings.ReplaceAll(s, "%", "%25")
-	s = strings.ReplaceAll(s, "\r", "%0D")
-	return strings.ReplaceAll(s, "\n", "%0A")
-}
+func ghData(s string) string { return sanitize.GitHubData(s) }
 
 // ghProp escapes a workflow command's property (GitHub's escapeProperty).
-func ghProp(s string) string {
-	s = ghData(s)
-	s = strings.ReplaceAll(s, ":", "%3A")
-	return strings.ReplaceAll(s, ",", "%2C")
-}
+func ghProp(s string) string { return sanitize.GitHubProperty(s) }
 
 // ghMax is how many annotations a step shows.
 const ghMax = 10

@@ -80,6 +80,9 @@ that matches no pod or several.`,
 // namespace/name or a UID; without an exact match, a name prefix is
 // tried. Several matches print a list to ErrOut and return exit 2.
 func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline.Flow, error) {
+	// With --redact the flows carry masked names; a real name given on the
+	// command line masks to the same (and a mask stays a mask).
+	name, ns = ioS.Redact.Text(name), ioS.Redact.Text(ns)
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "pods/"), "pod/")
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		if ns != "" && ns != name[:i] {

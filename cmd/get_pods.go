@@ -166,7 +166,7 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 	if err != nil {
 		return nil, err
 	}
-	names, err := NewPodFilter(o.Names)
+	names, err := NewPodFilter(redactAll(o.IO.Redact, o.Names))
 	if err != nil {
 		return nil, err
 	}
@@ -178,13 +178,14 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 	if err != nil {
 		return nil, err
 	}
+	ns, node := o.IO.Redact.Text(o.Namespace), o.IO.Redact.Text(o.Node)
 	out := *fl
 	out.Items = []timeline.Flow{}
 	for i := range fl.Items {
 		f := &fl.Items[i]
 		switch {
-		case o.Namespace != "" && f.Pod.Namespace != o.Namespace,
-			o.Node != "" && f.Node != o.Node,
+		case ns != "" && f.Pod.Namespace != ns,
+			node != "" && f.Node != node,
 			verdicts != nil && !verdicts[f.Verdict],
 			!names.Match(f),
 			!since.IsZero() && f.End.Before(since),
@@ -196,13 +197,13 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 	if o.Node != "" {
 		out.Nodes = nil
 		for _, n := range fl.Nodes {
-			if n.Name == o.Node {
+			if n.Name == node {
 				out.Nodes = append(out.Nodes, n)
 			}
 		}
 		out.Findings = []timeline.Finding{}
 		for _, fd := range fl.Findings {
-			if fd.Node == o.Node {
+			if fd.Node == node {
 				out.Findings = append(out.Findings, fd)
 			}
 		}

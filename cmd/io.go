@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/podflow/podflow/internal/redact"
+	"github.com/podflow/podflow/internal/sanitize"
 	"golang.org/x/term"
 )
 
@@ -23,6 +25,49 @@ type IO struct {
 
 	Getenv func(string) string
 	Now    func() time.Time
+
+	// Redact is set by --redact: every output masks what it masks (see
+	// internal/redact). nil: nothing is masked.
+	Redact *redact.Redactor
+
+	// rawOut and rawErr are Out and ErrOut before protect wrapped them in
+	// the terminal layer; only output that must carry control sequences or
+	// workflow commands of its own (the TUI, check -o github, the progress
+	// line) writes there.
+	rawOut, rawErr io.Writer
+}
+
+// palette is every escape sequence podflow itself paints with; the
+// terminal layer lets these through and nothing else.
+var palette = []string{ansiReset, ansiRed, ansiGreen, ansiYellow, ansiGrey, ansiBold}
+
+// protect puts the terminal layer (internal/sanitize.Terminal) under Out
+// and ErrOut, once: whatever a command prints then carries no escape
+// sequence but podflow's colours, no control or hidden character and no
+// GitHub workflow command, even where a log-derived value was not cleaned.
+func (s *IO) protect() {
+	if s.rawOut != nil {
+		return
+	}
+	s.rawOut, s.rawErr = s.Out, s.ErrOut
+	s.Out = sanitize.Terminal(s.Out, palette...)
+	s.ErrOut = sanitize.Terminal(s.ErrOut, palette...)
+}
+
+// RawOut is Out without the terminal layer.
+func (s *IO) RawOut() io.Writer {
+	if s.rawOut != nil {
+		return s.rawOut
+	}
+	return s.Out
+}
+
+// RawErrOut is ErrOut without the terminal layer.
+func (s *IO) RawErrOut() io.Writer {
+	if s.rawErr != nil {
+		return s.rawErr
+	}
+	return s.ErrOut
 }
 
 // SystemIO wires IO to the process's streams and environment.

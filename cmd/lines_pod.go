@@ -295,6 +295,9 @@ func linesPodRun(o *LinesPodOptions) error {
 		if err != nil {
 			continue
 		}
+		// With --redact the flow's names are masked: mask the line the
+		// same way before looking for them in it.
+		raw = a.redact.Bytes(raw)
 		if !matchAny(raw, needles) {
 			continue
 		}
@@ -302,6 +305,7 @@ func linesPodRun(o *LinesPodOptions) error {
 		if stdinName != "" && name == stdinName {
 			name = "-"
 		}
+		name = a.redact.Text(name)
 		for i, l := range bytes.Split(raw, []byte("\n")) {
 			if !o.NoPrefix {
 				w.WriteString(oneLineKeepSpace(name))

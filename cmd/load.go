@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -31,6 +32,8 @@ type Analysis struct {
 	Sources  []parser.Source
 	Stats    parser.Stats
 	Warnings []error // inputs that could not be read (fully); the rest were analysed
+
+	redact *redact.Redactor // --redact: Flows are masked, and so is what ReadRaw returns
 }
 
 // budgets parses --budget stage=duration pairs.
@@ -103,14 +106,18 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	for _, s := range srcs {
 		a.Flows.Summary.Inputs = append(a.Flows.Summary.Inputs, s.Name)
 	}
+	a.redact = ioS.Redact
+	present(a.redact, a.Flows)
 	return a, nil
 }
 
-// ReadRaw reads an evidence line back from its input.
+// ReadRaw reads an evidence line back from its input (masked with
+// --redact; ev.Input may be the masked name).
 func (a *Analysis) ReadRaw(ev timeline.Evidence) ([]byte, error) {
 	for _, s := range a.Sources {
-		if s.Name == ev.Input {
-			return parser.ReadRaw(s, parser.Position{Input: ev.Input, Line: ev.Line, Offset: ev.Offset, Length: ev.Length})
+		if s.Name == ev.Input || a.redact != nil && a.redact.Text(s.Name) == ev.Input {
+			raw, err := parser.ReadRaw(s, parser.Position{Input: s.Name, Line: ev.Line, Offset: ev.Offset, Length: ev.Length})
+			return a.redact.Bytes(raw), err
 		}
 	}
 	return nil, fmt.Errorf("%s: not among the inputs", ev.Input)
@@ -119,6 +126,6 @@ func (a *Analysis) ReadRaw(ev timeline.Evidence) ([]byte, error) {
 // warn prints input warnings to stderr, one line each.
 func (a *Analysis) warn(ioS *IO) {
 	for _, w := range a.Warnings {
-		fmt.Fprintf(ioS.ErrOut, "podflow: warning: %v\n", w)
+		fmt.Fprintf(ioS.ErrOut, "podflow: warning: %s\n", oneLine(a.redact.Text(w.Error())))
 	}
 }

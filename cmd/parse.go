@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/spf13/cobra"
@@ -183,7 +184,7 @@ func parseRun(opts *ParseOptions) error {
 	})
 	defer m.Close()
 	w := bufio.NewWriterSize(opts.IO.Out, 64<<10)
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetEscapeHTML(false)
 	for {
 		rec, err := m.Next()
@@ -196,6 +197,7 @@ func parseRun(opts *ParseOptions) error {
 		if opts.Stats {
 			continue
 		}
+		rec = redactRecord(opts.IO.Redact, rec)
 		if opts.Output == "json" {
 			if err := enc.Encode(recordJSON(rec)); err != nil {
 				return fmt.Errorf("write record of %s:%d: %w", rec.Pos.Input, rec.Pos.Line, err)
@@ -205,7 +207,7 @@ func parseRun(opts *ParseOptions) error {
 		}
 	}
 	if opts.Stats {
-		if err := writeStats(w, m, skipped, opts.Output); err != nil {
+		if err := writeStats(w, m, skipped, opts.Output, opts.IO.Redact); err != nil {
 			return err
 		}
 	}
@@ -220,6 +222,53 @@ func parseRun(opts *ParseOptions) error {
 }
 
 // ParseRecord is the JSON shape of one record in `podflow parse -o json`.
+// redactRecord returns rec with its text masked (--redact), as a copy:
+// the reader may reuse rec's memory. Host names are learnt first, from the
+// record's host and its node/hostname fields, so the record's own text
+// masks them too.
+func redactRecord(r *redact.Redactor, rec *parser.Record) *parser.Record {
+	if r == nil {
+		return rec
+	}
+	out := *rec
+	r.Host(rec.Host)
+	for _, f := range rec.Fields {
+		switch strings.ToLower(f.Key) {
+		case "node", "nodename", "hostname", "host":
+			r.Host(f.Value.Str)
+		}
+	}
+	out.Host = r.Host(rec.Host)
+	out.Msg, out.Err, out.Source = r.Text(rec.Msg), r.Text(rec.Err), r.Text(rec.Source)
+	out.Pos.Input = r.Text(rec.Pos.Input)
+	out.Fields = redactFields(r, rec.Fields)
+	return &out
+}
+
+func redactFields(r *redact.Redactor, fs []parser.Field) []parser.Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]parser.Field, len(fs))
+	for i, f := range fs {
+		out[i] = parser.Field{Key: f.Key, Raw: r.Text(f.Raw), Value: redactValue(r, f.Value)}
+	}
+	return out
+}
+
+func redactValue(r *redact.Redactor, v parser.Value) parser.Value {
+	v.Str = r.Text(v.Str)
+	if v.List != nil {
+		l := make([]parser.Value, len(v.List))
+		for i, e := range v.List {
+			l[i] = redactValue(r, e)
+		}
+		v.List = l
+	}
+	v.Obj = redactFields(r, v.Obj)
+	return v
+}
+
 type ParseRecord struct {
 	Time      string       `json:"time"` // RFC 3339 with nanoseconds; "" when unknown
 	Severity  string       `json:"severity"`
@@ -402,7 +451,7 @@ type ParseInputStats struct {
 	Error     string       `json:"error,omitempty"`
 }
 
-func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, format string) error {
+func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, format string, r *redact.Redactor) error {
 	per := m.SourceStats()
 	total := m.Stats()
 	if format == "json" {
@@ -417,7 +466,13 @@ func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, fo
 		for _, s := range skipped {
 			out.Skipped = append(out.Skipped, ParseSkipped{Path: s.Path, Reason: s.Reason})
 		}
-		enc := json.NewEncoder(w)
+		r.Walk(&out, func(f string) redact.Role {
+			if f == "ParseInputStats.Node" {
+				return redact.RoleHost
+			}
+			return redact.RoleText
+		})
+		enc := json.NewEncoder(sanitize.JSONWriter(w))
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
@@ -425,9 +480,9 @@ func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, fo
 	fmt.Fprintln(tw, "LINES\tRECORDS\tFILTERED\tCONTINUATIONS\tANNOTATIONS\tBLANK\tUNRECOGNIZED\tTRUNCATED\t INPUT")
 	row := func(name string, s parser.Stats, errText string) {
 		fmt.Fprintf(tw, "%d\t%d\t%d\t%d\t%d\t%d\t%d\t%d\t %s", s.Lines, s.Records, s.Filtered, s.Continuations,
-			s.Annotations, s.Blank, s.Unrecognized, s.Truncated, sanitize.Sanitize(name))
+			s.Annotations, s.Blank, s.Unrecognized, s.Truncated, sanitize.Sanitize(r.Text(name)))
 		if errText != "" {
-			fmt.Fprintf(tw, " (error: %s)", sanitize.Sanitize(errText))
+			fmt.Fprintf(tw, " (error: %s)", sanitize.Sanitize(r.Text(errText)))
 		}
 		fmt.Fprintln(tw)
 	}
@@ -445,7 +500,7 @@ func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, fo
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\nskipped %d files:\n", len(skipped))
 		for _, s := range skipped {
-			fmt.Fprintf(w, "  %s: %s\n", sanitize.Sanitize(s.Path), s.Reason)
+			fmt.Fprintf(w, "  %s: %s\n", sanitize.Sanitize(r.Text(s.Path)), s.Reason)
 		}
 	}
 	return nil

@@ -289,9 +289,11 @@ func (t *Table) Print(w io.Writer, color bool) {
 	}
 }
 
-// printJSON writes v as indented JSON.
+// printJSON writes v as indented JSON. Log text keeps every character,
+// those that could act on a terminal or a CI log \u-escaped
+// (sanitize.EscapeJSON).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
@@ -299,7 +301,9 @@ func printJSON(w io.Writer, v any) error {
 
 // printYAML writes v as YAML with the keys and order its JSON form has:
 // marshal to JSON, read that as a YAML node tree (JSON is YAML), switch
-// the tree to block style and encode it.
+// the tree to block style and encode it. YAML is read by people: its
+// scalars are cleaned as terminal text (SanitizeLines), since the YAML
+// encoder writes bidi and other hidden characters raw.
 func printYAML(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
@@ -326,6 +330,7 @@ func blockStyle(n *yaml.Node) {
 		if n.Style == yaml.DoubleQuotedStyle {
 			n.Style = 0 // the encoder quotes again where YAML needs it
 		}
+		n.Value = sanitize.SanitizeLines(n.Value)
 	}
 	for _, c := range n.Content {
 		blockStyle(c)
@@ -419,13 +424,13 @@ func analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	shown := false
 	if ioS.ErrTTY {
 		if n := inputSize(paths); n >= progressThreshold {
-			fmt.Fprintf(ioS.ErrOut, "podflow: reading %s…", humanBytes(n))
+			fmt.Fprintf(ioS.RawErrOut(), "podflow: reading %s…", humanBytes(n))
 			shown = true
 		}
 	}
 	a, err := Analyze(ioS, paths, o)
 	if shown {
-		fmt.Fprint(ioS.ErrOut, "\r\x1b[K")
+		fmt.Fprint(ioS.RawErrOut(), "\r\x1b[K")
 	}
 	if err != nil {
 		return nil, err

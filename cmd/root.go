@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podflow/podflow/internal/redact"
 	"github.com/spf13/cobra"
 )
 
@@ -32,9 +33,17 @@ long, and the log line that proves it.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	ioS.protect()
 	root.SetIn(ioS.In)
 	root.SetOut(ioS.Out)
 	root.SetErr(ioS.ErrOut)
+	var redactOn bool
+	root.PersistentFlags().BoolVar(&redactOn, "redact", false, redactHelp)
+	root.PersistentPreRun = func(*cobra.Command, []string) {
+		if redactOn && ioS.Redact == nil {
+			ioS.Redact = redact.New()
+		}
+	}
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%w\nSee '%s --help'.", err, c.CommandPath())
 	})
@@ -75,7 +84,7 @@ func Main(ioS *IO, args []string) int {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return ee.Code
 	}
-	fmt.Fprintf(ioS.ErrOut, "%s: %s\n", "podflow", err)
+	fmt.Fprintf(ioS.ErrOut, "%s: %s\n", "podflow", ioS.Redact.Text(err.Error()))
 	var ue *usageError
 	if !errors.As(err, &ue) && !errors.As(err, &ee) && strings.HasPrefix(err.Error(), "unknown command") {
 		return ExitUsage

@@ -81,7 +81,7 @@ func traceRun(o *TraceOptions) error {
 	if err != nil {
 		return err
 	}
-	names, err := NewPodFilter(o.Names)
+	names, err := NewPodFilter(redactAll(ioS.Redact, o.Names))
 	if err != nil {
 		return err
 	}

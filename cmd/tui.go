@@ -118,10 +118,11 @@ func tuiRun(opts *TUIOptions) error {
 			Budgets: budgets, Follow: opts.Follow,
 		},
 		Color:  color,
+		Redact: ioS.Redact,
 		Replay: opts.Replay,
 		Speed:  opts.speed,
 	})
-	popts := []tea.ProgramOption{tea.WithOutput(ioS.Out)}
+	popts := []tea.ProgramOption{tea.WithOutput(ioS.RawOut())}
 	// When standard input carries the logs, bubbletea reads keys from the
 	// controlling terminal.
 	p := tea.NewProgram(m, popts...)

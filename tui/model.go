@@ -14,6 +14,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -25,6 +26,10 @@ type Options struct {
 	Color  bool    // false: no styles at all (NO_COLOR)
 	Replay bool    // play the log back in its own time
 	Speed  float64 // replay speed (log seconds per second); 0 means 20
+
+	// Redact (--redact) masks every snapshot as the CLI masks its output
+	// (redact.FlowList), and the raw lines read back; nil: off.
+	Redact *redact.Redactor
 }
 
 type pane int
@@ -230,6 +235,9 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 		return m.ld.next()
 	}
 	m.gen = msg.gen
+	// Snapshots are the view's own copies (see snapshot), so masking in
+	// place touches nothing the loader still uses.
+	redact.FlowList(m.opts.Redact, msg.flows)
 	m.all, m.srcs = msg.flows, msg.srcs
 	m.read, m.total, m.records = msg.read, msg.total, msg.records
 	wasLoading := m.loading
@@ -509,13 +517,23 @@ func (m *Model) openRaw() {
 	ev := stageEvidence(f, &row)
 	rr := rawReader{srcs: m.srcs}
 	var lines []string
+	r := m.opts.Redact
 	for _, e := range ev {
-		b, err := rr.read(e)
 		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
+		if r != nil { // e.Input is the masked name: read from the source it masks
+			for _, s := range m.srcs {
+				if r.Text(s.Name) == e.Input {
+					e.Input = s.Name
+					break
+				}
+			}
+		}
+		b, err := rr.read(e)
 		if err != nil {
-			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(err.Error())))
+			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(r.Text(err.Error()))))
 			continue
 		}
+		b = r.Bytes(b)
 		lines = append(lines, head)
 		for _, l := range strings.Split(sanitize.SanitizeLines(string(b)), "\n") {
 			lines = append(lines, "  "+l)

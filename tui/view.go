@@ -26,7 +26,7 @@ func (m Model) render() string {
 	var body []string
 	switch {
 	case m.err != nil:
-		body = []string{fit(m.st.stall.Render("podflow: "+sanitize.Sanitize(m.err.Error())), w)}
+		body = []string{fit(m.st.stall.Render("podflow: "+sanitize.Sanitize(m.opts.Redact.Text(m.err.Error()))), w)}
 	case m.showHelp:
 		body = append(body, fit(m.st.title.Render(" Keys (any key closes)"), w))
 		for _, l := range strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n") {
@@ -51,7 +51,11 @@ func (m Model) render() string {
 	} else {
 		lines = append(lines, fit(m.help.ShortHelpView(m.keys.ShortHelp()), w))
 	}
-	return strings.Join(lines, "\n")
+	// Every value was sanitized where it was drawn; Defuse is the screen's
+	// guard against GitHub workflow commands, which wrapping can bring to a
+	// line start (the screen may end up in a CI log, e.g. a recorded
+	// session).
+	return sanitize.Defuse(strings.Join(lines, "\n"))
 }
 
 func (m Model) headerText() string {
@@ -91,7 +95,7 @@ func (m Model) statusText() string {
 	case m.opts.Load.Follow:
 		return m.st.dim.Render(fmt.Sprintf(" following… %d records", m.records))
 	case len(m.warnings) > 0:
-		return m.st.warn.Render(" warning: " + sanitize.Sanitize(m.warnings[0].Error()))
+		return m.st.warn.Render(" warning: " + sanitize.Sanitize(m.opts.Redact.Text(m.warnings[0].Error())))
 	}
 	return m.st.dim.Render(fmt.Sprintf(" %d records", m.records))
 }
