@@ -128,7 +128,9 @@ Exit codes:
   2  usage or input error (bad flags, config, or unreadable logs)
   3  nothing to judge: no pods (after --pod/-n/--ignore), or the log's
      kubelet verbosity hides a stage a rule needs (the message says which
-     -v is needed); a broken rule still exits 1`
+     -v is needed); a broken rule still exits 1
+  5  the rules passed on the inputs that could be read, but some could
+     not (each is named in a warning on standard error)`
 
 // NewCmdCheck builds `podflow check`. runF, when set, replaces checkRun.
 func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {

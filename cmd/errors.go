@@ -12,6 +12,7 @@ const (
 	ExitUsage    = 2 // bad flags, bad or unreadable input
 	ExitNothing  = 3 // check: nothing to judge
 	ExitInternal = 4
+	ExitPartial  = 5 // output printed, but some inputs could not be read (warnings on stderr)
 )
 
 // ExitError carries an exit code; Main prints Err (when set) and exits with Code.

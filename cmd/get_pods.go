@@ -74,7 +74,8 @@ Incomplete); NO_COLOR or --color=never turn colour off.
 only the selected pods in items; -o name prints pod/NAMESPACE/NAME.
 
 Exit status: 0 on success (also when nothing matches), 2 for bad flags or
-unreadable input.`,
+when no input can be read, 5 when some inputs could not be read (warnings
+on stderr) and the table shows the others.`,
 		Example: `  podflow get pods testdata/corpus/v1.36.3/04-sandbox-failure.log
   podflow get pods testdata/corpus/v1.36.3/ --verdict Stalled,Failed
   podflow get pods 'batch-worker-.*1' testdata/corpus/v1.36.3/07-twenty-pods.log --sort-by duration

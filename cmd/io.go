@@ -26,6 +26,15 @@ type IO struct {
 	Getenv func(string) string
 	Now    func() time.Time
 
+	// Open opens a named input to check it can be read before the parser
+	// reads it; nil means os.Open. Tests inject failures (permission
+	// denied cannot be produced with chmod when tests run as root).
+	Open func(name string) (io.Closer, error)
+
+	// partial is set when some inputs could not be read but the others
+	// were analysed: Main exits ExitPartial instead of ExitOK.
+	partial bool
+
 	// Redact is set by --redact: every output masks what it masks (see
 	// internal/redact). nil: nothing is masked.
 	Redact *redact.Redactor

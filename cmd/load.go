@@ -3,6 +3,10 @@ package cmd
 import (
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -78,13 +82,16 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	srcs, errs := parser.Discover(paths, ioS.In)
+	paths, bad := ioS.checkPaths(paths)
+	var srcs []parser.Source
+	var errs []error
+	if len(paths) > 0 {
+		srcs, errs = parser.Discover(paths, ioS.In)
+	}
+	errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
 	a := &Analysis{Sources: srcs, Warnings: errs}
 	if len(srcs) == 0 {
-		if len(errs) > 0 {
-			return nil, inputError(errors.Join(errs...))
-		}
-		return nil, inputError(fmt.Errorf("%s: no kubelet or container-runtime logs found", strings.Join(paths, ", ")))
+		return nil, inputError(errors.Join(errs...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets})
 	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want})
@@ -99,7 +106,22 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	b.Inputs(mr.SourceStats())
 	a.Flows = b.Finish()
 	a.Stats = mr.Stats()
+	good := 0
+	for _, ss := range mr.SourceStats() {
+		switch {
+		case ss.Err != nil: // among mr.Errors()
+		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
+			a.Warnings = append(a.Warnings, fmt.Errorf("%s: empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)", inputName(ss.Source)))
+		case ss.Stats.Records+ss.Stats.Filtered == 0:
+			a.Warnings = append(a.Warnings, fmt.Errorf("%s: not a kubelet or container-runtime log (%d lines, none recognised); pass the kubelet's log (kubelet.log, journalctl -u kubelet output), or see what podflow reads with 'podflow parse --stats'", inputName(ss.Source), ss.Stats.Lines))
+		default:
+			good++
+		}
+	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
+	if good == 0 {
+		return nil, inputError(errors.Join(a.Warnings...))
+	}
 	a.Flows.Summary.Lines = a.Stats.Lines
 	a.Flows.Summary.Unrecognized = a.Stats.Unrecognized
 	a.Flows.Summary.Inputs = a.Flows.Summary.Inputs[:0]
@@ -109,6 +131,68 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	a.redact = ioS.Redact
 	present(a.redact, a.Flows)
 	return a, nil
+}
+
+// checkPaths opens every named input once, before anything is read, so
+// that a missing or unreadable one is reported in words a person can act
+// on; it returns the paths that can be read and an error for each of the
+// others.
+func (s *IO) checkPaths(paths []string) (ok []string, bad []error) {
+	open := s.Open
+	if open == nil {
+		open = func(name string) (io.Closer, error) { return os.Open(name) }
+	}
+	for _, p := range paths {
+		if p == "-" {
+			ok = append(ok, p)
+			continue
+		}
+		f, err := open(p)
+		switch {
+		case err == nil:
+			f.Close()
+			ok = append(ok, p)
+		case errors.Is(err, fs.ErrNotExist):
+			bad = append(bad, fmt.Errorf("%s: no such file or directory; check the path, or give a directory of logs, or - to read standard input", p))
+		case errors.Is(err, fs.ErrPermission):
+			bad = append(bad, fmt.Errorf("%s: permission denied; run podflow as a user who can read it (kubelet logs are often root's: sudo), or copy the log somewhere readable", p))
+		default:
+			bad = append(bad, fmt.Errorf("%s: cannot open: %w", p, errors.Unwrap(err)))
+		}
+	}
+	return ok, bad
+}
+
+// emptyDirs reports each directory among paths in which discovery found
+// no log: without it, such a directory would vanish silently when another
+// input has logs.
+func emptyDirs(paths []string, srcs []parser.Source) []error {
+	var errs []error
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if p == "-" || err != nil || !fi.IsDir() {
+			continue
+		}
+		dir := filepath.Clean(p) + string(filepath.Separator)
+		found := false
+		for _, s := range srcs {
+			if name := filepath.Clean(s.Path); strings.HasPrefix(name, dir) || filepath.Clean(p) == "." && !filepath.IsAbs(name) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			errs = append(errs, fmt.Errorf("%s: no kubelet or container-runtime logs found in this directory; name the log files, or a directory holding kubelet.log, journal exports or a kind/Cluster API/must-gather dump", p))
+		}
+	}
+	return errs
+}
+
+func inputName(s parser.Source) string {
+	if s.IsStdin() {
+		return "standard input"
+	}
+	return s.Name
 }
 
 // ReadRaw reads an evidence line back from its input (masked with
@@ -123,8 +207,10 @@ func (a *Analysis) ReadRaw(ev timeline.Evidence) ([]byte, error) {
 	return nil, fmt.Errorf("%s: not among the inputs", ev.Input)
 }
 
-// warn prints input warnings to stderr, one line each.
+// warn prints input warnings to stderr, one line each, and marks the run
+// as partial (exit 5) unless an error says otherwise.
 func (a *Analysis) warn(ioS *IO) {
+	ioS.partial = ioS.partial || len(a.Warnings) > 0
 	for _, w := range a.Warnings {
 		fmt.Fprintf(ioS.ErrOut, "podflow: warning: %s\n", oneLine(a.redact.Text(w.Error())))
 	}

@@ -24,7 +24,22 @@ func NewRootCmd(ioS *IO) *cobra.Command {
 		Long: `podflow reads kubelet logs (files, journalctl output, kind/CAPI/must-gather
 dumps, gzip or zstd, or - for stdin), rebuilds every pod's journey through the
 kubelet against a reference pipeline, and shows where each pod stalled, for how
-long, and the log line that proves it.`,
+long, and the log line that proves it.
+
+Log text is untrusted: every output removes terminal escape sequences,
+control and hidden (bidi, zero-width) characters and neutralises GitHub
+workflow commands; JSON keeps such characters as \u escapes. --redact
+masks addresses, host names and secrets for sharing.
+
+Exit status:
+  0  success
+  1  podflow check: a rule was broken
+  2  bad flags, or no input could be read (each bad input is named, with
+     what to do about it)
+  3  podflow check: nothing to judge
+  4  internal error (the terminal UI could not run)
+  5  output printed, but some inputs could not be read: each is named in
+     a warning on standard error`,
 		Example: `  podflow get pods kubelet.log
   journalctl -u kubelet | podflow get pods -
   podflow describe pod web-7d9f8c6b5-x2kqp ./kind-logs/
@@ -78,6 +93,9 @@ func Main(ioS *IO, args []string) int {
 	root.SetArgs(args[1:])
 	err := root.Execute()
 	if err == nil {
+		if ioS.partial {
+			return ExitPartial
+		}
 		return ExitOK
 	}
 	var ee *ExitError
