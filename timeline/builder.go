@@ -265,6 +265,12 @@ func (b *Builder) node(name string) *nodeState {
 
 func evidenceOf(rec *parser.Record) Evidence {
 	text := rec.Msg
+	if text == "Event occurred" {
+		// The event's own words say more than the line's message.
+		if r, m := rec.Str("reason"), rec.Str("message"); r != "" {
+			text = "Event " + r + ": " + m
+		}
+	}
 	if rec.Err != "" {
 		text += ": " + rec.Err
 	}
