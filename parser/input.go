@@ -149,9 +149,11 @@ func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
 			return nil
 		}
 		src := Source{Name: path, Path: path, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Node: nodeOf(root, path)}
-		if comp == "" && !sniff(src) {
-			skipped = append(skipped, Skipped{path, "no kubelet or container runtime lines"})
-			return nil
+		if comp == "" {
+			if why := sniff(src); why != "" {
+				skipped = append(skipped, Skipped{path, why})
+				return nil
+			}
 		}
 		cands = append(cands, cand{src, stem})
 		return nil
@@ -238,12 +240,18 @@ func logName(base string) (component string, rotation int, stem string) {
 	return component, rotation, stem
 }
 
-// sniff reports whether the first 16 KiB of a file hold klog, klog JSON or
-// logrus records, bare or behind journald, paste or grep prefixes.
-func sniff(src Source) bool {
+// sniff says why a file is not taken, or "" when the first 16 KiB of it
+// hold klog, klog JSON or logrus records, bare or behind journald, paste or
+// grep prefixes.
+func sniff(src Source) string {
+	const none = "no kubelet or container runtime lines"
 	rc, err := src.Open()
 	if err != nil {
-		return false
+		var nt *NotTextError
+		if errors.As(err, &nt) {
+			return nt.What + ", not a text log"
+		}
+		return none
 	}
 	defer rc.Close()
 	buf := make([]byte, 16<<10)
@@ -252,10 +260,10 @@ func sniff(src Source) bool {
 	for {
 		rec, err := rd.Next()
 		if err != nil {
-			return false
+			return none
 		}
 		if rec.Format != FormatJSON || !rec.Time.IsZero() {
-			return true
+			return ""
 		}
 	}
 }
@@ -271,12 +279,185 @@ func (s Source) Open() (io.ReadCloser, error) {
 	if err != nil {
 		return nil, pathError(s.Name, err)
 	}
-	rc, err := decompress(f, s.Name)
+	rc, err := openText(f, s.Name)
 	if err != nil {
 		f.Close()
 		return nil, err
 	}
 	return rc, nil
+}
+
+// openText is decompress that also refuses content that is not a text log
+// (see checkText). Closing the result closes r; on error r is not closed.
+func openText(r io.ReadCloser, name string) (io.ReadCloser, error) {
+	rc, err := decompress(r, name)
+	if err != nil {
+		return nil, err
+	}
+	sr := rc.(*stackReader)
+	var head []byte
+	if br, ok := sr.r.(*bufio.Reader); ok {
+		head, _ = br.Peek(sniffBytes) // a read error shows again on the first Read
+	} else {
+		// Decompressed: read the head and serve it again before the rest.
+		buf := make([]byte, sniffBytes)
+		n, err := io.ReadFull(sr.r, buf)
+		if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
+			err = nil
+		}
+		head = buf[:n]
+		sr.r = &headReader{head: head, err: err, r: sr.r}
+	}
+	if err := checkText(head, name); err != nil {
+		// Close the decompressor only: the caller closes r.
+		for _, c := range sr.closers[:len(sr.closers)-1] {
+			c.Close()
+		}
+		return nil, err
+	}
+	return rc, nil
+}
+
+// headReader serves head, then err if there was one, then r.
+type headReader struct {
+	head []byte
+	err  error
+	r    io.Reader
+}
+
+func (h *headReader) Read(p []byte) (int, error) {
+	if len(h.head) > 0 {
+		n := copy(p, h.head)
+		h.head = h.head[n:]
+		return n, nil
+	}
+	if h.err != nil {
+		return 0, h.err
+	}
+	return h.r.Read(p)
+}
+
+// sniffBytes is how much of a (decompressed) input checkText looks at.
+const sniffBytes = 4096
+
+// ErrNotText is what a *NotTextError is: an input podflow refuses to
+// parse because it is not a UTF-8 (or ASCII) text log.
+var ErrNotText = errors.New("not a text log")
+
+// NotTextError says what an input is instead of a text log and how to
+// turn it into one.
+type NotTextError struct {
+	Input string
+	What  string // "UTF-16LE text", "a binary systemd journal", …
+	Hint  string // the command that converts it, or what to pass instead
+}
+
+func (e *NotTextError) Error() string {
+	return fmt.Sprintf("%s: %s, not a UTF-8 text log; %s", e.Input, e.What, e.Hint)
+}
+
+func (e *NotTextError) Is(target error) bool { return target == ErrNotText }
+
+// checkText refuses inputs that would parse into garbage: UTF-16 and
+// UTF-32 text (Windows tools and PowerShell redirection write it), binary
+// systemd journals, archives and compressions podflow does not open, and
+// binary data. head is the first bytes of the decompressed input.
+func checkText(head []byte, name string) error {
+	file := name
+	if name == "-" {
+		file = "<file>"
+	}
+	iconv := func(enc string) error {
+		return &NotTextError{Input: name, What: enc + " text",
+			Hint: fmt.Sprintf("convert it first: iconv -f %s -t UTF-8 %s > %s", enc, file, utf8Name(file))}
+	}
+	switch {
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe, 0, 0}):
+		return iconv("UTF-32LE")
+	case bytes.HasPrefix(head, []byte{0, 0, 0xfe, 0xff}):
+		return iconv("UTF-32BE")
+	case bytes.HasPrefix(head, []byte{0xff, 0xfe}):
+		return iconv("UTF-16LE")
+	case bytes.HasPrefix(head, []byte{0xfe, 0xff}):
+		return iconv("UTF-16BE")
+	case bytes.HasPrefix(head, []byte("LPKSHHRH")):
+		return &NotTextError{Input: name, What: "a binary systemd journal file",
+			Hint: fmt.Sprintf("export it first: journalctl --file %s -o short-precise > kubelet.log", file)}
+	case bytes.HasPrefix(head, []byte{0xfd, '7', 'z', 'X', 'Z', 0}):
+		return &NotTextError{Input: name, What: "xz-compressed data", Hint: fmt.Sprintf("decompress it first: xz -dk %s", file)}
+	case len(head) >= 4 && string(head[:3]) == "BZh" && head[3] >= '1' && head[3] <= '9':
+		return &NotTextError{Input: name, What: "bzip2-compressed data", Hint: fmt.Sprintf("decompress it first: bunzip2 -k %s", file)}
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")):
+		return &NotTextError{Input: name, What: "a zip archive", Hint: "extract it and pass the directory"}
+	case len(head) >= 262 && string(head[257:262]) == "ustar":
+		return &NotTextError{Input: name, What: "a tar archive", Hint: "extract it (tar xf) and pass the directory"}
+	}
+	if enc := utf16NoBOM(head); enc != "" {
+		return iconv(enc)
+	}
+	if binaryData(head) {
+		return &NotTextError{Input: name, What: "binary data", Hint: "pass the kubelet's text log (kubelet.log, journalctl -u kubelet output)"}
+	}
+	return nil
+}
+
+func utf8Name(file string) string {
+	if file == "<file>" {
+		return "kubelet.log"
+	}
+	ext := filepath.Ext(file)
+	return strings.TrimSuffix(filepath.Base(file), ext) + ".utf8" + ext
+}
+
+// utf16NoBOM recognises UTF-16 text without a byte-order mark by its
+// ASCII characters: every other byte is zero.
+func utf16NoBOM(head []byte) string {
+	pairs, le, be := 0, 0, 0
+	for i := 0; i+1 < len(head); i += 2 {
+		pairs++
+		switch {
+		case head[i] != 0 && head[i+1] == 0:
+			le++
+		case head[i] == 0 && head[i+1] != 0:
+			be++
+		}
+	}
+	switch {
+	case pairs < 4:
+		return ""
+	case le*10 >= pairs*7:
+		return "UTF-16LE"
+	case be*10 >= pairs*7:
+		return "UTF-16BE"
+	}
+	return ""
+}
+
+// binaryData reports a head with more control bytes than text has. NULs
+// in long runs are not counted: a log rotated with copytruncate while the
+// kubelet kept writing starts with a hole of zeros before its text.
+func binaryData(head []byte) bool {
+	bad, n := 0, len(head)
+	for i := 0; i < len(head); i++ {
+		c := head[i]
+		if c == 0 {
+			j := i
+			for j < len(head) && head[j] == 0 {
+				j++
+			}
+			if j-i >= 64 || i == 0 || j == len(head) {
+				n -= j - i
+			} else {
+				bad += j - i
+			}
+			i = j - 1
+			continue
+		}
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b && c != '\b' || c == 0x7f {
+			bad++
+		}
+	}
+	return n > 0 && bad*100 > n*3
 }
 
 // decompress wraps r in a gzip or zstd reader when its first bytes say so.
@@ -345,7 +526,7 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 		return nil, errors.New("-: standard input can be read only once")
 	}
 	s.opened = true
-	rc, err := decompress(io.NopCloser(s.r), "-")
+	rc, err := openText(io.NopCloser(s.r), "-")
 	if err != nil {
 		return nil, err
 	}

@@ -13,6 +13,14 @@ import (
 // source gets its own Reader with the shared Options, its own name, node,
 // component and modification time. As with Reader, a record is valid until
 // the next call to Next.
+//
+// Inputs overlap: a rotated kubelet.log.1 and kubelet.log share a span,
+// the same file is given twice, or once plain and once compressed. A
+// record equal to one another source already returned (same time, node,
+// component, severity, PID, call site, message and fields) is dropped and
+// counted in that source's SourceStats.Duplicates, so the engine sees each
+// line once. Records of one source are never dropped: a line repeated
+// within a file is the kubelet's.
 type MultiReader struct {
 	opts    Options
 	srcs    []*mergeSource
@@ -20,6 +28,7 @@ type MultiReader struct {
 	started bool
 	last    *mergeSource // the source of the record returned last
 	errs    []error
+	dedupe  dedupe
 }
 
 type mergeSource struct {
@@ -31,13 +40,26 @@ type mergeSource struct {
 	key  time.Time // rec.Time, or the last time seen when a record has none
 	err  error
 	open bool
+
+	dups int64 // records dropped as duplicates of another source's
+	back clockSteps
 }
 
 // SourceStats is the accounting of one source.
 type SourceStats struct {
 	Source Source
-	Stats  Stats
-	Err    error // the error that ended or prevented reading it, if any
+	// Stats count the source's lines. Records are those the merge
+	// returned; Filtered includes the Duplicates.
+	Stats Stats
+	Err   error // the error that ended or prevented reading it, if any
+	// Duplicates are records dropped because another source had already
+	// returned the same record (overlapping inputs).
+	Duplicates int64
+	// Backwards are the records whose time lies more than
+	// BackwardsTolerance before a record earlier in the source (clock
+	// steps, a DST change in local-time journald output, logs of other
+	// runs appended out of order). They are merged by their own times.
+	Backwards int64
 }
 
 // NewMultiReader returns a MultiReader over srcs. Sources are opened on
@@ -94,6 +116,9 @@ func (m *MultiReader) advance(s *mergeSource) {
 			s.err = err
 			m.errs = append(m.errs, err)
 		}
+		if st := s.rd.Stats(); st.Truncated > 0 {
+			m.errs = append(m.errs, &LineTooLongError{Input: s.src.Name, Lines: st.Truncated, Max: s.rd.opts.MaxLineBytes})
+		}
 		s.rec = nil
 		m.close(s)
 		return
@@ -101,6 +126,7 @@ func (m *MultiReader) advance(s *mergeSource) {
 	s.rec = rec
 	if !rec.Time.IsZero() {
 		s.key = rec.Time
+		s.back.see(rec)
 	}
 	heap.Push(&m.h, s)
 }
@@ -127,12 +153,17 @@ func (m *MultiReader) Next() (*Record, error) {
 		m.last = nil
 		m.advance(s)
 	}
-	if m.h.Len() == 0 {
-		return nil, io.EOF
+	for m.h.Len() > 0 {
+		s := heap.Pop(&m.h).(*mergeSource)
+		if len(m.srcs) > 1 && m.dedupe.seen(s.rec, s.idx) {
+			s.dups++
+			m.advance(s)
+			continue
+		}
+		m.last = s
+		return s.rec, nil
 	}
-	s := heap.Pop(&m.h).(*mergeSource)
-	m.last = s
-	return s.rec, nil
+	return nil, io.EOF
 }
 
 // Close closes any source still open (after an early stop).
@@ -144,17 +175,37 @@ func (m *MultiReader) Close() error {
 }
 
 // Errors returns the non-fatal per-source errors so far: sources that
-// could not be opened, and read errors (a *ParseError naming the input,
-// line and byte offset) after which the records read before were kept.
+// could not be opened or are not text logs (a *NotTextError), read errors
+// (a *ParseError naming the input, line and byte offset) after which the
+// records read before were kept, and lines cut at Options.MaxLineBytes (a
+// *LineTooLongError).
 func (m *MultiReader) Errors() []error { return append([]error(nil), m.errs...) }
+
+// Notices returns what is worth telling about inputs that were read in
+// full: records dropped as duplicates of another input's, and time going
+// backwards within an input. Each is a *Notice; none means data was lost.
+func (m *MultiReader) Notices() []error {
+	var out []error
+	for _, s := range m.srcs {
+		if s.dups > 0 {
+			out = append(out, &Notice{Input: s.src.Name, Kind: NoticeDuplicates, Count: s.dups,
+				Detail: plural(s.dups, "record") + " repeat those of another input (overlapping or repeated inputs), counted once"})
+		}
+		if b := &s.back; b.steps > 0 {
+			out = append(out, &Notice{Input: s.src.Name, Kind: NoticeBackwards, Count: b.behind,
+				Detail: fmt.Sprintf("time goes backwards %s, first at line %d (%s -> %s, %s back); %s merged by their own times",
+					plural(b.steps, "time"), b.firstLine, b.from.Format(time.RFC3339Nano), b.to.Format(time.RFC3339Nano),
+					b.from.Sub(b.to), plural(b.behind, "record"))})
+		}
+	}
+	return out
+}
 
 // Stats returns the accounting summed over all sources.
 func (m *MultiReader) Stats() Stats {
 	t := Stats{ByFormat: map[string]int64{}}
-	for _, s := range m.srcs {
-		if s.rd != nil {
-			t.Add(s.rd.Stats())
-		}
+	for _, s := range m.SourceStats() {
+		t.Add(s.Stats)
 	}
 	return t
 }
@@ -163,14 +214,28 @@ func (m *MultiReader) Stats() Stats {
 func (m *MultiReader) SourceStats() []SourceStats {
 	out := make([]SourceStats, len(m.srcs))
 	for i, s := range m.srcs {
-		out[i] = SourceStats{Source: s.src, Err: s.err}
+		out[i] = SourceStats{Source: s.src, Err: s.err, Duplicates: s.dups, Backwards: s.back.behind}
 		if s.rd != nil {
 			out[i].Stats = s.rd.Stats()
+			// Dropped duplicates were not returned: count them with the
+			// records the caller did not want, so every line stays in
+			// exactly one bucket.
+			out[i].Stats.Records -= s.dups
+			out[i].Stats.Filtered += s.dups
 		} else {
 			out[i].Stats = Stats{ByFormat: map[string]int64{}}
 		}
 	}
 	return out
+}
+
+// Duplicates returns the records dropped as duplicates, over all sources.
+func (m *MultiReader) Duplicates() int64 {
+	var n int64
+	for _, s := range m.srcs {
+		n += s.dups
+	}
+	return n
 }
 
 // ReadRaw reads back the raw lines of a record returned by this reader.

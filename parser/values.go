@@ -7,8 +7,33 @@ import (
 )
 
 // maxDepth bounds nesting of JSON and bracketed values so a hostile line
-// cannot exhaust the stack; deeper values are kept as bare text.
+// cannot exhaust the stack. A group nested deeper is not decoded but kept
+// whole as a bare value holding its raw text, so the record and the rest of
+// its fields survive.
 const maxDepth = 64
+
+// maxValues bounds the values (fields, list elements, object members)
+// decoded from one record: a 64 MiB line of `[1,1,1,…]` or `k=1 k=1 …`
+// would otherwise become gigabytes of Value structs. Past it, groups are
+// kept whole as bare raw text (as past maxDepth) and the rest of a klog
+// payload as one bare field, so nothing is lost.
+const maxValues = 1 << 16
+
+// limits is the work one record may cost beyond a linear pass.
+type limits struct {
+	// scan is what failed bracket matches may still scan. A value that
+	// opens a bracket it never closes makes bracketEnd scan to the end of
+	// the payload; a line of `k={ k={ k={ …` would cost time quadratic in
+	// its length. Once spent, brackets are no longer matched and such
+	// values are read as bare tokens.
+	scan int
+	// values is what may still be decoded (see maxValues).
+	values int
+}
+
+func newLimits(payload int) *limits {
+	return &limits{scan: 2*payload + 64<<10, values: maxValues}
+}
 
 // quotedEnd returns the index just past the closing quote of the quoted
 // string starting at b[i] == '"', or -1 when it is not closed.
@@ -95,6 +120,10 @@ func skipSpace(b string, i int) int {
 // parseJSON decodes the JSON value at b[i:], returning the value and the
 // index after it. ok is false on malformed input.
 func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
+	return parseJSONLim(b, i, depth, newLimits(len(b)))
+}
+
+func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bool) {
 	i = skipSpace(b, i)
 	if i >= len(b) {
 		return v, i, false
@@ -106,10 +135,10 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 			return v, i, false
 		}
 		return Value{Kind: KindString, Str: unquote(b[i:e])}, e, true
+	case (c == '{' || c == '[') && (depth >= maxDepth || lim.values <= 0):
+		return bareGroup(b, i)
 	case c == '{':
-		if depth >= maxDepth {
-			return v, i, false
-		}
+		gs := i
 		v.Kind = KindObject
 		i = skipSpace(b, i+1)
 		if i < len(b) && b[i] == '}' {
@@ -117,6 +146,20 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 		}
 		for {
 			i = skipSpace(b, i)
+			if lim.values <= 0 {
+				if depth > 0 {
+					return bareGroup(b, gs)
+				}
+				// A record's own object: keep the members decoded so far
+				// and the rest as one bare field, as parseKV does.
+				e := bracketEnd(b, gs)
+				if e < 0 {
+					return v, i, false
+				}
+				rest := b[i : e-1]
+				v.Obj = append(v.Obj, Field{Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
+				return v, e, true
+			}
 			if i >= len(b) || b[i] != '"' {
 				return v, i, false
 			}
@@ -130,7 +173,8 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 				return v, i, false
 			}
 			vs := skipSpace(b, i+1)
-			mv, n, ok := parseJSON(b, vs, depth+1)
+			lim.values--
+			mv, n, ok := parseJSONLim(b, vs, depth+1, lim)
 			if !ok {
 				return v, n, false
 			}
@@ -146,9 +190,7 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 			return v, i, false
 		}
 	case c == '[':
-		if depth >= maxDepth {
-			return v, i, false
-		}
+		gs := i
 		v.Kind = KindList
 		v.List = []Value{}
 		i = skipSpace(b, i+1)
@@ -156,7 +198,11 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 			return v, i + 1, true
 		}
 		for {
-			ev, n, ok := parseJSON(b, i, depth+1)
+			if lim.values <= 0 {
+				return bareGroup(b, gs)
+			}
+			lim.values--
+			ev, n, ok := parseJSONLim(b, i, depth+1, lim)
 			if !ok {
 				return v, n, false
 			}
@@ -191,6 +237,14 @@ func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
 	return v, i, false
 }
 
+// bareGroup keeps the bracketed group at b[i] undecoded, as bare raw text.
+func bareGroup(b string, i int) (Value, int, bool) {
+	if e := bracketEnd(b, i); e > 0 {
+		return Value{Kind: KindBare, Str: b[i:e]}, e, true
+	}
+	return Value{}, i, false
+}
+
 func hasPrefixAt(b string, i int, p string) bool {
 	return len(b)-i >= len(p) && string(b[i:i+len(p)]) == p
 }
@@ -220,6 +274,19 @@ func bracketEnd(b string, i int) int {
 	return -1
 }
 
+// bracketEndLim is bracketEnd that charges a failed match, which scanned
+// to the end of b, to lim.scan, and gives up once that is spent.
+func bracketEndLim(b string, i int, lim *limits) int {
+	if lim.scan <= 0 {
+		return -1
+	}
+	e := bracketEnd(b, i)
+	if e < 0 {
+		lim.scan -= len(b) - i
+	}
+	return e
+}
+
 func isKeyByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/'
 }
@@ -236,6 +303,7 @@ func keyAt(b string, i int) bool {
 // parseKV reads klog's ` key=value …` pairs from b (the payload after the
 // quoted message) and appends them to fields.
 func parseKV(b string, fields []Field) []Field {
+	lim := newLimits(len(b))
 	i := 0
 	for {
 		i = skipSpace(b, i)
@@ -246,7 +314,7 @@ func parseKV(b string, fields []Field) []Field {
 		for i < len(b) && isKeyByte(b[i]) {
 			i++
 		}
-		if i == ks || i >= len(b) || b[i] != '=' {
+		if i == ks || i >= len(b) || b[i] != '=' || lim.values <= 0 {
 			// Not a key: keep the rest as one bare value so nothing is lost.
 			rest := string(b[ks:])
 			return append(fields, Field{Key: "", Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
@@ -254,7 +322,8 @@ func parseKV(b string, fields []Field) []Field {
 		key := string(b[ks:i])
 		i++
 		vs := i
-		v, n := parseKlogValue(b, i)
+		lim.values--
+		v, n := parseKlogValue(b, i, lim)
 		fields = append(fields, Field{Key: key, Raw: string(b[vs:n]), Value: v})
 		i = n
 	}
@@ -262,7 +331,7 @@ func parseKV(b string, fields []Field) []Field {
 
 // parseKlogValue reads one klog value at b[i:], in any rendering klog has
 // used: Go-quoted, multi-line <…>, JSON, %+v structs, bare tokens.
-func parseKlogValue(b string, i int) (Value, int) {
+func parseKlogValue(b string, i int, lim *limits) (Value, int) {
 	if i >= len(b) {
 		return Value{Kind: KindBare}, i
 	}
@@ -297,13 +366,13 @@ func parseKlogValue(b string, i int) (Value, int) {
 			return Value{Kind: KindNull, Str: "<nil>"}, i + 5
 		}
 	case '{', '[':
-		if e := bracketEnd(b, i); e > 0 {
-			if v, n, ok := parseJSON(b, i, 0); ok && n == e {
+		if e := bracketEndLim(b, i, lim); e > 0 {
+			if v, n, ok := parseJSONLim(b, i, 0, lim); ok && n == e {
 				return v, e
 			}
 			raw := b[i:e]
 			if raw[0] == '[' {
-				return bareList(raw), e
+				return bareList(raw, lim), e
 			}
 			return Value{Kind: KindBare, Str: string(raw)}, e
 		}
@@ -314,25 +383,32 @@ func parseKlogValue(b string, i int) (Value, int) {
 				j++
 			}
 			if j < len(b) && b[j] == '{' {
-				if e := bracketEnd(b, j); e > 0 {
+				if e := bracketEndLim(b, j, lim); e > 0 {
 					return Value{Kind: KindBare, Str: string(b[i:e])}, e
 				}
 			}
 		}
 	case 'm':
 		if hasPrefixAt(b, i, "map[") {
-			if e := bracketEnd(b, i+3); e > 0 {
+			if e := bracketEndLim(b, i+3, lim); e > 0 {
 				return Value{Kind: KindBare, Str: string(b[i:e])}, e
 			}
 		}
 	}
-	// A bare token runs to the next ` key=`, so %+v text with spaces stays whole.
+	// A bare token runs to the next ` key=`, so %+v text with spaces stays
+	// whole. A run of spaces is skipped at once: looking for a key after
+	// each of its spaces would be quadratic in the run's length.
 	j := i
 	for j < len(b) {
-		if b[j] == ' ' && keyAt(b, skipSpace(b, j)) {
+		if b[j] != ' ' {
+			j++
+			continue
+		}
+		k := skipSpace(b, j)
+		if keyAt(b, k) {
 			break
 		}
-		j++
+		j = k
 	}
 	end := j
 	for end > i && isSpace(b[end-1]) {
@@ -385,7 +461,7 @@ func bareValue(tok string) Value {
 }
 
 // bareList splits klog's %+v list rendering, e.g. KObjs' [ns/a ns/b].
-func bareList(raw string) Value {
+func bareList(raw string, lim *limits) Value {
 	inner := raw[1 : len(raw)-1]
 	v := Value{Kind: KindList, List: []Value{}}
 	i := 0
@@ -394,13 +470,18 @@ func bareList(raw string) Value {
 		if i >= len(inner) {
 			break
 		}
+		if lim.values <= 0 {
+			v.List = append(v.List, bareValue(inner[i:]))
+			break
+		}
+		lim.values--
 		j := i
 		if inner[i] == '{' || inner[i] == '[' || inner[i] == '&' {
 			k := i
 			if inner[k] == '&' {
 				k++
 			}
-			if e := bracketEnd(inner, k); e > 0 {
+			if e := bracketEndLim(inner, k, lim); e > 0 {
 				j = e
 			}
 		}
