@@ -102,6 +102,7 @@ func (m *MultiReader) start() {
 		if s.src.Component != "" {
 			o.Component = s.src.Component
 		}
+		o.Workers = workersFor(o, s.src)
 		s.rd = NewReader(rc, o)
 		m.advance(s)
 	}
@@ -134,6 +135,7 @@ func (m *MultiReader) advance(s *mergeSource) {
 func (m *MultiReader) close(s *mergeSource) {
 	if s.open {
 		s.open = false
+		s.rd.Close() // stops its goroutines before the input is closed
 		if err := s.rc.Close(); err != nil && s.err == nil {
 			s.err = fmt.Errorf("%s: close: %w", s.src.Name, err)
 			m.errs = append(m.errs, s.err)

@@ -27,12 +27,22 @@ type Options struct {
 	Component string // component when no line names one (default "kubelet")
 	// Want, when set, is asked with the raw (still escaped) message of each
 	// record before it is decoded; records it declines are counted in
-	// Stats.Filtered and cost no allocation.
+	// Stats.Filtered and cost no allocation. Large inputs of a MultiReader
+	// are parsed on several goroutines: Want must be safe for concurrent
+	// use.
 	Want         func(msg []byte) bool
 	MaxLineBytes int // 0 means DefaultMaxLineBytes
 	// NoPrescan turns off the look at the first 64 KiB of the input for an
 	// absolute time that fixes the year of klog's year-less headers.
 	NoPrescan bool
+	// Workers is how many goroutines parse one input. 0: NewReader parses
+	// sequentially, MultiReader parses files of ParallelMinBytes or more
+	// on GOMAXPROCS goroutines; 1: sequentially; n > 1: on n goroutines
+	// (MultiReader: every file, never standard input, which must not wait
+	// for a chunk to fill). Records, positions and Stats are the same.
+	Workers int
+	// ChunkBytes is how much input one worker parses at a time (0: 1 MiB).
+	ChunkBytes int
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -152,6 +162,10 @@ type Reader struct {
 	grepName []byte   // … with this file name before the line number
 	zoneOff  int
 	zoneLoc  *time.Location
+
+	parN int       // workers of a parallel reader; 0: sequential
+	src  io.Reader // the input of a parallel reader
+	par  *parallel // set while chunks are parsed in parallel
 }
 
 // NewReader returns a Reader over r.
@@ -162,12 +176,18 @@ func NewReader(r io.Reader, opts Options) *Reader {
 	if opts.MaxLineBytes <= 0 {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
-	return &Reader{
+	rd := &Reader{
 		opts:  opts,
 		br:    bufio.NewReaderSize(r, 256<<10),
 		clock: newClock(opts),
 		stats: Stats{ByFormat: map[string]int64{}},
 	}
+	if opts.Workers > 1 && opts.MaxLineBytes == DefaultMaxLineBytes {
+		// (Cutting lines at a smaller MaxLineBytes is left to the
+		// sequential path.)
+		rd.parN, rd.src = opts.Workers, r
+	}
+	return rd
 }
 
 // Stats returns the line accounting so far.
@@ -234,6 +254,13 @@ func (r *Reader) readLine() ([]byte, int, error) {
 // (e.g. a truncated gzip stream) is returned as a *ParseError after the
 // records read before it.
 func (r *Reader) Next() (*Record, error) {
+	if r.par != nil {
+		return r.nextParallel()
+	}
+	if r.parN > 0 && !r.scanned {
+		r.startParallel()
+		return r.nextParallel()
+	}
 	if !r.scanned {
 		r.scanned = true
 		if r.opts.Year == 0 && !r.opts.NoPrescan {
