@@ -16,8 +16,9 @@ const maxDepth = 64
 // decoded from one record: a 64 MiB line of `[1,1,1,…]` or `k=1 k=1 …`
 // would otherwise become gigabytes of Value structs. Past it, groups are
 // kept whole as bare raw text (as past maxDepth) and the rest of a klog
-// payload as one bare field, so nothing is lost.
-const maxValues = 1 << 16
+// payload or JSON record as one bare field with no key, so nothing is
+// lost. Kubelet records hold tens of values; a node's pod list, hundreds.
+const maxValues = 1 << 14
 
 // limits is the work one record may cost beyond a linear pass.
 type limits struct {
