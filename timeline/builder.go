@@ -21,9 +21,16 @@ type Options struct {
 	Budgets map[string]time.Duration
 	// Pipeline replaces the reference pipeline (tests); nil uses Reference.
 	Pipeline *Pipeline
-	// MaxFlows caps the flows kept (memory bound on hostile input); 0 means 1,000,000.
+	// MaxFlows caps the flows kept, the memory bound on hostile input (a
+	// flow costs a few KiB); records about further pods are counted in
+	// Summary.Dropped. 0 means DefaultMaxFlows.
 	MaxFlows int
 }
+
+// DefaultMaxFlows is the default pod limit: far above what a node's log
+// holds (a node runs ~110 pods at a time), low enough that a log naming a
+// million bogus pods stays within a few hundred MiB.
+const DefaultMaxFlows = 100_000
 
 // RecordSource is what Build reads: parser.Reader and parser.MultiReader.
 type RecordSource interface {
@@ -161,6 +168,7 @@ type Builder struct {
 	records      int64
 	budgets      map[string]time.Duration
 	capped       bool
+	dropped      int64
 }
 
 // NewBuilder returns an empty builder.
@@ -170,7 +178,7 @@ func NewBuilder(opts Options) *Builder {
 		p = &Reference
 	}
 	if opts.MaxFlows <= 0 {
-		opts.MaxFlows = 1_000_000
+		opts.MaxFlows = DefaultMaxFlows
 	}
 	budgets := map[string]time.Duration{}
 	for _, s := range p.Stages {
@@ -277,6 +285,9 @@ func evidenceOf(rec *parser.Record) Evidence {
 	if len(text) > 600 {
 		text = text[:600] + "…"
 	}
+	// Records' strings share one buffer per line: a kept substring would
+	// keep the whole line alive, and memory would grow with lines, not pods.
+	text = strings.Clone(text)
 	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time, Text: text}
 }
 
@@ -320,7 +331,7 @@ func (b *Builder) Add(rec *parser.Record) {
 			if nv, ok := v.Get("name"); ok {
 				v = nv
 			}
-			n.hostname = v.Str
+			n.hostname = strings.Clone(v.Str)
 		}
 		return
 	case strings.HasPrefix(msg, "MountVolume.SetUp failed"), strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
@@ -347,7 +358,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			v = strings.TrimSpace(strings.TrimPrefix(rec.Msg, "Version: "))
 		}
 		if v != "" {
-			n.version = v
+			n.version = strings.Clone(v)
 		}
 		return
 	case SpecialKubeletStart:
@@ -360,7 +371,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialFlag:
 		if h, ok := strings.CutPrefix(rec.Msg, "FLAG: --hostname-override="); ok {
 			if h = strings.Trim(h, "\""); h != "" {
-				n.hostname = h
+				n.hostname = strings.Clone(h)
 			}
 			return
 		}
@@ -463,20 +474,36 @@ func (f *flowState) addSandbox(n *nodeState, id string) {
 	if f.isSandbox(id) || len(f.sandboxes) >= maxSandboxes {
 		return
 	}
+	id = strings.Clone(id)
 	f.sandboxes = append(f.sandboxes, id)
 	n.byID[id] = f
 }
 
-// maxSandboxes bounds the IDs kept for a pod whose sandbox fails for days.
-const maxSandboxes = 64
+// maxSandboxes bounds the IDs kept for a pod whose sandbox fails for days;
+// maxIDs the container IDs of one container (one per restart).
+const (
+	maxSandboxes = 64
+	maxIDs       = 64
+)
+
+// keepString copies s out of its record's line unless it already stands
+// alone (a constant or a string built here): see evidenceOf.
+func keepString(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.Clone(s)
+}
 
 // --- identity ---------------------------------------------------------------
 
 func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 	if len(b.flows) >= b.opts.MaxFlows {
 		b.capped = true
+		b.dropped++
 		return nil
 	}
+	ref = PodRef{Namespace: strings.Clone(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n, seq: len(b.flows), stages: map[string]*stageState{}, byName: map[string]*containerState{}}
 	if prev := n.byName[ref.Key()]; prev != nil {
 		f.incarnation = prev.incarnation + 1
@@ -540,7 +567,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 	if uid != "" {
 		if f := n.byUID[uid]; f != nil {
 			if hasRef && f.ref.Name == "" {
-				f.ref.Name, f.ref.Namespace = ref.Name, ref.Namespace
+				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), strings.Clone(ref.Namespace)
 			}
 			return f
 		}
@@ -549,6 +576,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 		f := n.byName[ref.Key()]
 		switch {
 		case f != nil && uid != "" && f.ref.UID == "":
+			uid = strings.Clone(uid)
 			f.ref.UID = uid
 			n.byUID[uid] = f
 			if isStaticUID(uid) {
@@ -558,6 +586,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 		case f != nil && uid != "" && f.ref.UID != uid:
 			if f.static && !isStaticUID(uid) {
 				// The mirror pod of a static pod: one pod.
+				uid = strings.Clone(uid)
 				f.mirror = uid
 				n.byUID[uid] = f
 				return f
@@ -593,6 +622,7 @@ func (f *flowState) container(name, typ string) *containerState {
 		if typ == "" {
 			typ = ContainerRegular
 		}
+		name = strings.Clone(name)
 		c = &containerState{name: name, typ: typ, order: len(f.containers), stages: map[string]*stageState{}}
 		f.byName[name] = c
 		f.containers = append(f.containers, c)
@@ -655,6 +685,7 @@ func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
 		if s.begin.IsZero() {
 			s.begin = t
 		}
+		defer func() { s.reason, s.rootReason = keepString(s.reason), keepString(s.rootReason) }()
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
@@ -768,7 +799,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				continue
 			}
 			if f.source == "" {
-				f.source = source
+				f.source = strings.Clone(source)
 			}
 			if source == "file" || source == "http" {
 				f.static = true
@@ -867,9 +898,12 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			c = f.claimID(id)
 		}
 		if c == nil {
-			f.unknownIDs = append(f.unknownIDs, id)
+			if len(f.unknownIDs) < maxIDs {
+				f.unknownIDs = append(f.unknownIDs, strings.Clone(id))
+			}
 			return
 		}
+		id = strings.Clone(id)
 		n.byID[id] = f
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
@@ -955,6 +989,10 @@ func (f *flowState) bindID(c *containerState, id string) {
 			}
 		}
 	}
+	if len(c.ids) >= maxIDs {
+		return
+	}
+	id = strings.Clone(id)
 	c.ids = append(c.ids, id)
 	c.needsID = false
 	f.node.byID[id] = f
@@ -1098,7 +1136,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			}
 			c := f.container(cname, ctyp)
 			if mk.Stage == CStImage && c.image == "" {
-				c.image = firstQuoted(message) // Pulling image "x"
+				c.image = strings.Clone(firstQuoted(message)) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages[CStCreated] != nil {
@@ -1122,7 +1160,7 @@ func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
 	if len(f.events) >= maxEvents {
 		return
 	}
-	f.events = append(f.events, Event{Time: rec.Time, Type: typ, Reason: reason, Message: message, FieldPath: rec.Str("fieldPath"), Count: 1, Evidence: evidenceOf(rec)})
+	f.events = append(f.events, Event{Time: rec.Time, Type: strings.Clone(typ), Reason: strings.Clone(reason), Message: strings.Clone(message), FieldPath: strings.Clone(rec.Str("fieldPath")), Count: 1, Evidence: evidenceOf(rec)})
 }
 
 // statusPatch reads "Patch status for pod": container statuses map runtime
@@ -1153,7 +1191,7 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	if err := json.Unmarshal([]byte(raw), &patch); err != nil {
 		return
 	}
-	if u := patch.Metadata.UID; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
+	if u := strings.Clone(patch.Metadata.UID); u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
 		// A static pod's status goes to its mirror pod, under the API's UID.
 		f.mirror = u
 		f.node.byUID[u] = f
@@ -1316,7 +1354,7 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	}
 	fd := n.findings[key]
 	if fd == nil {
-		fd = &Finding{ID: n.name + "/" + kind + "-" + strconv.Itoa(len(n.findOrder)+1), Node: n.name, Kind: kind, Time: rec.Time, Message: msg}
+		fd = &Finding{ID: n.name + "/" + kind + "-" + strconv.Itoa(len(n.findOrder)+1), Node: n.name, Kind: kind, Time: rec.Time, Message: strings.Clone(msg)}
 		n.findings[key] = fd
 		n.findOrder = append(n.findOrder, key)
 	}
@@ -1343,6 +1381,7 @@ func (b *Builder) orphanLine(n *nodeState, id string, rec *parser.Record) {
 	o := n.orphans[id]
 	if o == nil {
 		o = &orphan{}
+		id = strings.Clone(id)
 		n.orphans[id] = o
 		n.orphanOrder = append(n.orphanOrder, id)
 	}

@@ -108,6 +108,9 @@ func (b *Builder) Finish() *FlowList {
 		}
 	}
 	sum.Unattributed = unattrCount
+	if b.capped {
+		sum.PodLimit, sum.Dropped = b.opts.MaxFlows, b.dropped
+	}
 	out.Unattributed = unattr
 	return out
 }

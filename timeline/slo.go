@@ -203,7 +203,7 @@ func (n *nodeState) notePulling(f *flowState, img string, open bool) {
 		if n.pulling == nil {
 			n.pulling = map[string][]*flowState{}
 		}
-		n.pulling[img] = append(list, f)
+		n.pulling[strings.Clone(img)] = append(list, f)
 	case !open && at >= 0:
 		list = append(list[:at], list[at+1:]...)
 		if len(list) == 0 {

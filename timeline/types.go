@@ -225,6 +225,11 @@ type Summary struct {
 	End            time.Time `json:"end"`
 	Pods           int       `json:"pods"`
 	Unattributed   int       `json:"unattributed"` // lines that named only an image or an unknown ID
+	// PodLimit is set when the inputs named more pods than the builder
+	// keeps (Options.MaxFlows); Dropped counts the records about the pods
+	// past it, which were not analysed.
+	PodLimit int   `json:"podLimit,omitempty"`
+	Dropped  int64 `json:"dropped,omitempty"`
 }
 
 // FlowList is the output contract shared by every view and by scripts.

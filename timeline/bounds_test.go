@@ -1,0 +1,108 @@
+package timeline
+
+import (
+	"bytes"
+	"fmt"
+	"runtime"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// distinctPods writes n pods' SyncLoop ADD, SyncPod and Pulling lines, each
+// pod with its own UID, as a hostile or huge log would.
+func distinctPods(n int) []byte {
+	var buf bytes.Buffer
+	for i := 0; i < n; i++ {
+		uid := fmt.Sprintf("%08x-0000-4000-8000-%012x", i, i)
+		h, m, s, us := 6+i/3600000, (i/60000)%60, (i/1000)%60, i%1000*1000
+		fmt.Fprintf(&buf, "I1122 %02d:%02d:%02d.%06d    2001 kubelet.go:2709] \"SyncLoop ADD\" source=\"api\" pods=[\"ns/pod-%d\"]\n", h, m, s, us, i)
+		fmt.Fprintf(&buf, "I1122 %02d:%02d:%02d.%06d    2001 pod_workers.go:1] \"SyncPod enter\" pod=\"ns/pod-%d\" podUID=%q\n", h, m, s, us+1, i, uid)
+		fmt.Fprintf(&buf, "I1122 %02d:%02d:%02d.%06d    2001 event.go:389] \"Event occurred\" object=\"ns/pod-%d\" fieldPath=\"spec.containers{app}\" kind=\"Pod\" apiVersion=\"v1\" type=\"Normal\" reason=\"Pulling\" message=\"Pulling image \\\"nginx:%d\\\"\"\n", h, m, s, us+2, i, i)
+	}
+	return buf.Bytes()
+}
+
+// More pods than the limit: the first ones are kept, the rest are counted
+// and reported, never silently lost; the builder's memory stops growing at
+// the limit (scaled: 50,000 pods over a limit of 1,000).
+func TestPodLimitBoundsMemoryAndIsReported(t *testing.T) {
+	const pods, limit = 50_000, 1_000
+	data := distinctPods(pods)
+	b := NewBuilder(Options{MaxFlows: limit})
+	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "many.log", Year: 2026, Want: b.Want})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		b.Add(rec)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapInuse) - int64(before.HeapInuse)
+	// 1,000 flows at a few KiB each, plus per-node bookkeeping; 50,000
+	// flows would take over 100 MiB.
+	if grown > 16<<20 {
+		t.Errorf("builder heap grew %d MiB for %d pods over a limit of %d", grown>>20, pods, limit)
+	}
+	fl := b.Finish()
+	if len(fl.Items) != limit {
+		t.Errorf("%d flows, want the limit %d", len(fl.Items), limit)
+	}
+	if fl.Summary.PodLimit != limit || fl.Summary.Dropped < int64(pods-limit) {
+		t.Errorf("summary podLimit %d dropped %d, want %d and at least %d", fl.Summary.PodLimit, fl.Summary.Dropped, limit, pods-limit)
+	}
+	// Under the limit nothing is reported.
+	small := NewBuilder(Options{})
+	r = parser.NewReader(bytes.NewReader(distinctPods(10)), parser.Options{Name: "few.log", Year: 2026, Want: small.Want})
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		small.Add(rec)
+	}
+	if s := small.Finish().Summary; s.PodLimit != 0 || s.Dropped != 0 || s.Pods != 10 {
+		t.Errorf("10 pods: summary %+v", s)
+	}
+}
+
+// A flow's retained text is copied out of the record's line, so memory is
+// per pod, not per line: long lines that each name a pod do not stay alive.
+func TestFlowsDoNotPinLines(t *testing.T) {
+	var buf bytes.Buffer
+	pad := bytes.Repeat([]byte("x"), 64<<10) // a 64 KiB line per record
+	for i := 0; i < 200; i++ {
+		fmt.Fprintf(&buf, "E1122 06:00:%02d.%06d    2001 pod_workers.go:1] \"Error syncing pod, skipping\" err=\"failed to \\\"StartContainer\\\" for \\\"app\\\" with CrashLoopBackOff: back-off %s\" pod=\"ns/pod-%d\" podUID=\"%08x-0000-4000-8000-000000000000\"\n", i/10, i%10*1000, pad, i, i)
+	}
+	data := buf.Bytes()
+	b := NewBuilder(Options{})
+	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "long.log", Year: 2026, Want: b.Want})
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		b.Add(rec)
+	}
+	data, buf = nil, bytes.Buffer{}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	grown := int64(after.HeapInuse) - int64(before.HeapInuse)
+	// 200 lines of 64 KiB are 12.5 MiB; the flows keep at most a few KiB
+	// of text each (evidence is cut at 600 bytes).
+	if grown > 4<<20 {
+		t.Errorf("builder keeps %d MiB after 200 long lines: it pins the lines", grown>>20)
+	}
+	if n := len(b.Finish().Items); n != 200 {
+		t.Errorf("%d flows, want 200", n)
+	}
+	runtime.KeepAlive(b)
+}
