@@ -21,6 +21,7 @@ type LoadOptions struct {
 	Year    int
 	TZ      string
 	Budgets []string // stage=duration
+	MaxPods int
 }
 
 // addLoadFlags registers --year, --tz and --budget.
@@ -28,6 +29,7 @@ func addLoadFlags(c *cobra.Command, o *LoadOptions) {
 	c.Flags().IntVar(&o.Year, "year", 0, "year of klog timestamps (klog writes none; default: from the log or the file's modification time)")
 	c.Flags().StringVar(&o.TZ, "tz", "UTC", "time zone the kubelet wrote klog timestamps in (IANA name, e.g. Europe/Berlin)")
 	c.Flags().StringArrayVar(&o.Budgets, "budget", nil, "stage budget override, e.g. --budget sandbox=5s (repeatable)")
+	c.Flags().IntVar(&o.MaxPods, "max-pods", timeline.DefaultMaxFlows, "most pods to analyse; records about further pods are counted and reported, not analysed (bounds memory: a few KiB per pod)")
 }
 
 // Analysis is the result of reading inputs through the engine.
@@ -93,7 +95,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if len(srcs) == 0 {
 		return nil, inputError(errors.Join(errs...))
 	}
-	b := timeline.NewBuilder(timeline.Options{Budgets: budgets})
+	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
 	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want})
 	defer mr.Close()
 	for {
@@ -119,6 +121,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
+	if s := a.Flows.Summary; s.PodLimit > 0 {
+		a.Warnings = append(a.Warnings, fmt.Errorf("pod limit reached: analysed the first %d pods; %d records about further pods were not analysed (raise it with --max-pods)", s.PodLimit, s.Dropped))
+	}
 	if good == 0 {
 		return nil, inputError(errors.Join(a.Warnings...))
 	}
