@@ -171,7 +171,7 @@ func (r *Reader) startParallel() {
 			}
 		}()
 	}
-	go p.dispatch(src, first, err)
+	go p.dispatch(src, first, err, r.offset, r.lineNo)
 }
 
 // readFull appends to buf from src until it holds at least n bytes, src
@@ -213,11 +213,11 @@ func splitPoint(b []byte) int {
 
 // dispatch reads src into chunks and queues them for the workers and, in
 // order, for Next.
-func (p *parallel) dispatch(src io.Reader, buf []byte, err error) {
+func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo int64) {
 	defer close(p.dispatched)
 	defer close(p.work)
 	defer close(p.order)
-	var offset, lineNo int64
+	start := offset
 	newChunk := func(data []byte) *chunk {
 		c := p.chunks.Get().(*chunk)
 		c.data, c.offset, c.lineNo, c.cut, c.rest, c.err = data, offset, lineNo, false, nil, nil
@@ -227,7 +227,7 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error) {
 		p.mu.Lock()
 		c.assumed = p.state
 		p.mu.Unlock()
-		if offset > 0 {
+		if offset > start {
 			// The month of the line before the chunk is, but for a month
 			// boundary, that of its first line.
 			if h, ok := parseKlogHeader(c.data[:max(bytes.IndexByte(c.data, '\n'), 0)]); ok {

@@ -289,3 +289,36 @@ func TestMultiReaderParallel(t *testing.T) {
 		t.Fatal("Close after an early stop hangs")
 	}
 }
+
+// A Reader that reads on where another stopped (a followed file) gives the
+// positions of the whole stream.
+func TestStartOffsetAndLine(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "v1.36.3", "01-happy-path.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := bytes.IndexByte(raw[len(raw)/2:], '\n') + len(raw)/2 + 1
+	lines := int64(bytes.Count(raw[:cut], []byte("\n")))
+	positions := func(rd *Reader) map[string]Position {
+		out := map[string]Position{}
+		for {
+			rec, err := rd.Next()
+			if err != nil {
+				return out
+			}
+			out[fmt.Sprint(rec.Time, rec.Msg)] = rec.Pos
+		}
+	}
+	whole := positions(NewReader(bytes.NewReader(raw), Options{Year: 2026, Name: "k"}))
+	for _, w := range []int{1, 2} {
+		rest := positions(NewReader(bytes.NewReader(raw[cut:]), Options{Year: 2026, Name: "k", Workers: w, ChunkBytes: 4096, StartOffset: int64(cut), StartLine: lines}))
+		if len(rest) < 100 {
+			t.Fatalf("workers=%d: %d records in the second half", w, len(rest))
+		}
+		for k, p := range rest {
+			if whole[k] != p {
+				t.Fatalf("workers=%d: %s at %+v, reading the whole file %+v", w, k, p, whole[k])
+			}
+		}
+	}
+}

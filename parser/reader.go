@@ -43,6 +43,12 @@ type Options struct {
 	Workers int
 	// ChunkBytes is how much input one worker parses at a time (0: 1 MiB).
 	ChunkBytes int
+	// StartOffset and StartLine place the input in a longer stream: its
+	// first byte lies at StartOffset, after StartLine lines (reading on
+	// where another Reader stopped, as when following a growing file), so
+	// that positions stay those of the whole stream.
+	StartOffset int64
+	StartLine   int64
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -177,10 +183,12 @@ func NewReader(r io.Reader, opts Options) *Reader {
 		opts.MaxLineBytes = DefaultMaxLineBytes
 	}
 	rd := &Reader{
-		opts:  opts,
-		br:    bufio.NewReaderSize(r, 256<<10),
-		clock: newClock(opts),
-		stats: Stats{ByFormat: map[string]int64{}},
+		opts:   opts,
+		br:     bufio.NewReaderSize(r, 256<<10),
+		clock:  newClock(opts),
+		stats:  Stats{ByFormat: map[string]int64{}},
+		offset: opts.StartOffset,
+		lineNo: opts.StartLine,
 	}
 	if opts.Workers > 1 && opts.MaxLineBytes == DefaultMaxLineBytes {
 		// (Cutting lines at a smaller MaxLineBytes is left to the

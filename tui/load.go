@@ -29,7 +29,7 @@ type LoadOptions struct {
 
 // snapshotMsg carries the flows as of some point of the load.
 type snapshotMsg struct {
-	gen      int // load generation (follow restarts the load)
+	gen      int // load generation (0: following reads on into the same load)
 	flows    *timeline.FlowList
 	srcs     []parser.Source
 	read     int64 // bytes read so far
@@ -83,8 +83,9 @@ func (l *loader) send(m tea.Msg) bool {
 	}
 }
 
-// run loads the inputs, then (with Follow) re-loads them whenever a file
-// grows. Standard input is read as it arrives.
+// run loads the inputs in one streaming pass; with Follow it then reads
+// on from where each file stopped, into the same builder, as the files
+// grow. Standard input is read as it arrives.
 func (l *loader) run() {
 	srcs, errs := parser.Discover(l.opts.Paths, l.opts.Stdin)
 	if len(srcs) == 0 {
@@ -95,159 +96,244 @@ func (l *loader) run() {
 		l.send(snapshotMsg{err: err, done: true})
 		return
 	}
-	gen := 0
-	for {
-		sizes := statSizes(srcs)
-		for i := range srcs {
-			if s, ok := sizes[srcs[i].Path]; ok && srcs[i].Path != "" {
-				srcs[i].Size = s
-			}
-		}
-		if !l.loadOnce(gen, srcs, errs) {
-			return
-		}
-		if !l.opts.Follow || allStdin(srcs) {
-			return
-		}
-		// Follow: poll for growth, then read everything again. The builder
-		// has no snapshot-and-continue API, so this is correct rather than
-		// fast.
-		for grown := false; !grown; {
-			select {
-			case <-l.stop:
-				return
-			case <-time.After(l.opts.Every):
-			}
-			now := statSizes(srcs)
-			for _, s := range srcs {
-				if s.Path != "" && now[s.Path] != s.Size {
-					grown = true
-				}
-			}
-		}
-		gen++
-	}
-}
-
-func allStdin(srcs []parser.Source) bool {
-	for _, s := range srcs {
-		if !s.IsStdin() {
-			return false
-		}
-	}
-	return true
-}
-
-func statSizes(srcs []parser.Source) map[string]int64 {
-	out := map[string]int64{}
-	for _, s := range srcs {
-		if s.Path == "" {
-			continue
-		}
-		if fi, err := os.Stat(s.Path); err == nil {
-			out[s.Path] = fi.Size()
-		}
-	}
-	return out
-}
-
-// loadOnce reads every source through a fresh builder. A ticker sends a
-// snapshot every opts.Every while records arrive (also when the reader is
-// blocked on standard input). It returns false when the loader was stopped.
-func (l *loader) loadOnce(gen int, srcs []parser.Source, errs []error) bool {
-	var total int64
+	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets}), srcs: srcs, read: map[string]int64{}, total: 0}
 	for _, s := range srcs {
 		if s.Size < 0 {
-			total = -1
+			ld.total = -1
 			break
 		}
-		total += s.Size
+		ld.total += s.Size
 	}
-	var mu sync.Mutex
-	b := timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: b.Want})
+	ends, ok := l.loadAll(ld, errs)
+	if !ok || !l.opts.Follow {
+		return
+	}
+	l.follow(ld, ends)
+}
+
+// load is the state a load shares between the reading goroutines and
+// the snapshot ticker, guarded by mu.
+type load struct {
+	mu       sync.Mutex
+	b        *timeline.Builder
+	srcs     []parser.Source
+	read     map[string]int64 // bytes read per input
+	total    int64            // bytes in all inputs; <=0 when unknown (stdin)
+	records  int64
+	dirty    bool
+	done     bool // the first pass ended: later snapshots only add lines
+	warnings []error
+}
+
+// add hands one record to the builder.
+func (ld *load) add(rec *parser.Record) {
+	ld.mu.Lock()
+	ld.b.Add(rec)
+	ld.records++
+	if end := rec.Pos.Offset + int64(rec.Pos.Length) + 1; end > ld.read[rec.Pos.Input] {
+		ld.read[rec.Pos.Input] = end
+	}
+	ld.dirty = true
+	ld.mu.Unlock()
+}
+
+// snap judges the flows so far; call with mu held. Every snapshot but the
+// final one of a load without Follow is a deep copy, because the builder
+// goes on.
+func (ld *load) snap(final bool) snapshotMsg {
+	var n int64
+	for _, v := range ld.read {
+		n += v
+	}
+	if ld.total > 0 && n > ld.total {
+		n = ld.total
+	}
+	m := snapshotMsg{srcs: ld.srcs, read: n, total: ld.total, records: ld.records, done: ld.done}
+	if ld.done {
+		m.read = ld.total
+		m.warnings = ld.warnings
+	}
+	if final {
+		m.flows = ld.b.Finish()
+	} else {
+		m.flows = snapshot(ld.b)
+	}
+	ld.dirty = false
+	return m
+}
+
+// ticker sends a snapshot every opts.Every while records arrive (also
+// while a reader is blocked on standard input or a followed file) until
+// stop is closed. A snapshot of many pods takes a while and holds up the
+// load: the next one waits at least three times as long as the last took,
+// so the load goes on at two thirds of its speed or more.
+func (l *loader) ticker(ld *load, stop <-chan struct{}) {
+	t := time.NewTicker(l.opts.Every)
+	defer t.Stop()
+	var last time.Time
+	var cost time.Duration
+	for {
+		select {
+		case <-stop:
+			return
+		case <-l.stop:
+			return
+		case <-t.C:
+			if time.Since(last) < 3*cost {
+				continue
+			}
+			ld.mu.Lock()
+			if !ld.dirty {
+				ld.mu.Unlock()
+				continue
+			}
+			start := time.Now()
+			m := ld.snap(false)
+			ld.mu.Unlock()
+			last, cost = time.Now(), time.Since(start)
+			if !l.send(m) {
+				return
+			}
+		}
+	}
+}
+
+// inputEnd is where the first pass stopped reading one input.
+type inputEnd struct {
+	src   parser.Source
+	bytes int64
+	lines int64
+	last  time.Time
+}
+
+// loadAll reads every source through the builder with a MultiReader (big
+// files on all cores) and sends the final snapshot. It returns where each
+// input ended, and false when the loader was stopped.
+func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want})
 	defer mr.Close()
-	read := map[string]int64{}
-	var records int64
-	dirty := false
-	snap := func(done bool) snapshotMsg {
-		var n int64
-		for _, v := range read {
-			n += v
-		}
-		if total > 0 && n > total {
-			n = total
-		}
-		m := snapshotMsg{gen: gen, srcs: srcs, read: n, total: total, records: records, done: done}
-		if done {
-			m.flows = b.Finish()
-			m.warnings = append(append([]error(nil), errs...), mr.Errors()...)
-			m.read = total
-		} else {
-			m.flows = snapshot(b)
-		}
-		dirty = false
-		return m
-	}
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
 	tickerDone.Add(1)
 	go func() {
 		defer tickerDone.Done()
-		t := time.NewTicker(l.opts.Every)
-		defer t.Stop()
-		for {
-			select {
-			case <-finished:
-				return
-			case <-l.stop:
-				return
-			case <-t.C:
-				mu.Lock()
-				if !dirty {
-					mu.Unlock()
-					continue
-				}
-				m := snap(false)
-				mu.Unlock()
-				if !l.send(m) {
-					return
-				}
-			}
-		}
+		l.ticker(ld, finished)
 	}()
 	stopped := false
-	for {
+	for !stopped {
 		select {
 		case <-l.stop:
 			stopped = true
+			continue
 		default:
-		}
-		if stopped {
-			break
 		}
 		rec, err := mr.Next()
 		if err != nil {
 			break
 		}
-		mu.Lock()
-		b.Add(rec)
-		records++
-		if end := rec.Pos.Offset + int64(rec.Pos.Length) + 1; end > read[rec.Pos.Input] {
-			read[rec.Pos.Input] = end
-		}
-		dirty = true
-		mu.Unlock()
+		ld.add(rec)
 	}
 	close(finished)
 	tickerDone.Wait()
 	if stopped {
+		return nil, false
+	}
+	var ends []inputEnd
+	for _, ss := range mr.SourceStats() {
+		ends = append(ends, inputEnd{src: ss.Source, bytes: ss.Stats.Bytes, lines: ss.Stats.Lines, last: ss.Stats.LastTime})
+	}
+	ld.mu.Lock()
+	ld.done = true
+	ld.warnings = append(append([]error(nil), errs...), mr.Errors()...)
+	m := ld.snap(!l.opts.Follow)
+	ld.mu.Unlock()
+	return ends, l.send(m)
+}
+
+// follow reads on from where each plain file's first pass ended, as the
+// file grows, into the same builder: nothing is read twice. Compressed
+// files do not grow; standard input was read to its end in the first
+// pass. Records of several files are added as they arrive.
+func (l *loader) follow(ld *load, ends []inputEnd) {
+	var wg sync.WaitGroup
+	for _, e := range ends {
+		if e.src.IsStdin() || e.src.Path == "" || compressed(e.src.Path) {
+			continue
+		}
+		f, err := os.Open(e.src.Path)
+		if err != nil {
+			continue
+		}
+		if _, err := f.Seek(e.bytes, io.SeekStart); err != nil {
+			f.Close()
+			continue
+		}
+		year := l.opts.Year
+		if year == 0 && !e.last.IsZero() {
+			loc := l.opts.Location
+			if loc == nil {
+				loc = time.UTC
+			}
+			year = e.last.In(loc).Year()
+		}
+		rd := parser.NewReader(&tailReader{f: f, every: l.opts.Every, stop: l.stop}, parser.Options{
+			Name: e.src.Name, Node: e.src.Node, Component: e.src.Component, Year: year,
+			Location: l.opts.Location, Want: ld.b.Want, NoPrescan: true,
+			StartOffset: e.bytes, StartLine: e.lines,
+		})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer f.Close()
+			for {
+				rec, err := rd.Next()
+				if err != nil {
+					return
+				}
+				ld.add(rec)
+			}
+		}()
+	}
+	l.ticker(ld, nil)
+	wg.Wait()
+}
+
+// compressed reports whether the file starts with a gzip or zstd magic.
+func compressed(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
 		return false
 	}
-	mu.Lock()
-	m := snap(true)
-	mu.Unlock()
-	return l.send(m)
+	defer f.Close()
+	var m [4]byte
+	n, _ := io.ReadFull(f, m[:])
+	return n >= 2 && m[0] == 0x1f && m[1] == 0x8b || n == 4 && m == [4]byte{0x28, 0xb5, 0x2f, 0xfd}
+}
+
+// tailReader reads a growing file: at its end it waits for more (polling
+// every `every`) until stop is closed. A line the writer has not finished
+// is simply read on when the rest arrives.
+type tailReader struct {
+	f     *os.File
+	every time.Duration
+	stop  <-chan struct{}
+}
+
+func (t *tailReader) Read(p []byte) (int, error) {
+	for {
+		n, err := t.f.Read(p)
+		if n > 0 {
+			return n, nil
+		}
+		if err != nil && !errors.Is(err, io.EOF) {
+			return 0, err
+		}
+		select {
+		case <-t.stop:
+			return 0, io.EOF
+		case <-time.After(t.every):
+		}
+	}
 }
 
 // snapshot judges the flows built so far without ending the build. The

@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/podflow/podflow/parser"
+	"github.com/podflow/podflow/timeline"
+	"github.com/podflow/podflow/tools/benchgen/gen"
+)
+
+// waitSnapshot drains the loader until ok accepts a snapshot; it fails
+// the test after a generous deadline (a liveness check, not a timing one).
+func waitSnapshot(t *testing.T, l *loader, what string, ok func(snapshotMsg) bool) snapshotMsg {
+	t.Helper()
+	deadline := time.After(20 * time.Second)
+	for {
+		select {
+		case m := <-l.ch:
+			s, isSnap := m.(snapshotMsg)
+			if !isSnap {
+				continue
+			}
+			if s.err != nil {
+				t.Fatalf("%s: load error %v", what, s.err)
+			}
+			if ok(s) {
+				return s
+			}
+		case <-deadline:
+			t.Fatalf("%s: no such snapshot", what)
+		}
+	}
+}
+
+// oneShot builds the flows of data in one pass, as a load without follow.
+func oneShot(t *testing.T, name string, data []byte) (string, int64) {
+	t.Helper()
+	b := timeline.NewBuilder(timeline.Options{})
+	rd := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
+	var n int64
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			break
+		}
+		n++
+		b.Add(rec)
+	}
+	out, err := json.Marshal(b.Finish())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), n
+}
+
+// Following a growing file reads on from where the load stopped: after
+// the file grew, the records and flows are those of one pass over the
+// whole file, so nothing was read twice or skipped, and positions are
+// those of the whole file.
+func TestFollowReadsOnWhereItStopped(t *testing.T) {
+	raw, err := os.ReadFile(corpus + "06-pod-deletion-api.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first part ends before the pod is deleted; a line the engine
+	// does not want ends the growth, so that the last record is complete.
+	cut := bytes.Index(raw, []byte(`"SyncLoop DELETE"`))
+	cut = bytes.LastIndexByte(raw[:cut], '\n') + 1
+	grown := append(append([]byte(nil), raw...), []byte("I1122 06:12:07.000000   21321 kubelet.go:1] \"line after the growth\"\n")...)
+	path := filepath.Join(t.TempDir(), "kubelet.log")
+	if err := os.WriteFile(path, grown[:cut], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, firstRecords := oneShot(t, path, grown[:cut])
+	wantFlows, wantRecords := oneShot(t, path, grown)
+
+	l := newLoader(LoadOptions{Paths: []string{path}, Year: 2026, Follow: true, Every: 20 * time.Millisecond})
+	go l.run()
+	defer l.Close()
+	first := waitSnapshot(t, l, "first pass", func(s snapshotMsg) bool { return s.done })
+	if first.records != firstRecords {
+		t.Fatalf("first pass: %d records, want %d", first.records, firstRecords)
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Written in two pieces, the first ending inside a line.
+	rest := grown[cut:]
+	f.Write(rest[:len(rest)/2+7])
+	time.Sleep(50 * time.Millisecond)
+	f.Write(rest[len(rest)/2+7:])
+	f.Close()
+	last := waitSnapshot(t, l, "after growth", func(s snapshotMsg) bool { return s.records >= wantRecords })
+	if last.records != wantRecords {
+		t.Errorf("after growth: %d records, one pass over the grown file has %d", last.records, wantRecords)
+	}
+	got, err := json.Marshal(last.flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != wantFlows {
+		t.Errorf("flows after following differ from one pass over the grown file")
+	}
+	var deleted bool
+	for _, it := range last.flows.Items {
+		deleted = deleted || it.Verdict == timeline.VerdictTerminated
+	}
+	if !deleted {
+		t.Errorf("the deletion written after the first pass is not in the flows")
+	}
+}
+
+// `journalctl -fu kubelet | podflow tui -f -`: records of standard input
+// reach the view while the pipe is still open.
+func TestFollowStdinIsLive(t *testing.T) {
+	raw, err := os.ReadFile(corpus + "01-happy-path.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	l := newLoader(LoadOptions{Paths: []string{"-"}, Stdin: pr, Year: 2026, Follow: true, Every: 20 * time.Millisecond})
+	go l.run()
+	defer l.Close()
+	go pw.Write(raw) // and keep the pipe open
+	s := waitSnapshot(t, l, "stdin", func(s snapshotMsg) bool { return s.flows != nil && len(s.flows.Items) > 0 })
+	if s.flows.Items[0].Pod.Name == "" {
+		t.Errorf("a pod without a name: %+v", s.flows.Items[0].Pod)
+	}
+}
+
+// BenchmarkTUIFirstPods measures how long the TUI's loader takes to send
+// the first snapshot with pods in it, on $PODFLOW_BENCH_LOG (make bench
+// passes the 1 GiB file) or on a generated 64 MiB log.
+func BenchmarkTUIFirstPods(b *testing.B) {
+	path := os.Getenv("PODFLOW_BENCH_LOG")
+	if path == "" {
+		c, err := gen.LoadCorpus("../testdata/corpus/v1.36.3")
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "kubelet.log")
+		f, err := os.Create(path)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, _, err := gen.Generate(c, f, 64<<20, 1); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+	var total time.Duration
+	for b.Loop() {
+		start := time.Now()
+		l := newLoader(LoadOptions{Paths: []string{path}, Year: 2026})
+		go l.run()
+		for {
+			m := (<-l.ch).(snapshotMsg)
+			if m.err != nil {
+				b.Fatal(m.err)
+			}
+			if m.flows != nil && len(m.flows.Items) > 0 {
+				break
+			}
+		}
+		total += time.Since(start)
+		l.Close()
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/first-pods")
+}
