@@ -5,6 +5,7 @@ package cmd
 // keep the names stable.
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -309,6 +310,14 @@ func printYAML(w io.Writer, v any) error {
 	if err != nil {
 		return err
 	}
+	// The YAML parser refuses raw DEL, C1 controls and noncharacters, and
+	// the scalars are cleaned as terminal text below anyway.
+	b = bytes.Map(func(r rune) rune {
+		if r >= 0x7f && (sanitize.Unsafe(r) || r == 0xfffe || r == 0xffff) {
+			return -1
+		}
+		return r
+	}, b)
 	var n yaml.Node
 	if err := yaml.Unmarshal(b, &n); err != nil {
 		return err

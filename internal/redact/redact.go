@@ -440,8 +440,8 @@ func ipv6(r *Redactor, s string) string {
 		if end < len(s) && (isWordByte(s[end]) || s[end] == '.' && end+1 < len(s) && isWordByte(s[end+1])) {
 			return "", false
 		}
-		if strings.Trim(cand, ":") == "" {
-			return "", false
+		if !strings.ContainsAny(cand, "0123456789") {
+			return "", false // "::", "::add" (of "::add-mask::"), "dead::beef": words, not addresses
 		}
 		a, err := netip.ParseAddr(cand)
 		if err != nil || !a.Is6() {

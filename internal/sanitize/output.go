@@ -113,7 +113,8 @@ func (g *guard) Write(p []byte) (int, error) {
 
 // EscapeJSON makes encoded JSON inert on a terminal and in a CI log without
 // losing anything: encoding/json already escapes C0 controls, but writes
-// DEL, C1 controls, bidi and other format characters as raw UTF-8; they
+// DEL, C1 controls, bidi and other format characters (and the
+// noncharacters U+FFFE/U+FFFF, which YAML refuses) as raw UTF-8; they
 // become \uXXXX escapes here, and the '[' of "##[" becomes \u005b. Those
 // characters can only occur inside JSON strings, so the result is the same
 // JSON value. Invalid UTF-8 (which encoding/json never writes) becomes
@@ -128,7 +129,7 @@ func EscapeJSON(b []byte) []byte {
 		switch {
 		case r == utf8.RuneError && size <= 1:
 			out = append(out, `\ufffd`...)
-		case Unsafe(r) && r >= 0x7f:
+		case Unsafe(r) && r >= 0x7f || r == 0xfffe || r == 0xffff:
 			if r > 0xffff {
 				r1, r2 := utf16.EncodeRune(r)
 				out = fmt.Appendf(out, `\u%04x\u%04x`, r1, r2)
@@ -153,7 +154,7 @@ func needsJSON(b []byte) bool {
 		}
 		if c >= 0x80 {
 			r, size := utf8.DecodeRune(b[i:])
-			if r == utf8.RuneError && size <= 1 || Unsafe(r) {
+			if r == utf8.RuneError && size <= 1 || Unsafe(r) || r == 0xfffe || r == 0xffff {
 				return true
 			}
 			i += size - 1

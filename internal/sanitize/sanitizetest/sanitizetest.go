@@ -10,6 +10,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -100,6 +101,26 @@ func Problem(out string) string {
 	return ""
 }
 
+// GitHub fails t when out is not a list of workflow commands podflow may
+// write (::error, ::warning, ::notice) whose properties hold no ':' (so
+// none can end early) and whose message is safe text. The message may
+// hold "::" and "##[": the runner parses a line once, as the command it
+// starts with.
+func GitHub(t testing.TB, where, out string) {
+	t.Helper()
+	re := regexp.MustCompile(`^::(error|warning|notice) ([^:\r]*)::(.*)$`)
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		m := re.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("%s: not a workflow command podflow writes: %q", where, l)
+			continue
+		}
+		if p := Problem("x " + strings.ReplaceAll(m[2]+" "+m[3], "##[", "")); p != "" {
+			t.Errorf("%s: %s", where, p)
+		}
+	}
+}
+
 // Text fails t when out is not safe terminal/CI text (see Problem).
 func Text(t testing.TB, where, out string) {
 	t.Helper()
@@ -156,7 +177,7 @@ func HTML(t testing.TB, where, out string, ownScripts int) {
 	}
 	// Inside escaped text "onerror=" is harmless; what must not survive is
 	// the markup that would make it an element or an attribute.
-	for _, bad := range []string{"<script>alert", "<img src", `" onmouseover="`, "</title><"} {
+	for _, bad := range []string{"<script>alert", "<img src", `" onmouseover="`, "</title><script"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("%s: unescaped %q near %s", where, bad, context(out, strings.Index(out, bad)))
 		}
