@@ -83,7 +83,7 @@ func (sb substituter) depth(s string, depth int) string {
 }
 
 type hostileLogs struct {
-	paths  []string
+	paths   []string
 	uids    []string // pods to describe and list lines of
 	values  []string // every hostile value put in
 	markers []string // markers of the hostile pod names the engine kept
@@ -341,7 +341,9 @@ func hostileOutputs(t *testing.T, h hostileLogs) {
 func hostileJSONIsLossless(t *testing.T, h hostileLogs) {
 	_, stdout, _ := runHostile(t, false, nil, append([]string{"get", "pods", "-o", "json"}, h.paths...)...)
 	var fl struct {
-		Items []struct{ Pod struct{ Namespace, Name string } }
+		Items []struct {
+			Pod struct{ Namespace, Name string }
+		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &fl); err != nil {
 		t.Fatal(err)
