@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -292,6 +293,47 @@ func getPodsRun(o *GetPodsOptions) error {
 	return nil
 }
 
+// shortReason is the REASON width of the default table.
+const shortReason = 80
+
+var (
+	grpcBoilerplate = regexp.MustCompile(`rpc error: code = \w+ desc = `)
+	inPodSuffix     = regexp.MustCompile(` in pod [^ ]+_[^ ]+\([0-9a-f-]+\)`)
+)
+
+// shorten fits an error chain ("what: why: …: root cause") into n columns:
+// gRPC boilerplate and "in pod name_ns(uid)" go, then the first link (what
+// failed) and as many of the last links (the root cause) as fit are kept.
+func shorten(s string, n int) string {
+	s = inPodSuffix.ReplaceAllString(grpcBoilerplate.ReplaceAllString(s, ""), "")
+	if textWidth(s) <= n {
+		return s
+	}
+	links := strings.Split(s, ": ")
+	head := links[0]
+	tail := ""
+	for i := len(links) - 1; i > 0; i-- {
+		cand := links[i]
+		if tail != "" {
+			cand += ": " + tail
+		}
+		if textWidth(head)+textWidth(" … ")+textWidth(cand) > n {
+			break
+		}
+		tail = cand
+	}
+	if tail == "" {
+		// Even the root cause does not fit beside the head: cut the head.
+		last := links[len(links)-1]
+		room := n - textWidth(last) - textWidth(" … ")
+		if len(links) == 1 || room < n/3 {
+			return truncate(s, n)
+		}
+		return string([]rune(head)[:room]) + " … " + last
+	}
+	return truncate(head, n) + " … " + tail
+}
+
 // printPodTable prints the get-pods table.
 func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) {
 	t := &Table{
@@ -321,7 +363,13 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 			row = append(row, stamp(f.Start), humanDuration(time.Duration(f.Waited)), humanDuration(time.Duration(f.Duration)),
 				strconv.Itoa(restarts), dash(oneLine(f.Pod.UID)), dash(f.Source))
 		}
-		row = append(row, dash(oneLine(f.Reason)))
+		reason := oneLine(f.Reason)
+		if !wide {
+			// The short form, like kubectl's STATUS; -o wide, describe and
+			// -o json give it whole.
+			reason = shorten(reason, shortReason)
+		}
+		row = append(row, dash(reason))
 		t.Rows = append(t.Rows, row)
 	}
 	t.Color = func(row, col int) string {
