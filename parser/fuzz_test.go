@@ -9,6 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/klauspost/compress/gzip"
+	"github.com/klauspost/compress/zstd"
 )
 
 // fuzzCheck reads data to the end and checks the invariants every input
@@ -122,4 +125,115 @@ func FuzzMultiline(f *testing.F) {
 		"formats/pasted-quote.log", "formats/grep-nH.log", "formats/grep-n.log", "formats/annotations.log", "formats/crlf.log")
 	f.Add([]byte(strings.Repeat("> ", 10) + klogLine + "\n>\n> \t x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzCheck(t, data) })
+}
+
+// FuzzInput runs bytes through what opens a file (decompression and the
+// text check) and the Reader: damaged gzip and zstd streams, UTF-16 and
+// binary data. Nothing may panic or hang, a refusal says why, and what is
+// read is accounted for.
+func FuzzInput(f *testing.F) {
+	b, err := os.ReadFile(filepath.Join("..", "testdata", "formats", "klog-multiline.log"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(b)
+	zw.Close()
+	var zs bytes.Buffer
+	ze, _ := zstd.NewWriter(&zs)
+	ze.Write(b)
+	ze.Close()
+	f.Add(b)
+	f.Add(gz.Bytes())
+	f.Add(gz.Bytes()[:gz.Len()/2])
+	f.Add(zs.Bytes())
+	f.Add(zs.Bytes()[:zs.Len()/2])
+	f.Add(append([]byte{0xff, 0xfe}, []byte("I\x001\x00")...))
+	f.Add([]byte("LPKSHHRH\x00\x00"))
+	f.Add(append(make([]byte, 100), b...))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		rc, err := openText(io.NopCloser(bytes.NewReader(data)), "fuzz")
+		if err != nil {
+			var nt *NotTextError
+			if !errors.As(err, &nt) && !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "zstd") {
+				t.Fatalf("refused without a reason: %v", err)
+			}
+			return
+		}
+		defer rc.Close()
+		rd := NewReader(rc, Options{Name: "fuzz", Year: 2026, MaxLineBytes: 4096})
+		for {
+			_, err := rd.Next()
+			if errors.Is(err, io.EOF) {
+				break
+			}
+			if err != nil {
+				var pe *ParseError
+				if !errors.As(err, &pe) || pe.Input != "fuzz" {
+					t.Fatalf("read error without a position: %v", err)
+				}
+				if _, err := rd.Next(); !errors.Is(err, io.EOF) {
+					t.Fatalf("Next after the error: %v", err)
+				}
+				break
+			}
+		}
+		if st := rd.Stats(); !st.Accounted() {
+			t.Fatalf("not accounted: %+v", st)
+		}
+	})
+}
+
+// FuzzOverlap merges an input with a copy of its tail, as a rotation that
+// copied too much leaves them: every record is returned or counted as a
+// duplicate, and every line is accounted for.
+func FuzzOverlap(f *testing.F) {
+	for _, file := range []string{"formats/klog-1.2x.log", "formats/json.log", "formats/journald-short.log", "formats/containerd.log"} {
+		b, err := os.ReadFile(filepath.Join("..", "testdata", file))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b, uint16(len(b)/3))
+	}
+	f.Fuzz(func(t *testing.T, data []byte, at uint16) {
+		cut := 0
+		if len(data) > 0 {
+			cut = int(at) % len(data)
+			if nl := bytes.IndexByte(data[cut:], '\n'); nl >= 0 {
+				cut += nl + 1
+			} else {
+				cut = len(data)
+			}
+		}
+		dir := t.TempDir()
+		a, b := filepath.Join(dir, "kubelet.log.1"), filepath.Join(dir, "kubelet.log")
+		if os.WriteFile(a, data, 0o644) != nil || os.WriteFile(b, data[cut:], 0o644) != nil {
+			t.Fatal("cannot write the inputs")
+		}
+		srcs, _ := Discover([]string{a, b}, nil)
+		m := NewMultiReader(srcs, Options{Year: 2026, MaxLineBytes: 4096})
+		defer m.Close()
+		n := int64(0)
+		for {
+			if _, err := m.Next(); err != nil {
+				break
+			}
+			n++
+		}
+		if len(m.Errors()) > 0 {
+			return // refused as not text: nothing to merge
+		}
+		st := m.Stats()
+		var read int64
+		for _, ss := range m.SourceStats() {
+			read += ss.Stats.Records + ss.Duplicates
+			if !ss.Stats.Accounted() {
+				t.Fatalf("%s not accounted: %+v", ss.Source.Name, ss.Stats)
+			}
+		}
+		if st.Records != n || read != n+m.Duplicates() || !st.Accounted() {
+			t.Fatalf("returned %d, stats %+v, %d duplicates", n, st, m.Duplicates())
+		}
+	})
 }
