@@ -394,76 +394,20 @@ func (res *CheckResult) ruleBudget(id string, limit time.Duration, verb int) {
 	res.add(rr)
 }
 
-type chkSpan struct{ a, b time.Time }
-
-// chkUnionLen is the total length of the union of the spans.
-func chkUnionLen(ss []chkSpan) time.Duration {
-	sort.Slice(ss, func(i, j int) bool { return ss[i].a.Before(ss[j].a) })
-	var total time.Duration
-	var cur chkSpan
-	for i, s := range ss {
-		if i == 0 || s.a.After(cur.b) {
-			if i > 0 {
-				total += cur.b.Sub(cur.a)
-			}
-			cur = s
-			continue
-		}
-		if s.b.After(cur.b) {
-			cur.b = s.b
-		}
-	}
-	if len(ss) > 0 {
-		total += cur.b.Sub(cur.a)
-	}
-	return total
-}
-
-// checkPodSLO is the pod's startup as the Kubernetes pod-startup SLO counts it:
-// end to end minus the union of its containers' image pulls and minus the
-// union of its init containers' run times (start to exit), like kubelet
-// 1.33+ (podStartSLOduration = E2E − totalImagesPullingTime −
-// totalInitContainerRuntime). When the log's verbosity hides the image
-// stages, the kubelet's own podStartSLOduration is used if it was logged.
-// hidden is true when neither is available.
+// checkPodSLO is the pod's startup as the Kubernetes pod-startup SLO counts
+// it: podflow's own figure (the engine leaves out image pulls and init
+// containers by the rule of the kubelet that wrote the log), else the
+// kubelet's logged podStartSLOduration when the log's verbosity hides the
+// pulls. hidden is true when neither is available for a pod that ran.
 func checkPodSLO(f *timeline.Flow, verb int) (d time.Duration, ok, hidden bool) {
 	if f.Startup != nil && f.Startup.PodflowSLO != nil {
 		return time.Duration(*f.Startup.PodflowSLO), true, false
 	}
-	e2e, ok := checkPodStartup(f)
-	if !ok {
-		return 0, false, false
-	}
-	imgDef, _ := timeline.Reference.StageDefByID(timeline.CStImage)
-	visible := len(f.Containers) > 0 || verb < 0 || verb >= imgDef.MinV
-	var pulls, inits []chkSpan
-	for _, c := range f.Containers {
-		for _, s := range c.Stages {
-			if s.Status == timeline.StatusUnknown {
-				visible = false
-			}
-		}
-		if s := chkStage(c.Stages, timeline.CStImage); s != nil && s.Start != nil && s.End != nil && s.Status == timeline.StatusDone {
-			pulls = append(pulls, chkSpan{*s.Start, *s.End})
-		}
-		if c.Type == timeline.ContainerInit {
-			st, done := chkStage(c.Stages, timeline.CStStarted), chkStage(c.Stages, timeline.CStCompleted)
-			if st != nil && done != nil && st.End != nil && done.End != nil && done.End.After(*st.End) {
-				inits = append(inits, chkSpan{*st.End, *done.End})
-			}
-		}
-	}
-	if visible {
-		d := e2e - chkUnionLen(pulls) - chkUnionLen(inits)
-		if d < 0 {
-			d = 0
-		}
-		return d, true, false
-	}
 	if f.Startup != nil && f.Startup.KubeletSLO != nil {
 		return time.Duration(*f.Startup.KubeletSLO), true, false
 	}
-	return 0, false, true
+	_, ran := checkPodStartup(f)
+	return 0, false, ran
 }
 
 // percentile is the nearest-rank percentile of sorted values.

@@ -529,8 +529,13 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if fl.Startup != nil {
 		st := *fl.Startup
-		st.PodflowSLO = podflowSLO(f, v)
+		st.PodflowSLO = podflowSLO(f, &st, f.sloRule, v)
 		fl.Startup = &st
+	} else if st := ownStartup(fl.Stages); st != nil {
+		// No kubelet figure: podflow's own, by the SLO's documented rule
+		// (pulls and init containers left out).
+		st.PodflowSLO = podflowSLO(f, st, sloTotals, v)
+		fl.Startup = st
 	}
 	b.verdict(f, &fl, logEnd)
 	return fl

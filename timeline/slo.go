@@ -63,8 +63,7 @@ const maxPulls = 16
 // minus the image pulls and init-container run time it saw, by the rule of
 // the kubelet that wrote the log. Nil when podflow has no end-to-end figure
 // or the log's verbosity v hides the pull events (V3) it needs.
-func podflowSLO(f *flowState, v int) *Duration {
-	st := f.startup
+func podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
 	if v < 3 || st == nil || st.PodflowE2E == nil || st.ObservedRunning == nil {
 		return nil
 	}
@@ -90,7 +89,7 @@ func podflowSLO(f *flowState, v int) *Duration {
 		inits = append(inits, span{started.complete, minTime(done.complete, until)})
 	}
 	left := time.Duration(*st.PodflowE2E)
-	switch f.sloRule {
+	switch rule {
 	case sloTotals:
 		left -= unionLength(pulls) + unionLength(inits)
 	case sloPullSpanInitSpan:
@@ -212,4 +211,26 @@ func (n *nodeState) notePulling(f *flowState, img string, open bool) {
 			n.pulling[img] = list
 		}
 	}
+}
+
+// ownStartup is podflow's startup figure for a pod that ran but whose
+// kubelet logged no "Observed pod startup duration" (before 1.26, or the
+// line fell outside the log): from the first stage to the end of running.
+func ownStartup(stages []Stage) *Startup {
+	var start, running *time.Time
+	for i := range stages {
+		st := &stages[i]
+		if st.Start != nil && (start == nil || st.Start.Before(*start)) {
+			start = st.Start
+		}
+		if st.ID == StRunning && st.Status == StatusDone && st.End != nil {
+			running = st.End
+		}
+	}
+	if start == nil || running == nil {
+		return nil
+	}
+	e2e := Duration(running.Sub(*start))
+	obs := *running
+	return &Startup{PodflowE2E: &e2e, ObservedRunning: &obs}
 }
