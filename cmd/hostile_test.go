@@ -31,7 +31,7 @@ func hostileCase(t *testing.T, name string) sanitizetest.Case {
 	return sanitizetest.Case{}
 }
 
-// substitute replaces, in one klog line, each key of repl with its value
+// substituter replaces, in one klog line, each key of repl with its value
 // the way the kubelet would have written it: strconv-quoted inside quoted
 // values, at every nesting depth (an error quoting an error quoting an
 // image), and raw where the text is already unquoted.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"regexp"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -177,6 +178,7 @@ func grepWant(prefixes []string) func([]byte) bool {
 
 func parseRun(opts *ParseOptions) error {
 	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, opts.IO.In)
+	learnHosts(opts.IO.Redact, srcs)
 	m := parser.NewMultiReader(srcs, parser.Options{
 		Year:     opts.Year,
 		Location: opts.Location,
@@ -222,6 +224,36 @@ func parseRun(opts *ParseOptions) error {
 }
 
 // ParseRecord is the JSON shape of one record in `podflow parse -o json`.
+// learnHosts gives --redact the node names before the first record is
+// printed: parse masks as it streams, and the kubelet names its node
+// (--hostname-override, node="…") only some lines in, after paths and
+// messages that already carry it. The directory layout's node and the
+// head of each file (not standard input, which cannot be read twice) are
+// read for them.
+func learnHosts(r *redact.Redactor, srcs []parser.Source) {
+	if r == nil {
+		return
+	}
+	for _, s := range srcs {
+		r.Host(s.Node)
+		if s.IsStdin() {
+			continue
+		}
+		rc, err := s.Open()
+		if err != nil {
+			continue
+		}
+		head := make([]byte, 256<<10)
+		n, _ := io.ReadFull(rc, head)
+		rc.Close()
+		for _, m := range headHost.FindAllSubmatch(head[:n], -1) {
+			r.Host(string(m[1]))
+		}
+	}
+}
+
+var headHost = regexp.MustCompile(`(?:--hostname-override=\\?"?|\bnode=\\?")([A-Za-z0-9][A-Za-z0-9.-]*)`)
+
 // redactRecord returns rec with its text masked (--redact), as a copy:
 // the reader may reuse rec's memory. Host names are learnt first, from the
 // record's host and its node/hostname fields, so the record's own text

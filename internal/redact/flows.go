@@ -29,12 +29,13 @@ func FlowList(r *Redactor, fl *timeline.FlowList) {
 	r.Walk(fl, flowRole)
 }
 
-// flowRole names the FlowList fields that are not free text.
+// flowRole names the FlowList fields that are not free text. Finding IDs
+// are (they name the node: NODE/KIND-N), masked alike in Flow.Findings.
 func flowRole(field string) Role {
 	switch field {
 	case "Node.Name", "Flow.Node", "Finding.Node":
 		return RoleHost
-	case "PodRef.UID", "Flow.Mirror", "Flow.Sandboxes", "Container.IDs", "Stage.ID", "Finding.ID", "Flow.Findings",
+	case "PodRef.UID", "Flow.Mirror", "Flow.Sandboxes", "Container.IDs", "Stage.ID",
 		"FlowList.APIVersion", "FlowList.Kind":
 		return RoleKeep
 	}

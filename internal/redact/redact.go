@@ -120,6 +120,9 @@ func (r *Redactor) Text(s string) string {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if strings.Contains(s, "--hostname-override") {
+		s = hostnameOverride(r, s)
+	}
 	s = r.knownHosts(s)
 	for _, rule := range rules {
 		s = rule(r, s)
@@ -303,7 +306,8 @@ func longRuns(r *Redactor, s string) string {
 
 var (
 	reURLCreds = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s:@"'\\]+:[^/\s@"'\\]*)@`)
-	reRefCreds = regexp.MustCompile(`(?:^|[\s"'=(\[,])([^\s/:@"'\\=(\[,]+:[^\s/@"'\\]+)@(?:[A-Za-z0-9-]+\.[A-Za-z0-9.-]+|localhost|[0-9.]+|\[[0-9A-Fa-f:]+\])`)
+	reRefCreds = regexp.MustCompile(`(?:^|[\s"'=(\[,])([^\s/:@"'\\=(\[,]+:[^\s/@"'\\]+)@`)
+	reOverride = regexp.MustCompile(`--hostname-override[= ]\\?"?([A-Za-z0-9][A-Za-z0-9.-]*)`)
 	reAuth     = regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|x-auth-token|x-api-key|cookie|set-cookie)\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest)\s+)?([^\s"'\\,;]+)`)
 	reBearer   = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{6,}=*)`)
 	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`)
@@ -320,6 +324,21 @@ var (
 	reHex      = regexp.MustCompile(`[0-9A-Fa-f]{32,}`)
 	reBase64   = regexp.MustCompile(`[A-Za-z0-9+/_-]{32,}={0,2}`)
 )
+
+// hostnameOverride learns the node name from the kubelet's flag, which
+// the log prints before anything names the node.
+func hostnameOverride(r *Redactor, s string) string {
+	return replaceGroup(s, reOverride, 1, func(v string, _ []int) (string, bool) {
+		if IsMask(v) || isLoopbackName(v) {
+			return "", false
+		}
+		if !r.hosts[v] {
+			r.hosts[v] = true
+			r.dirty = true
+		}
+		return r.mask(KindHost, v), true
+	})
+}
 
 func urlCreds(r *Redactor, s string) string {
 	return replaceGroup(s, reURLCreds, 1, func(v string, _ []int) (string, bool) { return r.mask(KindCred, v), true })
@@ -485,8 +504,8 @@ func longHex(r *Redactor, s string) string {
 
 func longBase64(r *Redactor, s string) string {
 	return replaceIdx(s, reBase64.FindAllStringIndex(s, -1), func(m string, start, end int) (string, bool) {
-		if start > 0 && (isWordByte(s[start-1]) || strings.IndexByte("+/-.", s[start-1]) >= 0) {
-			return "", false
+		if start > 0 && (isWordByte(s[start-1]) || strings.IndexByte("+/-.", s[start-1]) >= 0) || m[0] == '/' {
+			return "", false // inside a longer token, or a path
 		}
 		if end < len(s) && isWordByte(s[end]) {
 			return "", false

@@ -36,6 +36,9 @@ func TestText(t *testing.T) {
 		{"json env", `"env":[{"name":"FOO","value":"bar baz"}]`, `"env":[{"name":"FOO","value":"value-1"}]`},
 		{"same value same mask", `10.0.0.1 10.0.0.2 10.0.0.1`, `ip-1 ip-2 ip-1`},
 		{"masks stay", `ip-1 host-2 token-3 FOO=value-4`, `ip-1 host-2 token-3 FOO=value-4`},
+		{"cut credentials", `reference "x": robot:s3cretPass@… — 3 failed attempts`, `reference "x": cred-1@… — 3 failed attempts`},
+		{"hostname override learnt", `FLAG: --hostname-override="kb-node-1" then node="kb-node-1"`, `FLAG: --hostname-override="host-1" then node="host-1"`},
+		{"absolute path stays", `/tmp/TestRedact1797958911/001/node/kubelet.log`, `/tmp/TestRedact1797958911/001/node/kubelet.log`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
