@@ -356,3 +356,31 @@ func TestBrokenLineEndings(t *testing.T) {
 		})
 	}
 }
+
+// FuzzBrokenSequence feeds the engine record sequences as broken captures
+// leave them: times stepping backwards and records repeated (what the merge
+// lets through when copies differ). The invariants of FuzzRecordSequence
+// must hold.
+func FuzzBrokenSequence(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 20, 0, 0, 3, 30, 0, 1, 5, 40, 1, 2, 7}, []byte{3, 200, 1, 0})
+	f.Add(bytes.Repeat([]byte{7, 17, 33, 2, 50, 1, 0, 9}, 40), []byte{10, 255, 20, 3, 5, 128})
+	f.Fuzz(func(t *testing.T, data, damage []byte) {
+		recs := recordsFrom(data)
+		// Each damage pair: at record i, step the clock back by d seconds
+		// (d < 128) or repeat the record (d >= 128).
+		for k := 0; k+1 < len(damage) && len(recs) > 0; k += 2 {
+			i, d := int(damage[k])%len(recs), damage[k+1]
+			if d >= 128 {
+				c := *recs[i]
+				recs = append(recs[:i+1], append([]*parser.Record{&c}, recs[i+1:]...)...)
+				continue
+			}
+			for _, r := range recs[i:] {
+				r.Time = r.Time.Add(-time.Duration(d) * time.Second)
+			}
+		}
+		fl, _ := Build(&sliceSource{recs: recs}, Options{})
+		checkInvariants(t, fl)
+		noNegativeStages(t, fl)
+	})
+}
