@@ -88,7 +88,21 @@ Exit status:
 func Main(ioS *IO, args []string) int {
 	root := NewRootCmd(ioS)
 	if strings.HasPrefix(filepath.Base(args[0]), "kubectl-") {
-		root.Use = "kubectl podflow"
+		// As a kubectl plugin every usage line and example reads "kubectl
+		// podflow …" (the display name reaches subcommands' paths too).
+		root.Use = "podflow"
+		if root.Annotations == nil {
+			root.Annotations = map[string]string{}
+		}
+		root.Annotations[cobra.CommandDisplayNameAnnotation] = "kubectl podflow"
+		var plugin func(c *cobra.Command)
+		plugin = func(c *cobra.Command) {
+			c.Example = strings.NewReplacer("  podflow ", "  kubectl podflow ", "| podflow ", "| kubectl podflow ").Replace(c.Example)
+			for _, sub := range c.Commands() {
+				plugin(sub)
+			}
+		}
+		plugin(root)
 	}
 	root.SetArgs(args[1:])
 	err := root.Execute()
