@@ -139,6 +139,7 @@ func TestNotTextRefused(t *testing.T) {
 		{"zip", "logs.zip", append([]byte("PK\x03\x04"), random...), "zip archive", "extract it"},
 		{"tar", "must-gather.tar", tarHead, "tar archive", "tar xf"},
 		{"random bytes", "kubelet.log", random, "binary data", "text log"},
+		{"CR line ends", "kubelet.log", bytes.ReplaceAll([]byte(text), []byte("\n"), []byte("\r")), "text with CR line ends", `tr '\r' '\n' < `},
 		{"ELF", "kubelet", append([]byte("\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00\x00\x00\x00\x00\x02\x00>\x00\x01\x00\x00\x00"), random[:512]...), "binary data", "text log"},
 	}
 	for _, tt := range tests {
