@@ -18,6 +18,7 @@ func FlowList(r *Redactor, fl *timeline.FlowList) {
 	for i := range fl.Items {
 		f := &fl.Items[i]
 		r.Host(f.Node)
+		r.Keep(f.Pod.UID, f.Mirror) // static pods' UIDs are 32 hex
 		r.Keep(f.Sandboxes...)
 		for _, c := range f.Containers {
 			r.Keep(c.IDs...)
