@@ -160,7 +160,7 @@ var scenarios = []scenario{
 		}
 	}},
 	{file: "v1.36.3/04-sandbox-failure.log", pod: "payments-7b4d9c8f6-q9zrt", verdict: VerdictRunning, check: sandboxRetried(55*time.Second, 62*time.Second)},
-	{file: "v1.36.3/05-crashloop-backoff.log", pod: "worker-5d8f7b9c4-m2v6n", verdict: VerdictFailed, container: "worker", containerStage: CStStarted, reasonHas: []string{"exit code 1"}, check: crashLooped(4)},
+	{file: "v1.36.3/05-crashloop-backoff.log", pod: "worker-5d8f7b9c4-m2v6n", verdict: VerdictFailed, stalledAt: StRunning, container: "worker", containerStage: CStStarted, reasonHas: []string{"exit code 1"}, check: crashLooped(4)},
 	{file: "v1.36.3/06-pod-deletion-api.log", pod: "web-7d9f8c6b5-del42", verdict: VerdictTerminated, check: func(t *testing.T, f Flow) {
 		for _, id := range TerminationStages {
 			if s := stageOf(f, id); s.Status != StatusDone {

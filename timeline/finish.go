@@ -655,12 +655,18 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			c := &fl.Containers[i]
 			if c.Type == ContainerRegular && c.BackOffs > 0 {
 				fl.Verdict = VerdictFailed
+				// The pod got to running and does not stay there: that is
+				// where it fails, since its container's first start.
+				fl.StalledAt = StRunning
 				fl.Container = c.Name
 				fl.ContainerStage = CStStarted
 				fl.Reason = crashReason(c)
 				for _, st := range c.Stages {
 					if st.ID == CStStarted {
 						fl.Evidence = failEvidence(st.Evidence)
+						if st.End != nil && logEnd.After(*st.End) {
+							fl.Waited = Duration(logEnd.Sub(*st.End))
+						}
 					}
 				}
 				break
@@ -673,7 +679,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	if !fl.End.IsZero() && fl.End.After(fl.Start) {
 		fl.Duration = Duration(fl.End.Sub(fl.Start))
 	}
-	if fl.Verdict == VerdictStalled || fl.Verdict == VerdictIncomplete || fl.Verdict == VerdictTerminating {
+	if fl.Verdict == VerdictStalled || fl.Verdict == VerdictIncomplete || fl.Verdict == VerdictTerminating || fl.Verdict == VerdictFailed && fl.StalledAt == StRunning {
 		if logEnd.After(fl.Start) {
 			fl.Duration = Duration(logEnd.Sub(fl.Start))
 		}
@@ -789,7 +795,7 @@ func diagnose(fl *Flow) string {
 		}
 		b.WriteString(".")
 	case VerdictFailed:
-		if fl.Container != "" && fl.StalledAt == "" {
+		if fl.Container != "" && fl.StalledAt == StRunning {
 			fmt.Fprintf(&b, "Failed: container %s keeps failing after it started", fl.Container)
 			for _, c := range fl.Containers {
 				if c.Name == fl.Container {
