@@ -640,3 +640,50 @@ func TestConcatenatedRuns(t *testing.T) {
 		}
 	})
 }
+
+// TestBrokenFixtures checks what testdata/broken/README.md promises.
+func TestBrokenFixtures(t *testing.T) {
+	root := filepath.Join("..", "testdata", "broken")
+	srcs, skipped, errs := DiscoverReport([]string{root}, nil)
+	if len(errs) != 0 || len(srcs) != 5 || len(skipped) != 1 {
+		t.Fatalf("sources %v, skipped %v, errors %v", srcs, skipped, errs)
+	}
+	m := NewMultiReader(srcs, Options{Year: 2026})
+	defer m.Close()
+	n := 0
+	for {
+		if _, err := m.Next(); err != nil {
+			break
+		}
+		n++
+	}
+	type want struct {
+		lines, records, dups, backwards int64
+		err                             string
+	}
+	wants := map[string]want{
+		"clock-step/kubelet.log":        {lines: 317, records: 317, backwards: 106},
+		"cut/kubelet.log.gz":            {lines: 201, records: 201, err: "cut/kubelet.log.gz:201 (byte 20990): truncated or corrupt gzip stream: unexpected EOF"},
+		"rotated-overlap/kubelet.log.1": {lines: 206, records: 206},
+		"rotated-overlap/kubelet.log":   {lines: 207, records: 111, dups: 96},
+		"utf16/kubelet.log":             {err: "utf16/kubelet.log: UTF-16LE text, not a UTF-8 text log; convert it first: iconv -f UTF-16LE -t UTF-8 "},
+	}
+	for _, ss := range m.SourceStats() {
+		rel, _ := filepath.Rel(root, ss.Source.Path)
+		w, ok := wants[filepath.ToSlash(rel)]
+		if !ok {
+			t.Errorf("unexpected source %s", rel)
+			continue
+		}
+		st := ss.Stats
+		if st.Lines != w.lines || st.Records != w.records || ss.Duplicates != w.dups || ss.Backwards != w.backwards || !st.Accounted() {
+			t.Errorf("%s: %d lines %d records %d duplicates %d backwards; want %+v", rel, st.Lines, st.Records, ss.Duplicates, ss.Backwards, w)
+		}
+		if (ss.Err == nil) != (w.err == "") || ss.Err != nil && !strings.Contains(ss.Err.Error(), w.err) {
+			t.Errorf("%s: error %v, want %q", rel, ss.Err, w.err)
+		}
+	}
+	if int64(n) != m.Stats().Records || len(m.Notices()) != 2 || len(m.Errors()) != 2 {
+		t.Errorf("%d records; notices %v; errors %v", n, m.Notices(), m.Errors())
+	}
+}
