@@ -235,6 +235,9 @@ func renderTimeline(st styles, f *timeline.Flow, rows []tlRow, ax axis, cur, w, 
 	axisLine := []rune(strings.Repeat("─", barW))
 	left, mid, right := tick(ax.from), tick(ax.from.Add(ax.to.Sub(ax.from)/2)), tick(ax.to)
 	lbl := fit(left, barW/2-len(mid)/2) + mid
+	if len(left)+len(mid)+len(right)+4 > barW {
+		lbl = left // too narrow for three labels that do not run together
+	}
 	lbl = fit(lbl, barW-len(right)) + right
 	lines = append(lines, fit(lead+st.dim.Render(lbl), w), fit(lead+st.dim.Render(string(axisLine)), w))
 	mark, stalled := stallRow(f, rows)
