@@ -118,8 +118,10 @@ type parallel struct {
 	size       int // chunk size
 	cur        *chunk
 	next       int
-	bufs       sync.Pool // chunk data buffers
-	chunks     sync.Pool // chunks whose records were handed out
+	// Free lists (not sync.Pools, which every GC empties) of chunks whose
+	// records were handed out and of their data buffers.
+	bufs       chan []byte
+	chunks     chan *chunk
 	dispatched chan struct{}
 }
 
@@ -151,8 +153,8 @@ func (r *Reader) startParallel() {
 		dispatched: make(chan struct{}),
 	}
 	r.par = p
-	p.bufs.New = func() any { b := make([]byte, 0, size+size/16); return &b }
-	p.chunks.New = func() any { return &chunk{} }
+	p.bufs = make(chan []byte, cap(p.order)+4)
+	p.chunks = make(chan *chunk, cap(p.order)+4)
 	first := make([]byte, 0, max(size+size/16, prescanBytes))
 	first, err := readFull(src, first, prescanBytes)
 	if r.opts.Year == 0 && !r.opts.NoPrescan {
@@ -219,7 +221,12 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 	defer close(p.order)
 	start := offset
 	newChunk := func(data []byte) *chunk {
-		c := p.chunks.Get().(*chunk)
+		var c *chunk
+		select {
+		case c = <-p.chunks:
+		default:
+			c = &chunk{}
+		}
 		c.data, c.offset, c.lineNo, c.cut, c.rest, c.err = data, offset, lineNo, false, nil, nil
 		return c
 	}
@@ -282,7 +289,12 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 			}
 			continue
 		}
-		nb := *(p.bufs.Get().(*[]byte))
+		var nb []byte
+		select {
+		case nb = <-p.bufs:
+		default:
+			nb = make([]byte, 0, p.size+p.size/16)
+		}
 		nb = append(nb[:0], buf[cut:]...)
 		c := newChunk(buf[:cut])
 		c.cut = true
@@ -297,6 +309,7 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.loadState(st)
 	r.stats = Stats{ByFormat: map[string]int64{}}
+	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
 	data := c.data
@@ -335,7 +348,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	for i, s := range c.spans {
 		c.recs[i].Fields = c.fields[s[0]:s[1]:s[1]]
 	}
-	c.stats = r.stats
+	c.stats = r.Stats()
 	c.end = r.saveState()
 }
 
@@ -375,10 +388,15 @@ func (r *Reader) nextParallel() (*Record, error) {
 			}
 			// Records handed out are valid until the next call only: the
 			// chunk and its buffer can serve again.
-			d := c.data[:0]
-			p.bufs.Put(&d)
+			select {
+			case p.bufs <- c.data[:0]:
+			default:
+			}
 			c.data = nil
-			p.chunks.Put(c)
+			select {
+			case p.chunks <- c:
+			default:
+			}
 		}
 		c, ok := <-p.order
 		if !ok {

@@ -27,9 +27,9 @@ type Options struct {
 	Component string // component when no line names one (default "kubelet")
 	// Want, when set, is asked with the raw (still escaped) message of each
 	// record before it is decoded; records it declines are counted in
-	// Stats.Filtered and cost no allocation. Large inputs of a MultiReader
-	// are parsed on several goroutines: Want must be safe for concurrent
-	// use.
+	// Stats.Filtered and cost no allocation. Want must answer by the
+	// message alone (answers are remembered) and be safe for concurrent
+	// use (large inputs are parsed on several goroutines).
 	Want         func(msg []byte) bool
 	MaxLineBytes int // 0 means DefaultMaxLineBytes
 	// NoPrescan turns off the look at the first 64 KiB of the input for an
@@ -169,6 +169,13 @@ type Reader struct {
 	zoneOff  int
 	zoneLoc  *time.Location
 
+	// byFormat counts records per format (a map increment per line
+	// costs more than the rest of a declined line); Stats adds them up.
+	byFormat [len(formatNames)]int64
+	// wantMemo remembers Want's answer for structured klog messages,
+	// which are constants of the kubelet's code: a few hundred of them.
+	wantMemo map[string]bool
+
 	parN int       // workers of a parallel reader; 0: sequential
 	src  io.Reader // the input of a parallel reader
 	par  *parallel // set while chunks are parsed in parallel
@@ -204,6 +211,11 @@ func (r *Reader) Stats() Stats {
 	s.ByFormat = make(map[string]int64, len(r.stats.ByFormat))
 	for k, v := range r.stats.ByFormat {
 		s.ByFormat[k] = v
+	}
+	for f, v := range r.byFormat {
+		if v > 0 {
+			s.ByFormat[Format(f).String()] += v
+		}
 	}
 	return s
 }
@@ -349,7 +361,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	if r.cur.active {
 		out = r.flush()
 	}
-	want := r.opts.Want == nil || r.opts.Want(msg)
+	want := r.want(format, msg)
 	r.cur = pending{
 		active: true, want: want, format: format, hdr: h, pfx: pfx,
 		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1,
@@ -363,6 +375,34 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		r.cur.multiline = true
 	}
 	return out
+}
+
+// wantMemoMax bounds the memo of Want answers; messages past it are asked
+// each time.
+const wantMemoMax = 4096
+
+// want asks Options.Want about a record's raw message. Structured klog
+// messages are few and repeat on every line of their kind, so the answer
+// is remembered (Want is a function of the message alone); printf
+// messages, which embed values, are asked each time.
+func (r *Reader) want(format Format, msg []byte) bool {
+	if r.opts.Want == nil {
+		return true
+	}
+	if format != FormatKlog && format != FormatJSON || len(msg) > 128 {
+		return r.opts.Want(msg)
+	}
+	if v, ok := r.wantMemo[string(msg)]; ok {
+		return v
+	}
+	v := r.opts.Want(msg)
+	if len(r.wantMemo) < wantMemoMax {
+		if r.wantMemo == nil {
+			r.wantMemo = map[string]bool{}
+		}
+		r.wantMemo[string(msg)] = v
+	}
+	return v
 }
 
 // sameStream reports whether a line with prefix q may continue a record
@@ -451,7 +491,7 @@ func (r *Reader) flush() *Record {
 	p.active = false
 	if !p.want {
 		r.stats.Filtered++
-		r.stats.ByFormat[p.format.String()]++
+		r.byFormat[p.format]++
 		if p.format == FormatKlog || p.format == FormatKlogLegacy {
 			// Declined records still move the clock: the log's end time and
 			// the December→January rollover must see every line.
@@ -498,6 +538,6 @@ func (r *Reader) flush() *Record {
 	r.seeTime(rec.Time)
 	rec.Pos = Position{Input: r.opts.Name, Line: p.line, Lines: p.lines, Offset: p.offset, Length: p.length}
 	r.stats.Records++
-	r.stats.ByFormat[rec.Format.String()]++
+	r.byFormat[rec.Format]++
 	return rec
 }
