@@ -115,9 +115,9 @@ type parallel struct {
 	mu    sync.Mutex
 	state lineState // the state as of the last chunk handed out, for new chunks to assume
 
-	size       int // chunk size
-	cur        *chunk
-	next       int
+	size int // chunk size
+	cur  *chunk
+	next int
 	// Free lists (not sync.Pools, which every GC empties) of chunks whose
 	// records were handed out and of their data buffers.
 	bufs       chan []byte
