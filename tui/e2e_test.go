@@ -20,8 +20,11 @@ func TestTUIEndToEndTmux(t *testing.T) {
 		if os.Geteuid() != 0 {
 			t.Fatal("tmux is not installed and the test is not root: install tmux (apt-get install -y tmux) to run the end-to-end test")
 		}
-		if out, err := exec.Command("apt-get", "install", "-y", "tmux").CombinedOutput(); err != nil {
-			t.Fatalf("tmux is missing and apt-get install -y tmux failed: %v\n%s", err, out)
+		// A fresh machine's package lists may be stale or empty: update first.
+		for _, args := range [][]string{{"apt-get", "update"}, {"apt-get", "install", "-y", "--no-install-recommends", "tmux"}} {
+			if out, err := exec.Command(args[0], args[1:]...).CombinedOutput(); err != nil {
+				t.Fatalf("tmux is missing and %s failed: %v\n%s", strings.Join(args, " "), err, out)
+			}
 		}
 	}
 	dir := t.TempDir()
