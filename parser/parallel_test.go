@@ -99,7 +99,11 @@ func TestParallelMatchesSequentialOnCorpus(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 			compareParallel(t, f, fileOpener(t, f), Options{Year: 2026, Want: wantSome})
-			compareParallel(t, f, fileOpener(t, f), Options{ModTime: time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC)})
+			if strings.HasPrefix(filepath.Base(f), "01-") {
+				// The year from the modification time, the first month
+				// after it: the clock moves a year back at the first line.
+				compareParallel(t, f, fileOpener(t, f), Options{ModTime: time.Date(2027, 1, 5, 0, 0, 0, 0, time.UTC)})
+			}
 		})
 	}
 }

@@ -32,6 +32,8 @@ F100=$DATA/kubelet-100m.log
 if [ "$GOBENCH" = 1 ]; then
   echo "== Go benchmarks (median of $RUNS)"
   $GO test -run '^$' -bench . -benchmem -count "$RUNS" ./parser/ ./timeline/ > "$BIN/gobench.txt"
+  # The TUI's loader on the 1 GiB file: time to the first snapshot with pods.
+  PODFLOW_BENCH_LOG=$PWD/$DATA/kubelet-1g.log $GO test -run '^$' -bench TUIFirstPods -benchtime 1x -count "$RUNS" ./tui/ >> "$BIN/gobench.txt"
   # Median of every metric per benchmark, benchstat-style.
   awk '
     /^Benchmark/ {
@@ -104,5 +106,8 @@ printf 'get pods 1GiB: %s MB/s; 1GiB.gz: %s MB/s of log\n' \
   "$(awk -v t="${WALL[podflow get pods 1GiB]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')" \
   "$(awk -v t="${WALL[podflow get pods 1GiB.gz]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')"
 if [ "$GOBENCH" = 1 ]; then
+  med() { awk -v b="$1" -v u="$2" '$1 ~ b {for (i=3;i<NF;i++) if ($(i+1)==u) print $i}' "$BIN/gobench.txt" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+  echo "TUI first pods on 1GiB: $(med BenchmarkTUIFirstPods ms/first-pods) ms  [<= 1000]"
+  echo "engine: $(med BenchmarkEngine records/s) records/s; parser on generated log: $(med 'BenchmarkParseGenerated/workers=1' MB/s) MB/s on 1 core, $(med 'BenchmarkParseGenerated/workers=[2-9]' MB/s) MB/s on all"
   echo "parser allocs per uninteresting line: $(awk '/BenchmarkParse\/text-unwanted/ {for (i=3;i<NF;i++) if ($(i+1)=="allocs/line") print $i}' "$BIN/gobench.txt" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')  [0]"
 fi
