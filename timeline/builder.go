@@ -369,13 +369,15 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		n.lastStart = rec.Time
 		return
 	case SpecialFlag:
-		if h, ok := strings.CutPrefix(rec.Msg, "FLAG: --hostname-override="); ok {
+		// The JSON format keeps klog's trailing newline in the message.
+		msg := strings.TrimSpace(rec.Msg)
+		if h, ok := strings.CutPrefix(msg, "FLAG: --hostname-override="); ok {
 			if h = strings.Trim(h, "\""); h != "" {
 				n.hostname = strings.Clone(h)
 			}
 			return
 		}
-		s := strings.TrimPrefix(rec.Msg, "FLAG: --v=")
+		s := strings.TrimPrefix(msg, "FLAG: --v=")
 		s = strings.Trim(s, "\"")
 		if v, err := strconv.Atoi(s); err == nil {
 			n.flagV = v

@@ -4,6 +4,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,5 +113,34 @@ func TestDumpVersionFile(t *testing.T) {
 	fl = buildInputs(t, "../testdata/formats/kind-logs/kind-worker/kubelet.log")
 	if v := fl.Nodes[0].KubeletVersion; v != "" {
 		t.Errorf("lone file: version %q, want none", v)
+	}
+}
+
+// Every corpus node is named as its kubelet was told (--hostname-override
+// on the command line the log prints), whatever the log format, and its
+// -v is the flag's (the JSON format keeps a newline after the FLAG text).
+func TestNodeNameAndVerbosityFromFlags(t *testing.T) {
+	host := regexp.MustCompile(`--hostname-override=\\?"?([a-z0-9-]+)`)
+	verb := regexp.MustCompile(`FLAG: --v=\\?"?([0-9]+)`)
+	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
+	for _, file := range files {
+		raw, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, v := host.FindSubmatch(raw), verb.FindSubmatch(raw)
+		if h == nil || v == nil {
+			t.Errorf("%s: no --hostname-override or --v in the log", file)
+			continue
+		}
+		fl := buildFile(t, file)
+		if len(fl.Nodes) != 1 {
+			t.Errorf("%s: %d nodes", file, len(fl.Nodes))
+			continue
+		}
+		n := fl.Nodes[0]
+		if n.Name != string(h[1]) || strconv.Itoa(n.Verbosity) != string(v[1]) {
+			t.Errorf("%s: node %q -v=%d, want %q -v=%s", file, n.Name, n.Verbosity, h[1], v[1])
+		}
 	}
 }
