@@ -118,36 +118,50 @@ func TestLongLineBoundedMemory(t *testing.T) {
 // TestLongLineThroughMultiReader: the same through the commands' path (a
 // file, MultiReader, its per-source parsing), with the cut reported.
 func TestLongLineThroughMultiReader(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "kubelet.log")
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src := &lineSource{head: []byte(klogLine + "\n" + `I1122 06:03:25.000000 1 a.go:1] "m" v="`), n: 24 << 20, fill: 'y', tail: []byte("\"\n" + klogLine + "\n")}
-	if _, err := io.Copy(f, src); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	var n int
-	var m *MultiReader
-	alloc := allocated(func() {
-		srcs, _ := Discover([]string{path}, nil)
-		m = NewMultiReader(srcs, Options{Year: 2026, MaxLineBytes: 1 << 20})
-		for {
-			if _, err := m.Next(); err != nil {
-				break
+	for _, tt := range []struct {
+		name      string
+		line      int64
+		cap       int
+		allocated uint64
+	}{
+		{"24 MiB line, 1 MiB cap", 24 << 20, 1 << 20, 16 << 20},
+		// Under the default 64 MiB cap (where big inputs are parsed in
+		// parallel) a 72 MiB line allocates ~480 MiB in all, ~250 MiB at
+		// peak: too heavy for the suite; measured by hand for the report.
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "kubelet.log")
+			f, err := os.Create(path)
+			if err != nil {
+				t.Fatal(err)
 			}
-			n++
-		}
-		m.Close()
-	})
-	t.Logf("allocated %d MiB for a 24 MiB line", alloc>>20)
-	errs := m.Errors()
-	if n != 3 || m.Stats().Truncated != 1 || len(errs) != 1 || !errors.Is(errs[0], ErrLineTooLong) || !strings.Contains(errs[0].Error(), path) {
-		t.Errorf("%d records, stats %+v, errors %v", n, m.Stats(), errs)
-	}
-	if alloc > 16<<20 {
-		t.Errorf("allocated %d MiB for one 24 MiB line under a 1 MiB cap", alloc>>20)
+			src := &lineSource{head: []byte(klogLine + "\n" + `I1122 06:03:25.000000 1 a.go:1] "m" v="`), n: tt.line, fill: 'y', tail: []byte("\"\n" + klogLine + "\n")}
+			if _, err := io.Copy(f, src); err != nil {
+				t.Fatal(err)
+			}
+			f.Close()
+			var n int
+			var m *MultiReader
+			alloc := allocated(func() {
+				srcs, _ := Discover([]string{path}, nil)
+				m = NewMultiReader(srcs, Options{Year: 2026, MaxLineBytes: tt.cap})
+				for {
+					if _, err := m.Next(); err != nil {
+						break
+					}
+					n++
+				}
+				m.Close()
+			})
+			t.Logf("allocated %d MiB", alloc>>20)
+			errs := m.Errors()
+			if n != 3 || m.Stats().Truncated != 1 || len(errs) != 1 || !errors.Is(errs[0], ErrLineTooLong) || !strings.Contains(errs[0].Error(), path) {
+				t.Errorf("%d records, stats %+v, errors %v", n, m.Stats(), errs)
+			}
+			if alloc > tt.allocated {
+				t.Errorf("allocated %d MiB, want at most %d MiB", alloc>>20, tt.allocated>>20)
+			}
+		})
 	}
 }
 
