@@ -204,7 +204,9 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 	}
 	for i := range fl.Items {
 		f := &fl.Items[i]
-		inFlight := map[int]bool{}
+		// In flight from its first stage's start to its last stage's end,
+		// waits between stages included.
+		lo, hi := -1, -1
 		for _, s := range f.Stages {
 			if s.Start == nil {
 				continue
@@ -217,10 +219,13 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 			last := int(e.Sub(start) / bucket)
 			for b := max(first, 0); b <= last && b < n; b++ {
 				out[b].Stages[s.ID]++
-				inFlight[b] = true
 			}
+			if lo < 0 || first < lo {
+				lo = first
+			}
+			hi = max(hi, last)
 		}
-		for b := range inFlight {
+		for b := max(lo, 0); lo >= 0 && b <= hi && b < n; b++ {
 			out[b].InFlight++
 		}
 	}

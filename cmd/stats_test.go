@@ -40,6 +40,13 @@ func TestStats(t *testing.T) {
 	if peak != 20 {
 		t.Errorf("peak in flight %d, want 20", peak)
 	}
+	// A pod waiting between two stages is still in flight: once all 20
+	// have begun (06:25:29) none leaves before the last second.
+	for _, b := range res.OverTime[3 : len(res.OverTime)-1] {
+		if b.InFlight != 20 {
+			t.Errorf("%s: %d in flight, want 20", b.Start.Format("15:04:05"), b.InFlight)
+		}
+	}
 
 	text, _, _ := runPodflow(t, false, "stats", corpus+"v1.36.3/04-sandbox-failure.log")
 	if got := cell(t, text, "sandbox ", "MAX"); got != "59.4s" {
