@@ -169,6 +169,7 @@ type Builder struct {
 	budgets      map[string]time.Duration
 	capped       bool
 	dropped      int64
+	snapshot     bool // judging for Snapshot: copy what the builder still changes
 }
 
 // NewBuilder returns an empty builder.

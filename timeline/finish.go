@@ -8,10 +8,30 @@ import (
 	"time"
 )
 
-// Finish judges every flow and returns the list. The list shares nothing
-// with the builder, so Finish may be called again as more records come (a
-// live view's snapshots) and the list read while the builder goes on.
-func (b *Builder) Finish() *FlowList {
+// Finish judges every flow and returns the list. The list shares slices
+// with the builder (no copy: memory at the end of a big log), so the
+// builder must not be used afterwards; a live view takes Snapshots.
+func (b *Builder) Finish() *FlowList { return b.judgeAll() }
+
+// Snapshot judges the flows built so far without ending the build: the list
+// shares nothing with the builder, so it may be read while records go on
+// being added, and Snapshot or Finish called again later.
+func (b *Builder) Snapshot() *FlowList {
+	b.snapshot = true
+	defer func() { b.snapshot = false }()
+	return b.judgeAll()
+}
+
+// own copies a slice the builder goes on appending to when the list being
+// judged is a snapshot.
+func own[T any](b *Builder, s []T) []T {
+	if !b.snapshot {
+		return s
+	}
+	return slices.Clone(s)
+}
+
+func (b *Builder) judgeAll() *FlowList {
 	out := &FlowList{APIVersion: APIVersion, Kind: KindFlowList, Items: []Flow{}, Findings: []Finding{}, Nodes: []Node{}}
 	nodeNames := map[*nodeState]string{}
 	for _, name := range b.nodeOrder {
@@ -32,7 +52,7 @@ func (b *Builder) Finish() *FlowList {
 		n := b.nodes[name]
 		for _, k := range n.findOrder {
 			fd := *n.findings[k]
-			fd.Evidence = slices.Clone(fd.Evidence)
+			fd.Evidence = own(b, fd.Evidence)
 			fd.Node = nodeNames[n]
 			// IDs were made with the node's key, which for a host-less log
 			// is its file; the public ID names the node as shown.
@@ -91,7 +111,7 @@ func (b *Builder) Finish() *FlowList {
 		}
 	}
 	sum.Pods = len(out.Items)
-	unattr, unattrCount := slices.Clone(b.unattributed), b.unattrCount
+	unattr, unattrCount := own(b, b.unattributed), b.unattrCount
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
 		for _, id := range n.orphanOrder {
@@ -293,7 +313,7 @@ func maxTime(a, b time.Time) time.Time {
 }
 
 func toStage(b *Builder, sv stageView, logEnd time.Time, v int) Stage {
-	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: slices.Clone(sv.evidence)}
+	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: own(b, sv.evidence)}
 	if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
 		st.Start = ptr(sv.start)
 		end := sv.end
@@ -327,7 +347,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: slices.Clone(f.sandboxes), Events: slices.Clone(f.events), Startup: f.startup}
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: own(b, f.events), Startup: f.startup}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -502,7 +522,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	// Containers.
 	for _, c := range cs {
-		ct := Container{Name: c.name, Type: c.typ, Image: c.image, IDs: slices.Clone(c.ids), Restarts: c.restartCount, BackOffs: c.backOffs, PullBackOffs: c.pullBackOffs, ExitCode: c.exitCode, State: c.state, Reason: c.reason, Ready: c.ready}
+		ct := Container{Name: c.name, Type: c.typ, Image: c.image, IDs: own(b, c.ids), Restarts: c.restartCount, BackOffs: c.backOffs, PullBackOffs: c.pullBackOffs, ExitCode: c.exitCode, State: c.state, Reason: c.reason, Ready: c.ready}
 		for _, sv := range containerStages[c] {
 			ct.Stages = append(ct.Stages, toStage(b, sv, logEnd, v))
 		}

@@ -10,8 +10,8 @@ import (
 	"github.com/podflow/podflow/parser"
 )
 
-// Finish mid-stream gives a list that later records do not change, and the
-// final Finish equals a build in one go: a live view can take snapshots.
+// Snapshot mid-stream gives a list that later records do not change, and
+// the final Finish equals a build in one go: a live view can take snapshots.
 func TestFinishIsASnapshot(t *testing.T) {
 	for _, name := range []string{"v1.36.3/05-crashloop-backoff.log", "v1.36.3/04-sandbox-failure.log", "v1.36.3/07-twenty-pods.log"} {
 		data, err := os.ReadFile(filepath.Join(corpus, name))
@@ -34,7 +34,7 @@ func TestFinishIsASnapshot(t *testing.T) {
 		next := 0
 		for i, rec := range recs {
 			if i == next*len(recs)/10 && next < 10 {
-				snap := b.Finish()
+				snap := b.Snapshot()
 				js, _ := json.Marshal(snap)
 				snaps, before = append(snaps, snap), append(before, js)
 				next++
@@ -77,7 +77,7 @@ func TestSnapshotKeepsItsEventCounts(t *testing.T) {
 			break
 		}
 		if i == 2 {
-			snap = b.Finish()
+			snap = b.Snapshot()
 		}
 		b.Add(rec)
 	}

@@ -1,7 +1,6 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -156,7 +155,7 @@ func (ld *load) snap(final bool) snapshotMsg {
 	if final {
 		m.flows = ld.b.Finish()
 	} else {
-		m.flows = snapshot(ld.b)
+		m.flows = ld.b.Snapshot()
 	}
 	ld.dirty = false
 	return m
@@ -334,25 +333,6 @@ func (t *tailReader) Read(p []byte) (int, error) {
 		case <-time.After(t.every):
 		}
 	}
-}
-
-// snapshot judges the flows built so far without ending the build. The
-// builder documents Finish as final; it does not change the builder's
-// state in practice (TestSnapshotLeavesBuilderIntact checks this on the
-// corpus), and the deep copy keeps the view from sharing slices the
-// builder still appends to. A Builder.Snapshot in the engine would make
-// this official.
-func snapshot(b *timeline.Builder) *timeline.FlowList {
-	fl := b.Finish()
-	data, err := json.Marshal(fl)
-	if err != nil {
-		return &timeline.FlowList{}
-	}
-	out := &timeline.FlowList{}
-	if err := json.Unmarshal(data, out); err != nil {
-		return &timeline.FlowList{}
-	}
-	return out
 }
 
 // rawReader reads evidence lines back from the inputs by position.

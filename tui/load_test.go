@@ -27,7 +27,7 @@ func TestSnapshotLeavesBuilderIntact(t *testing.T) {
 				}
 				b.Add(rec)
 				if every > 0 && n%every == 0 {
-					snapshot(b)
+					b.Snapshot()
 				}
 			}
 			out, _ := json.Marshal(b.Finish())
