@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/podflow/podflow/parser"
 )
@@ -61,6 +62,10 @@ func Build(src RecordSource, opts Options) (*FlowList, error) {
 	return b.Finish(), nil
 }
 
+// maxEvidenceText cuts the text kept with an evidence line (views read the
+// whole line back by position).
+const maxEvidenceText = 300
+
 const (
 	maxEvidence     = 6
 	maxEvents       = 64
@@ -82,7 +87,7 @@ type containerState struct {
 	name, typ, image string
 	order            int
 	ids              []string
-	stages           map[string]*stageState
+	stages           stageSet
 	starts           int
 	restartCount     int
 	backOffs         int
@@ -114,9 +119,8 @@ type flowState struct {
 	mirror      string
 	incarnation int
 	seq         int
-	stages      map[string]*stageState
+	stages      stageSet
 	containers  []*containerState
-	byName      map[string]*containerState
 	sandboxes   []string
 	events      []Event
 	startup     *Startup
@@ -273,6 +277,7 @@ func (b *Builder) node(name string) *nodeState {
 }
 
 func evidenceOf(rec *parser.Record) Evidence {
+	ev := evidencePos(rec)
 	text := rec.Msg
 	if text == "Event occurred" {
 		// The event's own words say more than the line's message.
@@ -283,13 +288,22 @@ func evidenceOf(rec *parser.Record) Evidence {
 	if rec.Err != "" {
 		text += ": " + rec.Err
 	}
-	if len(text) > 600 {
-		text = text[:600] + "…"
+	if len(text) > maxEvidenceText {
+		k := maxEvidenceText
+		for k > 0 && !utf8.RuneStart(text[k]) {
+			k--
+		}
+		text = text[:k] + "…"
 	}
 	// Records' strings share one buffer per line: a kept substring would
 	// keep the whole line alive, and memory would grow with lines, not pods.
-	text = strings.Clone(text)
-	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time, Text: text}
+	ev.Text = strings.Clone(text)
+	return ev
+}
+
+// evidencePos is where a record is, without its text.
+func evidencePos(rec *parser.Record) Evidence {
+	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time}
 }
 
 // Add consumes one record.
@@ -507,7 +521,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		return nil
 	}
 	ref = PodRef{Namespace: strings.Clone(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
-	f := &flowState{ref: ref, node: n, seq: len(b.flows), stages: map[string]*stageState{}, byName: map[string]*containerState{}}
+	f := &flowState{ref: ref, node: n, seq: len(b.flows)}
 	if prev := n.byName[ref.Key()]; prev != nil {
 		f.incarnation = prev.incarnation + 1
 		if prev.incarnation == 0 {
@@ -529,7 +543,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 // terminal reports whether a flow has ended, so a later pod of the same name
 // is a new incarnation.
 func (f *flowState) terminal() bool {
-	s := f.stages[StTerminated]
+	s := f.stages.get(StTerminated)
 	return s != nil && !s.complete.IsZero()
 }
 
@@ -594,7 +608,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 				n.byUID[uid] = f
 				return f
 			}
-			if !create && !f.terminal() && f.stages[StTerminating] == nil {
+			if !create && !f.terminal() && f.stages.get(StTerminating) == nil {
 				// An unknown UID for a live pod of the same name: a new
 				// incarnation only when the old one has begun to go away.
 				return b.newFlowWithUID(n, ref, uid)
@@ -620,14 +634,19 @@ func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowStat
 }
 
 func (f *flowState) container(name, typ string) *containerState {
-	c := f.byName[name]
+	var c *containerState
+	for _, x := range f.containers {
+		if x.name == name {
+			c = x
+			break
+		}
+	}
 	if c == nil {
 		if typ == "" {
 			typ = ContainerRegular
 		}
 		name = strings.Clone(name)
-		c = &containerState{name: name, typ: typ, order: len(f.containers), stages: map[string]*stageState{}}
-		f.byName[name] = c
+		c = &containerState{name: name, typ: typ, order: len(f.containers)}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.typ == ContainerRegular {
 		c.typ = typ
@@ -638,10 +657,10 @@ func (f *flowState) container(name, typ string) *containerState {
 // --- stage effects ------------------------------------------------------------
 
 func (f *flowState) stage(id string) *stageState {
-	s := f.stages[id]
+	s := f.stages.get(id)
 	if s == nil {
 		s = &stageState{}
-		f.stages[id] = s
+		f.stages.put(id, s)
 	}
 	return s
 }
@@ -731,10 +750,10 @@ func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.R
 
 func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
 	f.touch(rec.Time)
-	s := c.stages[id]
+	s := c.stages.get(id)
 	if s == nil {
 		s = &stageState{}
-		c.stages[id] = s
+		c.stages.put(id, s)
 	}
 	if id == CStStarted && eff == Complete {
 		c.starts++
@@ -745,17 +764,17 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 			c.restartCount = c.starts - 1
 		}
 	}
-	if id == CStCreated && eff == Begin && c.stages[CStStarted] != nil && !c.stages[CStStarted].complete.IsZero() {
+	if id == CStCreated && eff == Begin && c.stages.get(CStStarted) != nil && !c.stages.get(CStStarted).complete.IsZero() {
 		// A new attempt after a crash: the first attempt's timing stays.
 		return
 	}
 	if c.typ == ContainerInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
 		// An init container that ran and is backing off failed to complete.
 		id = CStCompleted
-		s = c.stages[id]
+		s = c.stages.get(id)
 		if s == nil {
 			s = &stageState{}
-			c.stages[id] = s
+			c.stages.put(id, s)
 		}
 	}
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
@@ -795,7 +814,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				f = b.newFlow(n, r)
 			case f.static && source == "api":
 				// The mirror pod of a static pod.
-			case f.source != "" && f.stages[StTerminating] != nil:
+			case f.source != "" && f.stages.get(StTerminating) != nil:
 				f = b.newFlow(n, r)
 			}
 			if f == nil {
@@ -807,7 +826,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 			if source == "file" || source == "http" {
 				f.static = true
 			}
-			if !n.lastStart.IsZero() && n.starts > 1 && f.stages[StObserved] != nil {
+			if !n.lastStart.IsZero() && n.starts > 1 && f.stages.get(StObserved) != nil {
 				// A replay after a kubelet restart: not a new pod (the
 				// restart finding overlaps the flow, so Finish attaches it).
 				continue
@@ -827,7 +846,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				b.stageEffect(f, StTerminating, Begin, rec, "")
 				continue
 			}
-			if f.static && f.stages[StStopped] == nil && f.stages[StTerminating] != nil {
+			if f.static && f.stages.get(StStopped) == nil && f.stages.get(StTerminating) != nil {
 				// The mirror pod's removal before the static pod stopped.
 				b.stageEffect(f, StTerminating, Observe, rec, "")
 				continue
@@ -884,10 +903,10 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 			return
 		}
-		sb := f.stages[StSandbox]
+		sb := f.stages.get(StSandbox)
 		anyContainer := false
 		for _, c := range f.containers {
-			if c.starts > 0 || c.stages[CStCreated] != nil && !c.stages[CStCreated].complete.IsZero() {
+			if c.starts > 0 || c.stages.get(CStCreated) != nil && !c.stages.get(CStCreated).complete.IsZero() {
 				anyContainer = true
 			}
 		}
@@ -1142,8 +1161,8 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 				c.image = strings.Clone(firstQuoted(message)) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
-			if reason == "Created" && c.stages[CStCreated] != nil {
-				applyEffect(c.stages[CStCreated], Complete, rec, "")
+			if reason == "Created" && c.stages.get(CStCreated) != nil {
+				applyEffect(c.stages.get(CStCreated), Complete, rec, "")
 			}
 			continue
 		}
@@ -1163,7 +1182,9 @@ func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
 	if len(f.events) >= maxEvents {
 		return
 	}
-	f.events = append(f.events, Event{Time: rec.Time, Type: strings.Clone(typ), Reason: strings.Clone(reason), Message: strings.Clone(message), FieldPath: strings.Clone(rec.Str("fieldPath")), Count: 1, Evidence: evidenceOf(rec)})
+	// The event's evidence is its position: its words are in the event.
+	ev := evidencePos(rec)
+	f.events = append(f.events, Event{Time: rec.Time, Type: strings.Clone(typ), Reason: strings.Clone(reason), Message: strings.Clone(message), FieldPath: strings.Clone(rec.Str("fieldPath")), Count: 1, Evidence: ev})
 }
 
 // statusPatch reads "Patch status for pod": container statuses map runtime
@@ -1270,7 +1291,7 @@ func (b *Builder) applyCStatus(f *flowState, cs cstatus, typ string, rec *parser
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.
-			if s := c.stages[CStCompleted]; !c.died.IsZero() && c.died.Before(s.complete) && !c.died.Before(s.begin) {
+			if s := c.stages.get(CStCompleted); !c.died.IsZero() && c.died.Before(s.complete) && !c.died.Before(s.begin) {
 				s.complete = c.died
 			} else if !c.died.IsZero() && c.died.Before(s.complete) && c.died.Before(s.begin) {
 				s.begin, s.complete = c.died, c.died
@@ -1522,7 +1543,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 				b.containerEffect(f, c, CStImage, Fail, rec, rec.Err)
 			default:
 				f.touch(rec.Time)
-				if s := c.stages[CStImage]; s != nil && len(s.evidence) < maxEvidence {
+				if s := c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
 					addEvidence(s, evidenceOf(rec))
 				}
 			}
@@ -1565,4 +1586,32 @@ func sortFlows(items []Flow) {
 		}
 		return items[i].Pod.Key() < items[j].Pod.Key()
 	})
+}
+
+// stageSet holds a flow's or a container's stages: a handful, so a short
+// list costs less than a map per pod and per container.
+type stageSet []stageEntry
+
+type stageEntry struct {
+	id string
+	s  *stageState
+}
+
+func (ss stageSet) get(id string) *stageState {
+	for _, e := range ss {
+		if e.id == id {
+			return e.s
+		}
+	}
+	return nil
+}
+
+func (ss *stageSet) put(id string, s *stageState) {
+	for i := range *ss {
+		if (*ss)[i].id == id {
+			(*ss)[i].s = s
+			return
+		}
+	}
+	*ss = append(*ss, stageEntry{id, s})
 }

@@ -340,7 +340,7 @@ func (b *Builder) containerViews(c *containerState, logEnd time.Time, v int, aft
 	if c.typ != ContainerInit {
 		ids = ContainerStages[:3]
 	}
-	return b.judgeSeq(ids, func(id string) *stageState { return c.stages[id] }, logEnd, v, after)
+	return b.judgeSeq(ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
 }
 
 func (b *Builder) judge(f *flowState, node string) Flow {
@@ -359,7 +359,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].typ] < rank[cs[j].typ] })
 
 	// Pod creation stages before the containers.
-	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages[id] }, logEnd, v, time.Time{})
+	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
 	// The aggregate stages come from the containers; running and ready after.
 	sandboxEnd := time.Time{}
 	for _, sv := range pre {
@@ -450,7 +450,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			if c.plegAt.After(plegAt) {
 				plegAt = c.plegAt
 			}
-			if st := c.stages[CStStarted]; c.plegAt.IsZero() && st != nil && st.complete.After(plegAt) {
+			if st := c.stages.get(CStStarted); c.plegAt.IsZero() && st != nil && st.complete.After(plegAt) {
 				plegAt = st.complete
 			}
 		}
@@ -461,18 +461,18 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			run.begin = a.complete
 		}
 	}
-	if rs := f.stages[StRunning]; rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
+	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
 		// "Observed pod startup duration": the kubelet saw it running.
 		t := rs.evidence[0].Time
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}
-	if rs := f.stages[StRunning]; rs != nil && run.evidence == nil {
+	if rs := f.stages.get(StRunning); rs != nil && run.evidence == nil {
 		run.evidence = rs.evidence
 	}
 	for _, c := range cs {
 		if c.typ == ContainerRegular {
-			if st := c.stages[CStStarted]; st != nil && st.retries > 0 {
+			if st := c.stages.get(CStStarted); st != nil && st.retries > 0 {
 				run.retries += st.retries
 				run.reason = st.reason
 			}
@@ -493,7 +493,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			}
 			return nil
 		}
-		return f.stages[id]
+		return f.stages.get(id)
 	}
 	all := b.judgeSeq(PodStages, podStates, logEnd, v, time.Time{})
 	// Stages that do not apply.
@@ -535,14 +535,14 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		fl.Containers = []Container{}
 	}
 	// Termination stages.
-	if f.stages[StTerminating] != nil || f.stages[StStopped] != nil || f.stages[StTerminated] != nil {
+	if f.stages.get(StTerminating) != nil || f.stages.get(StStopped) != nil || f.stages.get(StTerminated) != nil {
 		lastCreate := time.Time{}
 		for _, st := range fl.Stages {
 			if st.End != nil && st.Status == StatusDone && st.End.After(lastCreate) {
 				lastCreate = *st.End
 			}
 		}
-		term := b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages[id] }, logEnd, v, time.Time{})
+		term := b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
 		for _, sv := range term {
 			fl.Stages = append(fl.Stages, toStage(b, sv, logEnd, v))
 		}

@@ -82,7 +82,7 @@ func podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
 			inits = append(inits, span{c.ran.from, minTime(c.ran.to, until)})
 			continue
 		}
-		started, done := c.stages[CStStarted], c.stages[CStCompleted]
+		started, done := c.stages.get(CStStarted), c.stages.get(CStCompleted)
 		if started == nil || done == nil || started.complete.IsZero() || done.complete.IsZero() {
 			continue
 		}
@@ -180,7 +180,7 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 		return
 	}
 	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
-	if s := c.stages[CStCompleted]; finished.Before(s.complete) {
+	if s := c.stages.get(CStCompleted); finished.Before(s.complete) {
 		s.complete = finished
 		if finished.Before(s.begin) {
 			s.begin = finished
