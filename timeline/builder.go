@@ -174,6 +174,7 @@ type Builder struct {
 	capped       bool
 	dropped      int64
 	snapshot     bool // judging for Snapshot: copy what the builder still changes
+	words        map[string]string
 }
 
 // NewBuilder returns an empty builder.
@@ -276,7 +277,7 @@ func (b *Builder) node(name string) *nodeState {
 	return n
 }
 
-func evidenceOf(rec *parser.Record) Evidence {
+func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	ev := evidencePos(rec)
 	text := rec.Msg
 	if text == "Event occurred" {
@@ -297,9 +298,36 @@ func evidenceOf(rec *parser.Record) Evidence {
 	}
 	// Records' strings share one buffer per line: a kept substring would
 	// keep the whole line alive, and memory would grow with lines, not pods.
-	ev.Text = strings.Clone(text)
+	// A plain marker message repeats for every pod: keep it once.
+	if text == rec.Msg {
+		ev.Text = b.intern(text)
+	} else {
+		ev.Text = strings.Clone(text)
+	}
 	return ev
 }
+
+// intern returns one copy of a short string that repeats across pods
+// (marker messages, event reasons and types, field paths, images); the
+// table is bounded, past it strings are copied.
+func (b *Builder) intern(s string) string {
+	if w, ok := b.words[s]; ok {
+		return w
+	}
+	w := strings.Clone(s)
+	if len(s) <= maxInternLen && len(b.words) < maxInterned {
+		if b.words == nil {
+			b.words = map[string]string{}
+		}
+		b.words[w] = w
+	}
+	return w
+}
+
+const (
+	maxInternLen = 256
+	maxInterned  = 1 << 16
+)
 
 // evidencePos is where a record is, without its text.
 func evidencePos(rec *parser.Record) Evidence {
@@ -686,14 +714,13 @@ func addEvidence(s *stageState, ev Evidence) {
 	s.evidence[maxEvidence-1] = ev
 }
 
-func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
-	ev := evidenceOf(rec)
+func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
 	t := rec.Time
 	switch eff {
 	case Begin:
 		if s.begin.IsZero() {
 			s.begin = t
-			addEvidence(s, ev)
+			addEvidence(s, b.evidenceOf(rec))
 		}
 	case Complete:
 		if s.complete.IsZero() {
@@ -701,7 +728,7 @@ func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
 			if s.begin.IsZero() {
 				s.begin = t
 			}
-			addEvidence(s, ev)
+			addEvidence(s, b.evidenceOf(rec))
 		}
 	case Fail, Retry:
 		if s.begin.IsZero() {
@@ -732,20 +759,20 @@ func applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
 		}
 		s.reason = reason
 		if s.failEv == nil || eff == Fail {
-			e := ev
+			e := b.evidenceOf(rec)
 			s.failEv = &e
 		}
-		addEvidence(s, ev)
+		addEvidence(s, b.evidenceOf(rec))
 	case Observe:
 		if len(s.evidence) == 0 {
-			addEvidence(s, ev)
+			addEvidence(s, b.evidenceOf(rec))
 		}
 	}
 }
 
 func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {
 	f.touch(rec.Time)
-	applyEffect(f.stage(id), eff, rec, reason)
+	b.applyEffect(f.stage(id), eff, rec, reason)
 }
 
 func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
@@ -787,7 +814,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		c.reason = "ImagePullBackOff"
 		c.state = "waiting"
 	}
-	applyEffect(s, eff, rec, reason)
+	b.applyEffect(s, eff, rec, reason)
 }
 
 // --- special lines ------------------------------------------------------------
@@ -821,7 +848,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				continue
 			}
 			if f.source == "" {
-				f.source = strings.Clone(source)
+				f.source = b.intern(source)
 			}
 			if source == "file" || source == "http" {
 				f.static = true
@@ -1141,7 +1168,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		return
 	}
 	reason, message, typ := rec.Str("reason"), rec.Str("message"), rec.Str("type")
-	f.addEvent(rec, typ, reason, message)
+	b.addEvent(f, rec, typ, reason, message)
 	fp := rec.Str("fieldPath")
 	cname, ctyp, isC := containerFromFieldPath(fp)
 	if isC && (reason == "Pulling" || reason == "Pulled") {
@@ -1158,11 +1185,11 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			}
 			c := f.container(cname, ctyp)
 			if mk.Stage == CStImage && c.image == "" {
-				c.image = strings.Clone(firstQuoted(message)) // Pulling image "x"
+				c.image = b.intern(firstQuoted(message)) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages.get(CStCreated) != nil {
-				applyEffect(c.stages.get(CStCreated), Complete, rec, "")
+				b.applyEffect(c.stages.get(CStCreated), Complete, rec, "")
 			}
 			continue
 		}
@@ -1170,7 +1197,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 }
 
-func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
+func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message string) {
 	for i := range f.events {
 		e := &f.events[i]
 		if e.Reason == reason && e.Message == message && e.Type == typ {
@@ -1184,7 +1211,7 @@ func (f *flowState) addEvent(rec *parser.Record, typ, reason, message string) {
 	}
 	// The event's evidence is its position: its words are in the event.
 	ev := evidencePos(rec)
-	f.events = append(f.events, Event{Time: rec.Time, Type: strings.Clone(typ), Reason: strings.Clone(reason), Message: strings.Clone(message), FieldPath: strings.Clone(rec.Str("fieldPath")), Count: 1, Evidence: ev})
+	f.events = append(f.events, Event{Time: rec.Time, Type: b.intern(typ), Reason: b.intern(reason), Message: b.intern(message), FieldPath: b.intern(rec.Str("fieldPath")), Count: 1, Evidence: ev})
 }
 
 // statusPatch reads "Patch status for pod": container statuses map runtime
@@ -1315,7 +1342,7 @@ func parseKubeTime(s string) (time.Time, bool) {
 func (b *Builder) startup(f *flowState, rec *parser.Record) {
 	f.touch(rec.Time)
 	st := &Startup{}
-	ev := evidenceOf(rec)
+	ev := b.evidenceOf(rec)
 	st.Evidence = &ev
 	if v, ok := rec.Field("podStartE2EDuration"); ok {
 		if d, err := time.ParseDuration(v.String()); err == nil {
@@ -1386,7 +1413,7 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	end := rec.Time
 	fd.End = &end
 	if len(fd.Evidence) < 3 {
-		fd.Evidence = append(fd.Evidence, evidenceOf(rec))
+		fd.Evidence = append(fd.Evidence, b.evidenceOf(rec))
 	}
 }
 
@@ -1411,7 +1438,7 @@ func (b *Builder) orphanLine(n *nodeState, id string, rec *parser.Record) {
 	}
 	o.count++
 	if len(o.evidence) < maxEvidence {
-		o.evidence = append(o.evidence, evidenceOf(rec))
+		o.evidence = append(o.evidence, b.evidenceOf(rec))
 	}
 }
 
@@ -1426,7 +1453,7 @@ const maxOrphans = 4096
 func (b *Builder) unattributedLine(rec *parser.Record) {
 	b.unattrCount++
 	if len(b.unattributed) < maxUnattributed {
-		b.unattributed = append(b.unattributed, evidenceOf(rec))
+		b.unattributed = append(b.unattributed, b.evidenceOf(rec))
 	}
 }
 
@@ -1544,7 +1571,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 			default:
 				f.touch(rec.Time)
 				if s := c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
-					addEvidence(s, evidenceOf(rec))
+					addEvidence(s, b.evidenceOf(rec))
 				}
 			}
 		}

@@ -43,8 +43,39 @@ func (b *Builder) judgeAll() *FlowList {
 		display = strings.TrimPrefix(display, fileNodePrefix)
 		nodeNames[n] = display
 	}
-	for _, f := range b.flows {
+	unattr, unattrCount := own(b, b.unattributed), b.unattrCount
+	for _, name := range b.nodeOrder {
+		n := b.nodes[name]
+		for _, id := range n.orphanOrder {
+			if n.byID[id] != nil {
+				continue
+			}
+			o := n.orphans[id]
+			unattrCount += o.count
+			for _, ev := range o.evidence {
+				if len(unattr) < maxUnattributed {
+					unattr = append(unattr, ev)
+				}
+			}
+		}
+	}
+	hasPods := map[*nodeState]bool{}
+	for _, n := range b.nodes {
+		hasPods[n] = len(n.byName) > 0
+		if !b.snapshot {
+			// The end of the build: the indexes go, and each flow's state
+			// once judged, so the list and the builder do not peak together.
+			n.byUID, n.byName, n.byID, n.pulling, n.orphans = nil, nil, nil, nil, nil
+		}
+	}
+	for i, f := range b.flows {
+		if f == nil {
+			continue // a second Finish: see its comment
+		}
 		out.Items = append(out.Items, b.judge(f, nodeNames[f.node]))
+		if !b.snapshot {
+			b.flows[i] = nil
+		}
 	}
 	sortFlows(out.Items)
 	// Findings, attached to the pods in flight at the time.
@@ -82,7 +113,7 @@ func (b *Builder) judgeAll() *FlowList {
 	sum.Verbosity = -1
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
-		if len(b.nodeOrder) > 1 && n.hostname == "" && len(n.byName) == 0 && len(n.findOrder) == 0 {
+		if len(b.nodeOrder) > 1 && n.hostname == "" && !hasPods[n] && len(n.findOrder) == 0 {
 			continue
 		}
 		nd := Node{Name: nodeNames[n], KubeletVersion: n.version, Verbosity: n.verbosity(), Start: n.start, End: n.end, PLEGHealthy: !n.plegBad, Pods: map[Verdict]int{}}
@@ -111,22 +142,6 @@ func (b *Builder) judgeAll() *FlowList {
 		}
 	}
 	sum.Pods = len(out.Items)
-	unattr, unattrCount := own(b, b.unattributed), b.unattrCount
-	for _, name := range b.nodeOrder {
-		n := b.nodes[name]
-		for _, id := range n.orphanOrder {
-			if n.byID[id] != nil {
-				continue
-			}
-			o := n.orphans[id]
-			unattrCount += o.count
-			for _, ev := range o.evidence {
-				if len(unattr) < maxUnattributed {
-					unattr = append(unattr, ev)
-				}
-			}
-		}
-	}
 	sum.Unattributed = unattrCount
 	if b.capped {
 		sum.PodLimit, sum.Dropped = b.opts.MaxFlows, b.dropped
