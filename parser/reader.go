@@ -62,7 +62,7 @@ type Stats struct {
 	Annotations   int64 `json:"annotations"`   // lines people add around logs: "-- Logs begin at …", "..."
 	Blank         int64 `json:"blank"`
 	Unrecognized  int64 `json:"unrecognized"`
-	Truncated     int64 `json:"truncated"` // lines longer than MaxLineBytes (cut, still counted above)
+	Truncated     int64 `json:"truncated"` // lines, or records with their continuation lines, longer than MaxLineBytes (cut, still counted above)
 	// FirstTime and LastTime span the timestamps of all records, declined
 	// ones included (klog headers), so callers know where the log ends.
 	FirstTime time.Time `json:"firstTime,omitzero"`
@@ -143,6 +143,33 @@ type pending struct {
 	multiline bool // inside a klog `key=<` … ` >` value
 	firstW    int  // width in runes of the first physical line
 	lastW     int  // width in runes of the last physical line
+	// Quote state of buf[:qPos], so that each continuation line scans only
+	// its own bytes (a goroutine dump of 20,000 lines stays linear).
+	qPos       int
+	qIn, qSkip bool
+	capped     bool // buf reached MaxLineBytes: later lines counted, not kept
+}
+
+// openQuote reports whether buf ends inside a quoted string, scanning only
+// what was appended since the last call.
+func (p *pending) openQuote() bool {
+	b := p.buf
+	for i := p.qPos; i < len(b); i++ {
+		if p.qSkip {
+			p.qSkip = false
+			continue
+		}
+		switch b[i] {
+		case '\\':
+			if p.qIn {
+				p.qSkip = true
+			}
+		case '"':
+			p.qIn = !p.qIn
+		}
+	}
+	p.qPos = len(b)
+	return p.qIn
 }
 
 // Reader is a pull parser over one input stream. Next returns records in
@@ -325,6 +352,14 @@ func (r *Reader) Next() (*Record, error) {
 // completes the one before it.
 func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	content, pfx := r.stripPrefix(line)
+	// A UTF-8 byte-order mark on the first line, and the NULs a
+	// copytruncate leaves where the file was cut, hide a record's header.
+	if r.lineNo == 1 {
+		content = bytes.TrimPrefix(content, []byte("\xef\xbb\xbf"))
+	}
+	if len(content) > 0 && content[0] == 0 {
+		content = bytes.TrimLeft(content, "\x00")
+	}
 	if r.cur.active && r.cur.multiline && sameStream(&r.cur.pfx, &pfx) {
 		// Inside `key=<`: TAB-indented lines up to a line " >". Anything
 		// else (a new header) ends an unclosed value.
@@ -348,7 +383,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.stats.Annotations++
 		case r.cur.active && sameStream(&r.cur.pfx, &pfx):
 			sep := byte('\n')
-			if r.cur.want && (openQuote(r.cur.buf) || r.cur.lastW == r.cur.firstW && wrapWidth(r.cur.firstW)) {
+			if r.cur.want && (r.cur.openQuote() || r.cur.lastW == r.cur.firstW && wrapWidth(r.cur.firstW)) {
 				sep = 0 // a terminal or editor hard-wrapped the line
 			}
 			r.appendCont(line, content, sep, start, phys)
@@ -432,29 +467,20 @@ func (r *Reader) appendCont(line, content []byte, sep byte, start int64, phys in
 	r.stats.Continuations++
 	r.cur.lines++
 	r.cur.length = int(start-r.cur.offset) + phys
-	if r.cur.want {
+	if r.cur.want && !r.cur.capped {
+		if len(r.cur.buf)+1+len(content) > r.opts.MaxLineBytes {
+			// A record as long as the longest line allowed: the rest of
+			// it is counted, not kept, so memory stays bounded.
+			r.cur.capped = true
+			r.stats.Truncated++
+			return
+		}
 		if sep != 0 {
 			r.cur.buf = append(r.cur.buf, sep)
 		}
 		r.cur.buf = append(r.cur.buf, content...)
 		r.cur.lastW = utf8.RuneCount(line)
 	}
-}
-
-// openQuote reports whether b ends inside a double-quoted string.
-func openQuote(b []byte) bool {
-	in := false
-	for i := 0; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			if in {
-				i++
-			}
-		case '"':
-			in = !in
-		}
-	}
-	return in
 }
 
 // classify detects the format of a line (after any prefix was stripped) and
