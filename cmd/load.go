@@ -38,6 +38,7 @@ type Analysis struct {
 	Sources  []parser.Source
 	Stats    parser.Stats
 	Warnings []error // inputs that could not be read (fully); the rest were analysed
+	Notes    []error // what is worth knowing but lost nothing (duplicate lines across inputs, clock steps)
 
 	redact *redact.Redactor // --redact: Flows are masked, and so is what ReadRaw returns
 }
@@ -111,7 +112,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	good := 0
 	for _, ss := range mr.SourceStats() {
 		switch {
-		case ss.Err != nil: // among mr.Errors()
+		case ss.Err != nil && ss.Stats.Records+ss.Stats.Filtered == 0: // among mr.Errors()
+		case ss.Err != nil:
+			good++ // read up to the error (a cut gzip): what was read counts
 		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
 			a.Warnings = append(a.Warnings, fmt.Errorf("%s: empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)", inputName(ss.Source)))
 		case ss.Stats.Records+ss.Stats.Filtered == 0:
@@ -121,6 +124,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
+	a.Notes = mr.Notices()
 	if s := a.Flows.Summary; s.PodLimit > 0 {
 		a.Warnings = append(a.Warnings, fmt.Errorf("pod limit reached: analysed the first %d pods; %d records about further pods were not analysed (raise it with --max-pods)", s.PodLimit, s.Dropped))
 	}
@@ -218,5 +222,8 @@ func (a *Analysis) warn(ioS *IO) {
 	ioS.partial = ioS.partial || len(a.Warnings) > 0
 	for _, w := range a.Warnings {
 		fmt.Fprintf(ioS.ErrOut, "podflow: warning: %s\n", oneLine(a.redact.Text(w.Error())))
+	}
+	for _, n := range a.Notes {
+		fmt.Fprintf(ioS.ErrOut, "podflow: note: %s\n", oneLine(a.redact.Text(n.Error())))
 	}
 }

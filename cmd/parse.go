@@ -69,8 +69,9 @@ record, with terminal control sequences removed.
 accounted for (records, filtered, continuations, annotations, blank,
 unrecognized) per input and in total.
 
-Exit status: 0 on success, 2 for bad flags or an input that is missing,
-unreadable or truncated (records read before the error are still printed).`,
+Exit status: 0 on success; 2 for bad flags, or when no input could be
+read; 5 when some inputs are missing, unreadable or truncated (the records
+read are printed, each problem is named on standard error).`,
 		Example: `  podflow parse kubelet.log
   podflow parse -o text --grep "SyncLoop" kubelet.log.2.gz kubelet.log.1 kubelet.log
   journalctl -u kubelet -o short-iso | podflow parse -o text -
@@ -217,8 +218,17 @@ func parseRun(opts *ParseOptions) error {
 		return fmt.Errorf("write output: %w", err)
 	}
 	errs = append(errs, m.Errors()...)
-	if len(errs) > 0 {
+	for _, n := range m.Notices() {
+		fmt.Fprintf(opts.IO.ErrOut, "podflow: note: %s\n", oneLine(opts.IO.Redact.Text(n.Error())))
+	}
+	if st := m.Stats(); len(errs) > 0 && st.Records+st.Filtered == 0 {
 		return inputError(errors.Join(errs...))
+	}
+	// Some inputs were read (in part): their records are out, the rest is
+	// named on stderr and the exit code says the output is partial.
+	for _, err := range errs {
+		fmt.Fprintf(opts.IO.ErrOut, "podflow: warning: %s\n", oneLine(opts.IO.Redact.Text(err.Error())))
+		opts.IO.partial = true
 	}
 	return nil
 }

@@ -164,17 +164,17 @@ func TestParseRunInputErrors(t *testing.T) {
 	if code != ExitUsage || out != "" || errOut != "podflow: does-not-exist.log: no such file or directory\n" {
 		t.Errorf("code %d out %q err %q", code, out, errOut)
 	}
-	// A good input next to a bad one is still printed.
+	// A good input next to a bad one is still printed; exit 5 says partial.
 	code, out, errOut = runParse(t, "", formatsPath("crlf.log"), "nope.log")
-	if code != ExitUsage || strings.Count(out, "\n") != 2 || !strings.Contains(errOut, "nope.log") || strings.Count(errOut, "\n") != 1 {
+	if code != ExitPartial || strings.Count(out, "\n") != 2 || !strings.Contains(errOut, "nope.log") || strings.Count(errOut, "\n") != 1 {
 		t.Errorf("code %d out %q err %q", code, out, errOut)
 	}
-	// A truncated gzip names the file and byte offset.
+	// A truncated gzip names the file and byte offset; what it held is out.
 	data, _ := os.ReadFile(formatsPath("kubelet-gz.log.gz"))
 	path := filepath.Join(t.TempDir(), "kubelet.log.gz")
 	os.WriteFile(path, data[:len(data)-12], 0o644)
 	code, out, errOut = runParse(t, "", "-o", "text", path)
-	if code != ExitUsage || !strings.Contains(errOut, path+":") || !strings.Contains(errOut, "(byte ") || !strings.Contains(errOut, "truncated or corrupt gzip") {
+	if code != ExitPartial || strings.Count(out, "\n") != 5 || !strings.Contains(errOut, path+":") || !strings.Contains(errOut, "(byte ") || !strings.Contains(errOut, "truncated or corrupt gzip") {
 		t.Errorf("code %d out %q err %q", code, out, errOut)
 	}
 }

@@ -243,7 +243,7 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 	}
 	ld.mu.Lock()
 	ld.done = true
-	ld.warnings = append(append([]error(nil), errs...), mr.Errors()...)
+	ld.warnings = append(append(append([]error(nil), errs...), mr.Errors()...), mr.Notices()...)
 	m := ld.snap(!l.opts.Follow)
 	ld.mu.Unlock()
 	return ends, l.send(m)

@@ -1,0 +1,50 @@
+package cmd
+
+import (
+	"strings"
+	"testing"
+)
+
+// Broken captures through the commands: what was read is used, what was
+// lost is a warning (exit 5), what lost nothing is a note (exit 0).
+func TestBrokenCapturesThroughCommands(t *testing.T) {
+	const broken = "../testdata/broken/"
+	tests := []struct {
+		name     string
+		args     []string
+		code     int
+		stdout   string
+		stderr   []string
+		noStderr string
+	}{
+		{"cut gzip: the readable part is used", []string{"parse", "--stats", broken + "cut/kubelet.log.gz"}, ExitPartial,
+			"201", []string{"warning:", "kubelet.log.gz:201 (byte 20990): truncated or corrupt gzip stream"}, ""},
+		{"cut gzip beside a good log", []string{"get", "pods", broken + "cut/kubelet.log.gz", corpus + "v1.36.3/04-sandbox-failure.log", "-o", "name"}, ExitPartial,
+			"pod/default/payments-7b4d9c8f6-q9zrt", []string{"warning:", "truncated or corrupt gzip stream"}, ""},
+		{"rotated overlap", []string{"get", "pods", broken + "rotated-overlap", "-o", "name"}, ExitOK,
+			"pod/default/web-v2-6b7c9-r8s5d", []string{"note:", "repeat those of another input"}, "warning"},
+		{"clock step", []string{"get", "pods", broken + "clock-step", "-o", "name"}, ExitOK,
+			"pod/default/web-v2-6b7c9-r8s5d", []string{"note:", "time goes backwards 1 time, first at line 217"}, "warning"},
+		{"utf-16", []string{"get", "pods", broken + "utf16"}, ExitUsage,
+			"", []string{"UTF-16", "iconv"}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, errOut, code := runPodflow(t, false, tt.args...)
+			if code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %s", code, tt.code, errOut)
+			}
+			if !strings.Contains(out, tt.stdout) {
+				t.Errorf("stdout lacks %q:\n%s", tt.stdout, out)
+			}
+			for _, w := range tt.stderr {
+				if !strings.Contains(errOut, w) {
+					t.Errorf("stderr lacks %q:\n%s", w, errOut)
+				}
+			}
+			if tt.noStderr != "" && strings.Contains(errOut, tt.noStderr) {
+				t.Errorf("stderr has %q:\n%s", tt.noStderr, errOut)
+			}
+		})
+	}
+}
