@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"io"
+	"os"
 	"strings"
 	"testing"
 )
@@ -93,5 +94,27 @@ func TestBOMAndNULsBeforeARecord(t *testing.T) {
 		if st := r.Stats(); st.Unrecognized != 0 {
 			t.Errorf("%s: %d unrecognized", name, st.Unrecognized)
 		}
+	}
+}
+
+// A program (this test's own executable) is binary data, whatever CR bytes
+// its first KiBs hold.
+func TestExecutableIsBinary(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, errs := Discover([]string{exe}, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	mr := NewMultiReader(srcs, Options{})
+	defer mr.Close()
+	if _, err := mr.Next(); err != io.EOF {
+		t.Fatalf("read a record from an executable: %v", err)
+	}
+	got := mr.Errors()
+	if len(got) != 1 || !strings.Contains(got[0].Error(), "binary data") {
+		t.Errorf("errors %v, want one saying binary data", got)
 	}
 }

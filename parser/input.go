@@ -395,13 +395,13 @@ func checkText(head []byte, name string) error {
 	if enc := utf16NoBOM(head); enc != "" {
 		return iconv(enc)
 	}
+	if binaryData(head) {
+		return &NotTextError{Input: name, What: "binary data", Hint: "pass the kubelet's text log (kubelet.log, journalctl -u kubelet output)"}
+	}
 	if bytes.IndexByte(head, '\n') < 0 && bytes.Count(head, []byte{'\r'}) >= 2 {
 		// Classic Mac line ends: the whole input would be one line.
 		return &NotTextError{Input: name, What: "text with CR line ends",
 			Hint: fmt.Sprintf("convert it first: tr '\\r' '\\n' < %s > %s", file, strings.Replace(utf8Name(file), ".utf8", ".lf", 1))}
-	}
-	if binaryData(head) {
-		return &NotTextError{Input: name, What: "binary data", Hint: "pass the kubelet's text log (kubelet.log, journalctl -u kubelet output)"}
 	}
 	return nil
 }
