@@ -191,7 +191,7 @@ func (m *MultiReader) Notices() []error {
 	for _, s := range m.srcs {
 		if s.dups > 0 {
 			out = append(out, &Notice{Input: s.src.Name, Kind: NoticeDuplicates, Count: s.dups,
-				Detail: plural(s.dups, "record") + " repeat those of another input (overlapping or repeated inputs), counted once"})
+				Detail: dupDetail(s.dups)})
 		}
 		if b := &s.back; b.steps > 0 {
 			out = append(out, &Notice{Input: s.src.Name, Kind: NoticeBackwards, Count: b.behind,
@@ -269,4 +269,12 @@ func (h *mergeHeap) Pop() any {
 	old[n-1] = nil
 	*h = old[:n-1]
 	return x
+}
+
+// dupDetail says how many records repeated another input's, in words.
+func dupDetail(n int64) string {
+	if n == 1 {
+		return "1 record repeats one of another input (overlapping or repeated inputs), counted once"
+	}
+	return plural(n, "record") + " repeat those of another input (overlapping or repeated inputs), counted once"
 }
