@@ -175,6 +175,7 @@ type Builder struct {
 	dropped      int64
 	snapshot     bool // judging for Snapshot: copy what the builder still changes
 	words        map[string]string
+	fileKeys     map[string]string // input → node key of a host-less input
 }
 
 // NewBuilder returns an empty builder.
@@ -245,7 +246,16 @@ func (b *Builder) nodeKey(rec *parser.Record) string {
 			return k
 		}
 	}
-	return fileNodePrefix + rotationStem(rec.Pos.Input)
+	// One key per input, made once: this runs for every record.
+	k, ok := b.fileKeys[rec.Pos.Input]
+	if !ok {
+		k = fileNodePrefix + rotationStem(rec.Pos.Input)
+		if b.fileKeys == nil {
+			b.fileKeys = map[string]string{}
+		}
+		b.fileKeys[rec.Pos.Input] = k
+	}
+	return k
 }
 
 const fileNodePrefix = "file:"
