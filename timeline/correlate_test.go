@@ -144,3 +144,17 @@ func TestNodeNameAndVerbosityFromFlags(t *testing.T) {
 		}
 	}
 }
+
+// At -v=2 no container is named (container events are V3), so podflow cannot
+// tell whether the pod had init containers (09's had one): the stage is
+// unknown, not skipped. At -v=4 a pod without init containers skips it.
+func TestInitContainersUnknownBelowV3(t *testing.T) {
+	f := onlyFlow(t, buildFile(t, filepath.Join(corpus, "v1.36.3/09-happy-path-v2.log")), "web-v2-6b7c9-r8s5d")
+	if st := stageOf(f, StInitContainers); st.Status != StatusUnknown || st.Reveal != "-v=3" {
+		t.Errorf("-v=2: init-containers %s (%s), want unknown (-v=3)", st.Status, st.Reveal)
+	}
+	f = onlyFlow(t, buildFile(t, filepath.Join(corpus, "v1.36.3/05-crashloop-backoff.log")), "worker-5d8f7b9c4-m2v6n")
+	if st := stageOf(f, StInitContainers); st.Status != StatusSkipped {
+		t.Errorf("-v=4, no init containers: init-containers %s, want skipped", st.Status)
+	}
+}

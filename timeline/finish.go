@@ -518,12 +518,19 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			hasInit = true
 		}
 	}
+	// No init container seen is "skipped" only when the log could have
+	// named one: container events are V3; below that, with no container
+	// named at all, whether the pod has init containers is unknown.
+	initHidden := false
 	for i := range all {
 		if all[i].id == StInitContainers && !hasInit && all[i].st == nil {
-			if v >= 3 || all[i].status != StatusUnknown {
+			switch {
+			case v >= 3 || len(cs) > 0 || v < 0 && all[i].status != StatusUnknown:
 				all[i].status = StatusSkipped
-				all[i].start, all[i].end = time.Time{}, time.Time{}
+			default:
+				all[i].status, initHidden = StatusUnknown, true
 			}
+			all[i].start, all[i].end = time.Time{}, time.Time{}
 		}
 	}
 	// Readiness pending without probes and a running pod: a Running pod whose
@@ -531,7 +538,10 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	for _, sv := range all {
 		st := toStage(b, sv, logEnd, v)
 		if st.Status == StatusUnknown {
-			fl.Hidden = append(fl.Hidden, fmt.Sprintf("%s (-v=%d)", st.ID, b.minV(st.ID)))
+			if st.ID == StInitContainers && initHidden {
+				st.Reveal = "-v=3"
+			}
+			fl.Hidden = append(fl.Hidden, fmt.Sprintf("%s (%s)", st.ID, st.Reveal))
 		}
 		fl.Stages = append(fl.Stages, st)
 	}
