@@ -53,7 +53,8 @@ kubelet.log.N[.gz] sets); the directory holding a file names its node.
 Formats: klog text (structured and printf), --logging-format=json, logrus
 (containerd, CRI-O), each bare or behind a journald/syslog prefix
 (journalctl -o short, short-precise, short-iso, short-iso-precise, in
-several locales), and pasted with "> " quote markers or grep -n prefixes.
+several locales) or exported as journalctl -o json entries, and pasted with
+"> " quote markers or grep -n prefixes.
 
 klog headers carry no year and no zone: the year comes from --year, else
 from an absolute time near the start of the input (journald ISO prefix,

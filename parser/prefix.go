@@ -23,6 +23,11 @@ type prefix struct {
 func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 	var p prefix
 	if bareLogLine(line) {
+		if line[0] == '{' && isJournalJSON(line) {
+			if msg, jp, ok := r.stripJournalJSON(line); ok {
+				return msg, jp
+			}
+		}
 		return line, p // the common case: a log line with no wrapper
 	}
 	b := line

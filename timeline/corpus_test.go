@@ -365,6 +365,15 @@ func TestFormatsAgree(t *testing.T) {
 			t.Errorf("%s: text %v, journald-wrapped %v", file, text, wrapped)
 		}
 	}
+	// The same 01 log exported with `journalctl -u kubelet -o json`.
+	{
+		text := buildFile(t, filepath.Join(corpus, "v1.36.3/01-happy-path.log"))
+		entries := buildFile(t, "../testdata/formats/journald-json.log")
+		a, b := text.Items[0], entries.Items[0]
+		if fmt.Sprint(get(text)) != fmt.Sprint(get(entries)) || a.Duration != b.Duration || len(a.Stages) != len(b.Stages) || b.Node != "kb-node-happy" {
+			t.Errorf("journalctl -o json: %v %s on %s, text %v %s", get(entries), b.Duration, b.Node, get(text), a.Duration)
+		}
+	}
 	// 01 (text) and 08 (JSON) are two runs of the same happy-path story.
 	for _, v := range []string{"v1.36.3", "v1.28.15"} {
 		text := get(buildFile(t, filepath.Join(corpus, v, "01-happy-path.log")))
