@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/progress"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/podflow/podflow/internal/sanitize"
@@ -473,19 +474,20 @@ func renderNode(st styles, fl *timeline.FlowList, n timeline.Node, w int) []stri
 	return out
 }
 
-// renderProgress is a bar of w cells for read of total bytes (bubbles/
-// progress needs a module podflow does not vendor, so it is drawn here).
+// renderProgress is the loading bar (bubbles/progress) of w cells for read
+// of total bytes; without colour it is plain characters.
 func renderProgress(st styles, read, total int64, w int) string {
 	if total <= 0 || w < 10 {
 		return ""
 	}
-	p := float64(read) / float64(total)
-	p = min(max(p, 0), 1)
-	label := fmt.Sprintf(" %3.0f%%", p*100)
-	cells := w - len(label)
-	full := int(p * float64(cells))
+	p := min(max(float64(read)/float64(total), 0), 1)
+	opts := []progress.Option{progress.WithWidth(w)}
 	if !st.color {
-		return strings.Repeat("#", full) + strings.Repeat(".", cells-full) + label
+		opts = append(opts, progress.WithFillCharacters('#', '.'))
 	}
-	return st.focus.Render(strings.Repeat("█", full)) + st.dim.Render(strings.Repeat("░", cells-full)) + label
+	bar := progress.New(opts...).ViewAs(p)
+	if !st.color {
+		bar = ansi.Strip(bar)
+	}
+	return bar
 }
