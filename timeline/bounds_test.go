@@ -23,6 +23,18 @@ func distinctPods(n int) []byte {
 	return buf.Bytes()
 }
 
+// feed reads data as the named log into b.
+func feed(b *Builder, name string, data []byte) {
+	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			return
+		}
+		b.Add(rec)
+	}
+}
+
 // More pods than the limit: the first ones are kept, the rest are counted
 // and reported, never silently lost; the builder's memory stops growing at
 // the limit (scaled: 50,000 pods over a limit of 1,000).
@@ -30,17 +42,10 @@ func TestPodLimitBoundsMemoryAndIsReported(t *testing.T) {
 	const pods, limit = 50_000, 1_000
 	data := distinctPods(pods)
 	b := NewBuilder(Options{MaxFlows: limit})
-	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "many.log", Year: 2026, Want: b.Want})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	for {
-		rec, err := r.Next()
-		if err != nil {
-			break
-		}
-		b.Add(rec)
-	}
+	feed(b, "many.log", data)
 	runtime.GC()
 	runtime.ReadMemStats(&after)
 	grown := int64(after.HeapInuse) - int64(before.HeapInuse)
@@ -58,14 +63,7 @@ func TestPodLimitBoundsMemoryAndIsReported(t *testing.T) {
 	}
 	// Under the limit nothing is reported.
 	small := NewBuilder(Options{})
-	r = parser.NewReader(bytes.NewReader(distinctPods(10)), parser.Options{Name: "few.log", Year: 2026, Want: small.Want})
-	for {
-		rec, err := r.Next()
-		if err != nil {
-			break
-		}
-		small.Add(rec)
-	}
+	feed(small, "few.log", distinctPods(10))
 	if s := small.Finish().Summary; s.PodLimit != 0 || s.Dropped != 0 || s.Pods != 10 {
 		t.Errorf("10 pods: summary %+v", s)
 	}
@@ -81,17 +79,10 @@ func TestFlowsDoNotPinLines(t *testing.T) {
 	}
 	data := buf.Bytes()
 	b := NewBuilder(Options{})
-	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "long.log", Year: 2026, Want: b.Want})
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	for {
-		rec, err := r.Next()
-		if err != nil {
-			break
-		}
-		b.Add(rec)
-	}
+	feed(b, "long.log", data)
 	data, buf = nil, bytes.Buffer{}
 	runtime.GC()
 	runtime.ReadMemStats(&after)
