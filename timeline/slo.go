@@ -188,31 +188,6 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	}
 }
 
-// notePulling keeps n.pulling current: f is pulling img while open.
-func (n *nodeState) notePulling(f *flowState, img string, open bool) {
-	list := n.pulling[img]
-	at := -1
-	for i, g := range list {
-		if g == f {
-			at = i
-		}
-	}
-	switch {
-	case open && at < 0:
-		if n.pulling == nil {
-			n.pulling = map[string][]*flowState{}
-		}
-		n.pulling[strings.Clone(img)] = append(list, f)
-	case !open && at >= 0:
-		list = append(list[:at], list[at+1:]...)
-		if len(list) == 0 {
-			delete(n.pulling, img)
-		} else {
-			n.pulling[img] = list
-		}
-	}
-}
-
 // ownStartup is podflow's startup figure for a pod that ran but whose
 // kubelet logged no "Observed pod startup duration" (before 1.26, or the
 // line fell outside the log): from the first stage to the end of running.

@@ -1,0 +1,193 @@
+package timeline
+
+import (
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// Correlation of container-runtime (containerd, CRI-O) lines with the pods
+// the kubelet's lines describe: by sandbox metadata, sandbox and container
+// IDs, and for pulls by the image being pulled.
+
+// runtimeLine joins containerd/CRI-O lines to pods by sandbox metadata,
+// sandbox ID and container ID.
+func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
+	msg := rec.Msg
+	switch {
+	case strings.HasPrefix(msg, "RunPodSandbox for &PodSandboxMetadata{"):
+		meta := msg[len("RunPodSandbox for &PodSandboxMetadata{"):]
+		get := func(k string) string {
+			i := strings.Index(meta, k+":")
+			if i < 0 {
+				return ""
+			}
+			rest := meta[i+len(k)+1:]
+			j := strings.IndexAny(rest, ",}")
+			if j < 0 {
+				return rest
+			}
+			return rest[:j]
+		}
+		ref := PodRef{Name: get("Name"), Namespace: get("Namespace")}
+		uid := get("Uid")
+		f := b.resolve(n, ref, ref.Name != "", uid, false)
+		if f == nil {
+			b.unattributedLine(rec)
+			return
+		}
+		switch {
+		case strings.Contains(msg, "returns sandbox id"):
+			id := lastQuoted(msg)
+			if id != "" {
+				f.addSandbox(n, id)
+			}
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+		case strings.Contains(msg, "failed"):
+			b.stageEffect(f, StSandbox, Fail, rec, rec.Err)
+		default:
+			b.stageEffect(f, StSandbox, Begin, rec, "")
+		}
+	case strings.HasPrefix(msg, "CreateContainer within sandbox \""):
+		sid := firstQuoted(msg)
+		f := n.byID[sid]
+		if f == nil {
+			b.orphanLine(n, sid, rec)
+			return
+		}
+		name := ""
+		if i := strings.Index(msg, "ContainerMetadata{Name:"); i >= 0 {
+			rest := msg[i+len("ContainerMetadata{Name:"):]
+			if j := strings.IndexByte(rest, ','); j >= 0 {
+				name = rest[:j]
+			}
+		}
+		if name == "" {
+			return
+		}
+		c := f.container(name, "")
+		switch {
+		case strings.Contains(msg, "returns container id"):
+			f.bindID(c, lastQuoted(msg))
+			b.containerEffect(f, c, CStCreated, Complete, rec, "")
+		case strings.Contains(msg, "failed"):
+			b.containerEffect(f, c, CStCreated, Fail, rec, rec.Err)
+		default:
+			b.containerEffect(f, c, CStCreated, Begin, rec, "")
+		}
+	case strings.HasPrefix(msg, "StartContainer for \""):
+		id := firstQuoted(msg)
+		f := n.byID[id]
+		if f == nil {
+			b.orphanLine(n, id, rec)
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			return
+		}
+		switch {
+		case strings.Contains(msg, "returns successfully"):
+			f.touch(rec.Time)
+		case strings.Contains(msg, "failed"):
+			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
+		}
+	default:
+		if id := firstQuoted(msg); id != "" {
+			if f := n.byID[id]; f != nil {
+				f.touch(rec.Time)
+				return
+			}
+		}
+		if strings.HasPrefix(msg, "PullImage ") {
+			b.runtimePull(n, rec)
+		}
+	}
+}
+
+// runtimePull joins the runtime's PullImage lines, which name only the
+// image, to the containers the kubelet is pulling that image for on that
+// node (their Pulling event seen, no Pulled yet); a failed pull fails their
+// image stage with the runtime's own error.
+func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
+	img := firstQuoted(rec.Msg)
+	hit := false
+	for _, f := range n.pulling[img] {
+		for _, c := range f.containers {
+			if c.image != img || c.pullOpen.IsZero() {
+				continue
+			}
+			hit = true
+			switch {
+			case strings.Contains(rec.Msg, "\" failed"), rec.Severity >= parser.SeverityError && rec.Err != "":
+				b.containerEffect(f, c, CStImage, Fail, rec, rec.Err)
+			default:
+				f.touch(rec.Time)
+				if s := c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
+					addEvidence(s, b.evidenceOf(rec))
+				}
+			}
+		}
+	}
+	if !hit {
+		b.unattributedLine(rec)
+	}
+}
+
+// orphanLine holds a runtime line that names an ID no kubelet line has tied
+// to a pod yet: the runtime logs StartContainer before the kubelet learns
+// the container's ID. Finish counts it unattributed only if the ID stays
+// unknown.
+func (b *Builder) orphanLine(n *nodeState, id string, rec *parser.Record) {
+	if id == "" || len(n.orphans) >= maxOrphans {
+		b.unattributedLine(rec)
+		return
+	}
+	if n.orphans == nil {
+		n.orphans = map[string]*orphan{}
+	}
+	o := n.orphans[id]
+	if o == nil {
+		o = &orphan{}
+		id = strings.Clone(id)
+		n.orphans[id] = o
+		n.orphanOrder = append(n.orphanOrder, id)
+	}
+	o.count++
+	if len(o.evidence) < maxEvidence {
+		o.evidence = append(o.evidence, b.evidenceOf(rec))
+	}
+}
+
+type orphan struct {
+	count    int
+	evidence []Evidence
+}
+
+// maxOrphans bounds the IDs held per node; past it lines count at once.
+const maxOrphans = 4096
+
+// notePulling keeps n.pulling current: f is pulling img while open.
+func (n *nodeState) notePulling(f *flowState, img string, open bool) {
+	list := n.pulling[img]
+	at := -1
+	for i, g := range list {
+		if g == f {
+			at = i
+		}
+	}
+	switch {
+	case open && at < 0:
+		if n.pulling == nil {
+			n.pulling = map[string][]*flowState{}
+		}
+		n.pulling[strings.Clone(img)] = append(list, f)
+	case !open && at >= 0:
+		list = append(list[:at], list[at+1:]...)
+		if len(list) == 0 {
+			delete(n.pulling, img)
+		} else {
+			n.pulling[img] = list
+		}
+	}
+}
