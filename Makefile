@@ -10,8 +10,11 @@ DEMO_LOGS = testdata/corpus/v1.36.3
 
 all: build
 
+# The commit podflow was built from, for --version (git describe; "dev" outside a checkout).
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+
 build:
-	$(GO) build -o $(BIN)/podflow ./cmd/podflow
+	$(GO) build -ldflags "-X github.com/podflow/podflow/cmd.Version=$(VERSION)" -o $(BIN)/podflow ./cmd/podflow
 
 test:
 	$(GO) vet ./...

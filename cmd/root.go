@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/podflow/podflow/internal/redact"
@@ -44,7 +45,7 @@ Exit status:
   journalctl -u kubelet | podflow get pods -
   podflow describe pod web-7d9f8c6b5-x2kqp ./kind-logs/
   podflow check ./kind-logs/ --max-startup 30s -o junit=report.xml`,
-		Version:       Version,
+		Version:       versionString(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
@@ -122,4 +123,39 @@ func Main(ioS *IO, args []string) int {
 		return ExitUsage
 	}
 	return exitCode(err)
+}
+
+// versionString is Version, or for a build from a checkout (Version still
+// "dev") the module version or commit Go recorded in the binary.
+func versionString() string {
+	if Version != "dev" {
+		return Version
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return Version
+	}
+	if v := bi.Main.Version; v != "" && v != "(devel)" {
+		return v // go install github.com/podflow/podflow/cmd/podflow@vX
+	}
+	var rev, at, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			at = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = "+dirty"
+			}
+		}
+	}
+	if len(rev) > 12 {
+		rev = rev[:12]
+	}
+	if rev == "" {
+		return Version
+	}
+	return fmt.Sprintf("dev (%s%s, %s)", rev, dirty, at)
 }
