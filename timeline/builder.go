@@ -324,6 +324,9 @@ func (b *Builder) intern(s string) string {
 	if w, ok := b.words[s]; ok {
 		return w
 	}
+	if len(s) > maxInternLen {
+		return keepReason(s)
+	}
 	w := strings.Clone(s)
 	if len(s) <= maxInternLen && len(b.words) < maxInterned {
 		if b.words == nil {
@@ -541,14 +544,26 @@ const (
 	maxIDs       = 64
 )
 
-// keepString copies s out of its record's line unless it already stands
-// alone (a constant or a string built here): see evidenceOf.
-func keepString(s string) string {
+// keepReason copies a reason out of its record's line (see evidenceOf),
+// cut at maxReason bytes on a rune boundary: an error can be as long as a
+// line (64 MiB), and every pod keeps its reasons.
+func keepReason(s string) string {
 	if s == "" {
 		return s
 	}
+	if len(s) > maxReason {
+		k := maxReason
+		for k > 0 && !utf8.RuneStart(s[k]) {
+			k--
+		}
+		return s[:k] + "…" // a new string: it keeps nothing alive
+	}
 	return strings.Clone(s)
 }
+
+// maxReason is far above real reasons (a CNI or registry error chain is a
+// few hundred bytes).
+const maxReason = 4096
 
 // --- identity ---------------------------------------------------------------
 
@@ -744,7 +759,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if s.begin.IsZero() {
 			s.begin = t
 		}
-		defer func() { s.reason, s.rootReason = keepString(s.reason), keepString(s.rootReason) }()
+		defer func() { s.reason, s.rootReason = keepReason(s.reason), keepReason(s.rootReason) }()
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
@@ -1023,7 +1038,9 @@ func (f *flowState) claimID(id string) *containerState {
 		}
 	}
 	if best != nil {
-		best.ids = append(best.ids, id)
+		if len(best.ids) < maxIDs {
+			best.ids = append(best.ids, strings.Clone(id))
+		}
 		best.needsID = false
 	}
 	return best
@@ -1132,7 +1149,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		f.stage(StSynced).reason = errText
+		f.stage(StSynced).reason = keepReason(errText)
 	}
 }
 
