@@ -113,7 +113,8 @@ func FuzzLogrus(f *testing.F) {
 
 func FuzzJournald(f *testing.F) {
 	seedLines(f, 10, "formats/journald-short.log", "formats/journald-short-iso.log", "formats/journald-short-iso-precise.log",
-		"formats/journald-short-precise.log", "formats/journald-idents.log", "formats/journald-de-rollover.log")
+		"formats/journald-short-precise.log", "formats/journald-idents.log", "formats/journald-de-rollover.log",
+		"formats/journald-json.log")
 	for _, m := range []string{"janv.", "déc.", "мар", "Dez", "dic"} {
 		f.Add([]byte(m + " 22 06:03:25 h kubelet[1]: " + klogLine))
 	}
