@@ -102,3 +102,20 @@ func TestFlowsDoNotPinLines(t *testing.T) {
 	}
 	runtime.KeepAlive(b)
 }
+
+func TestCutEndsOnARune(t *testing.T) {
+	tests := []struct {
+		in   string
+		n    int
+		want string
+	}{
+		{"abcdef", 3, "abc…"},
+		{"ab€def", 3, "ab…"}, // € is 3 bytes: not cut inside it
+		{"ab€def", 5, "ab€…"},
+	}
+	for _, tt := range tests {
+		if got := cut(tt.in, tt.n); got != tt.want {
+			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+	}
+}

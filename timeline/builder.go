@@ -299,19 +299,15 @@ func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	if rec.Err != "" {
 		text += ": " + rec.Err
 	}
-	if len(text) > maxEvidenceText {
-		k := maxEvidenceText
-		for k > 0 && !utf8.RuneStart(text[k]) {
-			k--
-		}
-		text = text[:k] + "…"
-	}
 	// Records' strings share one buffer per line: a kept substring would
 	// keep the whole line alive, and memory would grow with lines, not pods.
 	// A plain marker message repeats for every pod: keep it once.
-	if text == rec.Msg {
+	switch {
+	case len(text) > maxEvidenceText:
+		ev.Text = cut(text, maxEvidenceText)
+	case text == rec.Msg:
 		ev.Text = b.intern(text)
-	} else {
+	default:
 		ev.Text = strings.Clone(text)
 	}
 	return ev
@@ -552,13 +548,18 @@ func keepReason(s string) string {
 		return s
 	}
 	if len(s) > maxReason {
-		k := maxReason
-		for k > 0 && !utf8.RuneStart(s[k]) {
-			k--
-		}
-		return s[:k] + "…" // a new string: it keeps nothing alive
+		return cut(s, maxReason)
 	}
 	return strings.Clone(s)
+}
+
+// cut returns the first n bytes of s (fewer, to end on a rune boundary) and
+// "…", as a new string that keeps nothing of s alive.
+func cut(s string, n int) string {
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }
 
 // maxReason is far above real reasons (a CNI or registry error chain is a
