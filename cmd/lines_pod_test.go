@@ -76,7 +76,10 @@ func TestLinesPodTwentyPodsDoNotLeak(t *testing.T) {
 // With the node's containerd log beside the real kubelet log, the runtime's
 // lines for the pod come too, in time order: they name only the sandbox ID
 // (CreateContainer within sandbox) or a container ID (StartContainer) that
-// the kubelet log tied to the pod, or the pod's sandbox metadata.
+// the kubelet log tied to the pod, or the pod's sandbox metadata. (The
+// corpus kubelets ran on a fake CRI, so no real containerd log exists: the
+// fixture is written in containerd's message shapes with that run's real
+// sandbox and container IDs.)
 func TestLinesPodWithRuntimeLog(t *testing.T) {
 	happy := corpus + "v1.36.3/01-happy-path.log"
 	runtime := "../testdata/formats/containerd.log"
