@@ -13,9 +13,6 @@ import (
 // session at 120x40 on a real log, sends keys and reads the screen back
 // with capture-pane.
 func TestTUIEndToEndTmux(t *testing.T) {
-	if testing.Short() {
-		t.Skip("end-to-end test skipped with -short")
-	}
 	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Geteuid() != 0 {
 			t.Fatal("tmux is not installed and the test is not root: install tmux (apt-get install -y tmux) to run the end-to-end test")
