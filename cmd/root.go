@@ -55,11 +55,15 @@ Exit status:
 	root.SetErr(ioS.ErrOut)
 	var redactOn bool
 	root.PersistentFlags().BoolVar(&redactOn, "redact", false, redactHelp)
-	root.PersistentPreRun = func(*cobra.Command, []string) {
+	var prof profileFlags
+	addProfileFlags(root, &prof)
+	root.PersistentPreRunE = func(*cobra.Command, []string) error {
 		if redactOn && ioS.Redact == nil {
 			ioS.Redact = redact.New()
 		}
+		return prof.start()
 	}
+	root.PersistentPostRunE = func(*cobra.Command, []string) error { return prof.finish() }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageErrorf("%w\nSee '%s --help'.", err, c.CommandPath())
 	})
