@@ -4,7 +4,6 @@
 package timeline
 
 import (
-	"encoding/json"
 	"errors"
 	"io"
 	"sort"
@@ -176,6 +175,7 @@ type Builder struct {
 	snapshot     bool // judging for Snapshot: copy what the builder still changes
 	words        map[string]string
 	fileKeys     map[string]string // input → node key of a host-less input
+	patch        patchDecoder      // reused: its slices outlive one patch
 }
 
 // NewBuilder returns an empty builder.
@@ -1253,96 +1253,64 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 			raw = v.Str
 		}
 	}
-	var patch struct {
-		Metadata struct {
-			UID string `json:"uid"`
-		} `json:"metadata"`
-		Status struct {
-			Phase      string `json:"phase"`
-			Conditions []struct {
-				Type   string `json:"type"`
-				Status string `json:"status"`
-			} `json:"conditions"`
-			Init []cstatus `json:"initContainerStatuses"`
-			Ctrs []cstatus `json:"containerStatuses"`
-		} `json:"status"`
-	}
-	if err := json.Unmarshal([]byte(raw), &patch); err != nil {
+	d := &b.patch
+	if !d.decode(raw) {
 		return
 	}
-	if u := strings.Clone(patch.Metadata.UID); u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
+	p := &d.doc
+	if u := p.uid; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
 		// A static pod's status goes to its mirror pod, under the API's UID.
+		u = strings.Clone(u)
 		f.mirror = u
 		f.node.byUID[u] = f
 	}
-	if patch.Status.Phase != "" {
-		f.phase = patch.Status.Phase
+	if p.phase != "" {
+		f.phase = b.intern(p.phase)
 	}
-	for _, cs := range patch.Status.Init {
-		b.applyCStatus(f, cs, ContainerInit, rec)
+	for i := range p.init {
+		b.applyCStatus(f, &p.init[i], ContainerInit, rec)
 	}
-	for _, cs := range patch.Status.Ctrs {
-		b.applyCStatus(f, cs, ContainerRegular, rec)
+	for i := range p.ctrs {
+		b.applyCStatus(f, &p.ctrs[i], ContainerRegular, rec)
 	}
-	for _, c := range patch.Status.Conditions {
-		if c.Type == "Ready" && c.Status == "True" {
+	for _, c := range p.conds {
+		if c.typ == "Ready" && c.status == "True" {
 			b.stageEffect(f, StReady, Complete, rec, "")
 		}
 	}
 }
 
-type cstatus struct {
-	Name         string `json:"name"`
-	ContainerID  string `json:"containerID"`
-	Image        string `json:"image"`
-	Ready        *bool  `json:"ready"`
-	RestartCount *int   `json:"restartCount"`
-	State        struct {
-		Waiting *struct {
-			Reason  string `json:"reason"`
-			Message string `json:"message"`
-		} `json:"waiting"`
-		Running *struct {
-			StartedAt string `json:"startedAt"`
-		} `json:"running"`
-		Terminated *struct {
-			ExitCode int    `json:"exitCode"`
-			Reason   string `json:"reason"`
-		} `json:"terminated"`
-	} `json:"state"`
-}
-
-func (b *Builder) applyCStatus(f *flowState, cs cstatus, typ string, rec *parser.Record) {
-	if cs.Name == "" {
+func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) {
+	if cs.name == "" {
 		return
 	}
-	c := f.container(cs.Name, typ)
-	if cs.Image != "" && c.image == "" {
-		c.image = cs.Image
+	c := f.container(cs.name, typ)
+	if cs.image != "" && c.image == "" {
+		c.image = b.intern(cs.image)
 	}
-	if cs.ContainerID != "" {
-		f.bindID(c, stripRuntime(cs.ContainerID))
+	if cs.containerID != "" {
+		f.bindID(c, stripRuntime(cs.containerID))
 	}
-	if cs.RestartCount != nil && *cs.RestartCount > c.restartCount {
-		c.restartCount = *cs.RestartCount
+	if cs.hasRestartCount && cs.restartCount > c.restartCount {
+		c.restartCount = cs.restartCount
 	}
-	if cs.Ready != nil {
-		c.ready = *cs.Ready
+	if cs.hasReady {
+		c.ready = cs.ready
 	}
 	switch {
-	case cs.State.Waiting != nil:
+	case cs.waiting:
 		c.state = "waiting"
-		if cs.State.Waiting.Reason != "" {
-			c.reason = cs.State.Waiting.Reason
+		if cs.waitingReason != "" {
+			c.reason = b.intern(cs.waitingReason)
 		}
-	case cs.State.Running != nil:
+	case cs.running:
 		c.state = "running"
 		c.reason = "" // the waiting reason (PodInitializing, …) is over
-	case cs.State.Terminated != nil:
+	case cs.terminated:
 		c.state = "terminated"
-		code := cs.State.Terminated.ExitCode
+		code := cs.exitCode
 		c.exitCode = &code
-		c.reason = cs.State.Terminated.Reason
+		c.reason = b.intern(cs.terminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.

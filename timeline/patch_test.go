@@ -1,0 +1,268 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// patchRef is the struct statusPatch decoded patches into with
+// encoding/json; patchDecoder must read every patch exactly as
+// json.Unmarshal reads it into this.
+type patchRef struct {
+	Metadata struct {
+		UID string `json:"uid"`
+	} `json:"metadata"`
+	Status struct {
+		Phase      string `json:"phase"`
+		Conditions []struct {
+			Type   string `json:"type"`
+			Status string `json:"status"`
+		} `json:"conditions"`
+		Init []cstatusRef `json:"initContainerStatuses"`
+		Ctrs []cstatusRef `json:"containerStatuses"`
+	} `json:"status"`
+}
+
+type cstatusRef struct {
+	Name         string `json:"name"`
+	ContainerID  string `json:"containerID"`
+	Image        string `json:"image"`
+	Ready        *bool  `json:"ready"`
+	RestartCount *int   `json:"restartCount"`
+	State        struct {
+		Waiting *struct {
+			Reason  string `json:"reason"`
+			Message string `json:"message"`
+		} `json:"waiting"`
+		Running *struct {
+			StartedAt string `json:"startedAt"`
+		} `json:"running"`
+		Terminated *struct {
+			ExitCode int    `json:"exitCode"`
+			Reason   string `json:"reason"`
+		} `json:"terminated"`
+	} `json:"state"`
+}
+
+// docOf renders patchRef in patchDoc's form.
+func docOf(r *patchRef) patchDoc {
+	d := patchDoc{uid: r.Metadata.UID, phase: r.Status.Phase}
+	for _, c := range r.Status.Conditions {
+		d.conds = append(d.conds, patchCond{c.Type, c.Status})
+	}
+	conv := func(in []cstatusRef) []cstatus {
+		var out []cstatus
+		for _, r := range in {
+			c := cstatus{name: r.Name, containerID: r.ContainerID, image: r.Image}
+			if r.Ready != nil {
+				c.ready, c.hasReady = *r.Ready, true
+			}
+			if r.RestartCount != nil {
+				c.restartCount, c.hasRestartCount = *r.RestartCount, true
+			}
+			if w := r.State.Waiting; w != nil {
+				c.waiting, c.waitingReason = true, w.Reason
+			}
+			if w := r.State.Running; w != nil {
+				c.running = true
+			}
+			if w := r.State.Terminated; w != nil {
+				c.terminated, c.exitCode, c.terminatedReason = true, w.ExitCode, w.Reason
+			}
+			out = append(out, c)
+		}
+		return out
+	}
+	d.init, d.ctrs = conv(r.Status.Init), conv(r.Status.Ctrs)
+	return d
+}
+
+// normDoc makes empty slices nil so documents compare by content.
+func normDoc(d patchDoc) patchDoc {
+	if len(d.conds) == 0 {
+		d.conds = nil
+	}
+	if len(d.init) == 0 {
+		d.init = nil
+	}
+	if len(d.ctrs) == 0 {
+		d.ctrs = nil
+	}
+	return d
+}
+
+// checkPatch decodes s both ways and fails on any difference; it reports
+// whether the patch was accepted.
+func checkPatch(t *testing.T, d *patchDecoder, s string) bool {
+	t.Helper()
+	var ref patchRef
+	err := json.Unmarshal([]byte(s), &ref)
+	ok := d.decode(s)
+	if ok != (err == nil) {
+		t.Fatalf("patch %.200q: decoder ok=%v, encoding/json error %v", s, ok, err)
+	}
+	if !ok {
+		return false
+	}
+	want, got := normDoc(docOf(&ref)), normDoc(d.doc)
+	got.conds, got.init, got.ctrs = append([]patchCond(nil), got.conds...), append([]cstatus(nil), got.init...), append([]cstatus(nil), got.ctrs...)
+	if !reflect.DeepEqual(got, normDoc(want)) {
+		t.Fatalf("patch %.200q:\n got %+v\nwant %+v", s, normDoc(got), want)
+	}
+	return true
+}
+
+// corpusPatches returns the patch of every "Patch status for pod" record
+// of the corpus, as the parser hands it to the engine.
+func corpusPatches(t testing.TB) []string {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
+	var out []string
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026})
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			if rec.Msg == "Patch status for pod" {
+				out = append(out, rec.Str("patch"))
+			}
+		}
+	}
+	return out
+}
+
+func TestStatusPatchCorpusMatchesJSON(t *testing.T) {
+	var d patchDecoder
+	patches := corpusPatches(t)
+	if len(patches) < 100 {
+		t.Fatalf("%d patches in the corpus; want the hundreds it holds", len(patches))
+	}
+	accepted, withIDs := 0, 0
+	for _, p := range patches {
+		if checkPatch(t, &d, p) {
+			accepted++
+			for _, c := range d.doc.ctrs {
+				if c.containerID != "" {
+					withIDs++
+				}
+			}
+		}
+	}
+	if accepted != len(patches) || withIDs == 0 {
+		t.Errorf("%d of %d corpus patches accepted, %d container statuses with IDs; want all, and IDs", accepted, len(patches), withIDs)
+	}
+}
+
+// hostilePatches are patches no kubelet writes, each at an edge of
+// encoding/json's behaviour.
+var hostilePatches = []string{
+	``, ` `, `null`, ` null `, `nul`, `{}`, `[]`, `"x"`, `5`, `true`, `{`, `}`, `{}x`, `{} {}`, "{}\f",
+	`{"metadata":null,"status":null}`, `{"metadata":5}`, `{"metadata":[]}`, `{"metadata":{"uid":5}}`, `{"metadata":{"uid":null}}`,
+	`{"METADATA":{"UID":"u1"}}`, `{"Status":{"Phase":"Running"}}`,
+	`{"ſtatus":{"phaſe":"Running","containerStatuſes":[{"name":"a","ſtate":{"waiting":{"reaſon":"r","meſſage":"m"}}}]}}`,
+	"{\"status\":{\"phase\":\"K\u212a\"}}", "{\"\u212aey\":1}",
+	`{"st\u0061tus":{"phase":"esc"}}`, `{"status":{"phase":"\ud83d\ude00 \ud800 \ud800\u0041 \udc00\ud800 \u00e9 \/ \b\f\n\r\t \" \\"}}`,
+	"{\"status\":{\"phase\":\"\xff\xfe ok \xc3\"}}", "{\"\xffstatus\":{}}", "{\"status\":{\"phase\":\"\x01\"}}",
+	`{"status":{"phase":"\q"}}`, `{"status":{"phase":"\'"}}`, `{"status":{"phase":"\u12"}}`, `{"status":{"phase":"\u12g4"}}`, `{"status":{"phase":"abc`,
+	`{"a":01}`, `{"a":-}`, `{"a":1.}`, `{"a":1e}`, `{"a":1e+}`, `{"a":-0.5e-3}`, `{"a":.5}`, `{"a":+1}`, `{"a":tru}`, `{"a":truex}`, `{"a":nulll}`,
+	`{"a":1,}`, `{,"a":1}`, `{"a" 1}`, `{"a":1 "b":2}`, `{"a":[1,]}`, `{"a":[,1]}`, `{"a":[1 2]}`, `{"a":[]}`, `{"a":{}}`, `{"a":[{}, [], "x", 1, true, null]}`,
+	" \t\r\n{ \"status\" : { \"phase\" : \"ws\" } } \n",
+	`{"status":{"conditions":{}}}`, `{"status":{"conditions":"x"}}`, `{"status":{"conditions":[5]}}`, `{"status":{"conditions":[null,{"type":"Ready","status":"True"}]}}`,
+	`{"status":{"conditions":[{"type":"A"},{"type":"B"}],"conditions":[{"status":"x"}],"conditions":[{},{}]}}`,
+	`{"status":{"conditions":[{"type":"A"}],"conditions":[],"conditions":[{}]}}`,
+	`{"status":{"conditions":[{"type":"A"}],"conditions":null,"conditions":[{}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","ready":true}],"containerStatuses":[{"image":"i"}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","ready":true,"restartCount":3}],"containerStatuses":[{"ready":null,"restartCount":null}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"waiting":{"reason":"a"},"waiting":null,"waiting":{}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"waiting":{"reason":"a"},"waiting":{"message":"m"},"running":{},"terminated":{"exitCode":1,"reason":"Error"},"terminated":{"exitCode":null}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"terminated":{"exitCode":2},"terminated":null,"terminated":{"reason":"r"}}}]}}`,
+	`{"status":{"initContainerStatuses":[{"name":"i","containerID":"containerd://abc","state":{"terminated":{"exitCode":0,"reason":"Completed"}}}],"initContainerStatuses":[{"state":null}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","ready":"true"}]}}`, `{"status":{"containerStatuses":[{"name":"a","ready":1}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","restartCount":1.5}]}}`, `{"status":{"containerStatuses":[{"name":"a","restartCount":1e2}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","restartCount":-0}]}}`, `{"status":{"containerStatuses":[{"name":"a","restartCount":99999999999999999999}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","restartCount":"1"}]}}`, `{"status":{"containerStatuses":[{"name":5}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":[]}]}}`, `{"status":{"containerStatuses":[{"name":"a","state":{"waiting":5}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"running":{"startedAt":5}}}]}}`, `{"status":{"containerStatuses":[{"name":"a","state":{"terminated":{"exitCode":"0"}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"terminated":{"exitCode":-9223372036854775808}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","unknown":{"deep":[[{"x":null}]]}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","state":{"waiting":{"reason":"ErrImagePull","message":"\"quoted\""}}}],"phase":"Pending"},"status":{"phase":"Failed"}}`,
+	`{"metadata":{"uid":"11111111-1111-1111-1111-111111111111"},"metadata":{"uid":null}}`,
+	deep(9998), deep(9999), deep(10000), deep(10001),
+}
+
+// deep nests n arrays under a key the engine does not read.
+func deep(n int) string {
+	return `{"x":` + strings.Repeat("[", n) + strings.Repeat("]", n) + `}`
+}
+
+func TestStatusPatchHostileMatchesJSON(t *testing.T) {
+	var d patchDecoder
+	accepted := 0
+	for _, p := range hostilePatches {
+		if checkPatch(t, &d, p) {
+			accepted++
+		}
+	}
+	// Both outcomes are exercised: the edges are on either side.
+	if accepted < 20 || len(hostilePatches)-accepted < 20 {
+		t.Errorf("%d of %d hostile patches accepted; want many of each", accepted, len(hostilePatches))
+	}
+}
+
+// The decoder reuses its slices: a patch must not see the one before.
+func TestStatusPatchDecoderForgets(t *testing.T) {
+	var d patchDecoder
+	for _, p := range []string{
+		`{"status":{"conditions":[{"type":"A","status":"x"},{"type":"B"}],"containerStatuses":[{"name":"a","ready":true,"restartCount":2,"state":{"waiting":{"reason":"r"}}}]}}`,
+		`{"status":{"conditions":[{}],"containerStatuses":[{}],"conditions":[{},{}]}}`,
+		`{"status":{"containerStatuses":[{"state":{}}, {}]}}`,
+	} {
+		checkPatch(t, &d, p)
+	}
+}
+
+func FuzzStatusPatch(f *testing.F) {
+	for _, p := range hostilePatches {
+		f.Add(p)
+	}
+	for i, p := range corpusPatches(f) {
+		if i%25 == 0 {
+			f.Add(p)
+		}
+	}
+	var d patchDecoder
+	f.Fuzz(func(t *testing.T, s string) {
+		checkPatch(t, &d, s)
+	})
+}
+
+func BenchmarkStatusPatch(b *testing.B) {
+	patches := corpusPatches(b)
+	var d patchDecoder
+	size := 0
+	for _, p := range patches {
+		size += len(p)
+	}
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, p := range patches {
+			if !d.decode(p) {
+				b.Fatal(fmt.Sprintf("%.100q", p))
+			}
+		}
+	}
+}
