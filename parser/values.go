@@ -52,7 +52,160 @@ func quotedEnd[T string | []byte](b T, i int) int {
 
 // unquote decodes a Go- or JSON-quoted string. It falls back to the raw
 // inner text when the escapes are not valid Go, so no line is lost.
+//
+// It gives what strconv.Unquote gives (unquoteSlow), without going rune by
+// rune: runs of plain bytes are copied whole and the common escapes decoded
+// in place. Whatever strconv would reject or rewrite (a bare quote or
+// newline, invalid UTF-8, an escape Go does not know such as JSON's \/) is
+// left to unquoteSlow, so the result stays the same on every input.
 func unquote(q string) string {
+	n := len(q)
+	if n < 2 || q[0] != '"' || q[n-1] != '"' {
+		return unquoteSlow(q)
+	}
+	inner := q[1 : n-1]
+	i := plainLen(inner)
+	if i == len(inner) {
+		return inner
+	}
+	if inner[i] != '\\' {
+		return unquoteSlow(q)
+	}
+	var b strings.Builder
+	b.Grow(len(inner))
+	b.WriteString(inner[:i])
+	for i < len(inner) {
+		c := inner[i]
+		switch {
+		case c == '\\':
+			if i+1 >= len(inner) {
+				return unquoteSlow(q)
+			}
+			e := inner[i+1]
+			if d := simpleEscape[e]; d != 0 {
+				b.WriteByte(d)
+				i += 2
+				break
+			}
+			switch e {
+			case 'x':
+				v, ok := hexDigits(inner, i+2, 2)
+				if !ok {
+					return unquoteSlow(q)
+				}
+				b.WriteByte(byte(v))
+				i += 4
+			case 'u', 'U':
+				k := 4
+				if e == 'U' {
+					k = 8
+				}
+				v, ok := hexDigits(inner, i+2, k)
+				if !ok || !utf8.ValidRune(v) {
+					return unquoteSlow(q)
+				}
+				b.WriteRune(v)
+				i += 2 + k
+			case '0', '1', '2', '3', '4', '5', '6', '7':
+				if i+4 > len(inner) {
+					return unquoteSlow(q)
+				}
+				v := rune(e - '0')
+				for _, d := range []byte(inner[i+2 : i+4]) {
+					if d < '0' || d > '7' {
+						return unquoteSlow(q)
+					}
+					v = v<<3 | rune(d-'0')
+				}
+				if v > 255 {
+					return unquoteSlow(q)
+				}
+				b.WriteByte(byte(v))
+				i += 4
+			default:
+				return unquoteSlow(q)
+			}
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(inner[i:])
+			if r == utf8.RuneError && size == 1 {
+				return unquoteSlow(q) // strconv writes U+FFFD for it
+			}
+			b.WriteString(inner[i : i+size])
+			i += size
+		default: // a bare quote or newline: strconv rejects the string
+			return unquoteSlow(q)
+		}
+		j := i + plainLen(inner[i:])
+		b.WriteString(inner[i:j])
+		i = j
+	}
+	return b.String()
+}
+
+// plainByte marks the bytes unquote copies as they are: ASCII but for the
+// backslash, the quote and the newline.
+var plainByte = func() (t [256]bool) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		t[c] = c != '\\' && c != '"' && c != '\n'
+	}
+	return t
+}()
+
+// simpleEscape maps the letter of a one-letter Go escape to its byte.
+var simpleEscape = [256]byte{
+	'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
+	'\\': '\\', '"': '"',
+}
+
+// plainLen returns the length of the run of plain bytes at the start of s.
+func plainLen(s string) int {
+	i := 0
+	for ; i+4 <= len(s); i += 4 {
+		if !plainByte[s[i]] {
+			return i
+		}
+		if !plainByte[s[i+1]] {
+			return i + 1
+		}
+		if !plainByte[s[i+2]] {
+			return i + 2
+		}
+		if !plainByte[s[i+3]] {
+			return i + 3
+		}
+	}
+	for ; i < len(s); i++ {
+		if !plainByte[s[i]] {
+			return i
+		}
+	}
+	return i
+}
+
+// hexDigits reads n hex digits at s[i:].
+func hexDigits(s string, i, n int) (rune, bool) {
+	if i+n > len(s) {
+		return 0, false
+	}
+	var v rune
+	for _, c := range []byte(s[i : i+n]) {
+		switch {
+		case c >= '0' && c <= '9':
+			c -= '0'
+		case c >= 'a' && c <= 'f':
+			c -= 'a' - 10
+		case c >= 'A' && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		v = v<<4 | rune(c)
+	}
+	return v, true
+}
+
+// unquoteSlow is unquote by strconv, for what unquote does not decode itself.
+func unquoteSlow(q string) string {
 	if len(q) < 2 {
 		return string(q)
 	}
