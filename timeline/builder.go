@@ -77,7 +77,6 @@ type stageState struct {
 	attempts, retries         int
 	reason, rootReason        string
 	evidence                  []Evidence
-	failEv                    *Evidence
 }
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
@@ -784,10 +783,6 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			s.lastRetry = t
 		}
 		s.reason = reason
-		if s.failEv == nil || eff == Fail {
-			e := b.evidenceOf(rec)
-			s.failEv = &e
-		}
 		addEvidence(s, b.evidenceOf(rec))
 	case Observe:
 		if len(s.evidence) == 0 {

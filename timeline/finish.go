@@ -68,6 +68,13 @@ func (b *Builder) judgeAll() *FlowList {
 			n.byUID, n.byName, n.byID, n.pulling, n.orphans = nil, nil, nil, nil, nil
 		}
 	}
+	n := 0
+	for _, f := range b.flows {
+		if f != nil {
+			n++
+		}
+	}
+	out.Items = make([]Flow, 0, n)
 	for i, f := range b.flows {
 		if f == nil {
 			continue // a second Finish: see its comment
@@ -189,13 +196,6 @@ func (b *Builder) title(id string) string {
 		return d.Title
 	}
 	return ""
-}
-
-func ptr(t time.Time) *time.Time {
-	if t.IsZero() {
-		return nil
-	}
-	return &t
 }
 
 func reasonOf(s *stageState) string {
@@ -327,26 +327,87 @@ func maxTime(a, b time.Time) time.Time {
 	return b
 }
 
-func toStage(b *Builder, sv stageView, logEnd time.Time, v int) Stage {
-	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: own(b, sv.evidence)}
-	if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
-		st.Start = ptr(sv.start)
-		end := sv.end
-		if sv.status != StatusDone {
-			end = logEnd
+// times is where a judged stage starts and ends: a stage not done runs to
+// the log's end.
+func (sv *stageView) times(logEnd time.Time) (start, end time.Time) {
+	if sv.status != StatusDone && sv.status != StatusStalled && sv.status != StatusActive {
+		return time.Time{}, time.Time{}
+	}
+	end = sv.end
+	if sv.status != StatusDone {
+		end = logEnd
+	}
+	return sv.start, end
+}
+
+// timeSlab hands out a flow's stage times from one allocation, sized by
+// countTimes: a flow has some thirty of them.
+type timeSlab []time.Time
+
+func (ts *timeSlab) ptr(t time.Time) *time.Time {
+	if t.IsZero() {
+		return nil
+	}
+	if len(*ts) == cap(*ts) {
+		// Not reached when sized by countTimes; appending would move the
+		// times already handed out.
+		*ts = make([]time.Time, 0, 4)
+	}
+	*ts = append(*ts, t)
+	return &(*ts)[len(*ts)-1]
+}
+
+// countTimes is how many non-zero times toStage takes for views.
+func countTimes(views []stageView, logEnd time.Time) int {
+	n := 0
+	for i := range views {
+		start, end := views[i].times(logEnd)
+		if !start.IsZero() {
+			n++
 		}
-		st.End = ptr(end)
-		if !sv.start.IsZero() && !end.IsZero() && end.After(sv.start) {
-			st.Duration = Duration(end.Sub(sv.start))
+		if !end.IsZero() {
+			n++
+		}
+	}
+	return n
+}
+
+func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab) Stage {
+	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: own(b, sv.evidence)}
+	if start, end := sv.times(logEnd); !start.IsZero() || !end.IsZero() {
+		st.Start, st.End = ts.ptr(start), ts.ptr(end)
+		if !start.IsZero() && !end.IsZero() && end.After(start) {
+			st.Duration = Duration(end.Sub(start))
 		}
 	}
 	if sv.status == StatusUnknown {
-		st.Reveal = fmt.Sprintf("-v=%d", b.minV(sv.id))
+		st.Reveal = reveal(b.minV(sv.id))
 	}
 	if sv.status == StatusDone && sv.attempts == 0 && (sv.st == nil || sv.st.retries == 0) {
 		st.Reason = ""
 	}
 	return st
+}
+
+var reveals = [...]string{"-v=0", "-v=1", "-v=2", "-v=3", "-v=4", "-v=5", "-v=6", "-v=7", "-v=8", "-v=9", "-v=10"}
+
+// reveal names the kubelet -v that shows a stage.
+func reveal(v int) string {
+	if v >= 0 && v < len(reveals) {
+		return reveals[v]
+	}
+	return fmt.Sprintf("-v=%d", v)
+}
+
+// typeRank orders containers by type: init, regular, ephemeral.
+func typeRank(typ string) int {
+	switch typ {
+	case ContainerRegular:
+		return 1
+	case ContainerEphemeral:
+		return 2
+	}
+	return 0
 }
 
 // containerViews judges one container's stages.
@@ -362,7 +423,9 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: own(b, f.events), Startup: f.startup}
+	// Events are copied at their length: the builder's slice grew by
+	// doubling, and is dropped once judged.
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: slices.Clone(f.events), Startup: f.startup}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -370,8 +433,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	// Containers: init first, then regular, then ephemeral, each in the
 	// order the log named them.
 	cs := append([]*containerState{}, f.containers...)
-	rank := map[string]int{ContainerInit: 0, ContainerRegular: 1, ContainerEphemeral: 2}
-	sort.SliceStable(cs, func(i, j int) bool { return rank[cs[i].typ] < rank[cs[j].typ] })
+	sort.SliceStable(cs, func(i, j int) bool { return typeRank(cs[i].typ) < typeRank(cs[j].typ) })
 
 	// Pod creation stages before the containers.
 	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
@@ -382,18 +444,20 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			sandboxEnd = sv.end
 		}
 	}
+	// agg holds the aggregate stages (init-containers, containers);
+	// cviews[i] the stages of container cs[i].
 	agg := map[string]*stageState{}
-	containerStages := map[*containerState][]stageView{}
+	cviews := make([][]stageView, len(cs))
 	prevEnd := sandboxEnd
 	for _, typ := range []string{ContainerInit, ContainerRegular} {
 		id := StInitContainers
 		if typ == ContainerRegular {
 			id = StContainers
 		}
-		var group []*containerState
-		for _, c := range cs {
+		var group []int
+		for i, c := range cs {
 			if c.typ == typ {
-				group = append(group, c)
+				group = append(group, i)
 			}
 		}
 		if len(group) == 0 {
@@ -403,9 +467,9 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		allDone := true
 		groupEnd := time.Time{}
 		after := prevEnd
-		for _, c := range group {
-			views := b.containerViews(c, logEnd, v, after)
-			containerStages[c] = views
+		for _, ci := range group {
+			views := b.containerViews(cs[ci], logEnd, v, after)
+			cviews[ci] = views
 			for _, sv := range views {
 				if !sv.start.IsZero() && (s.begin.IsZero() || sv.start.Before(s.begin)) {
 					s.begin = sv.start
@@ -533,44 +597,40 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			all[i].start, all[i].end = time.Time{}, time.Time{}
 		}
 	}
-	// Readiness pending without probes and a running pod: a Running pod whose
-	// Ready stage never logged is not a stall unless over budget.
-	for _, sv := range all {
-		st := toStage(b, sv, logEnd, v)
+	var term []stageView
+	if f.stages.get(StTerminating) != nil || f.stages.get(StStopped) != nil || f.stages.get(StTerminated) != nil {
+		term = b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
+	}
+	// The stages, the containers and their times, each in one allocation
+	// of the size it needs: the list holds them for every pod at once.
+	nt := countTimes(all, logEnd) + countTimes(term, logEnd)
+	for _, views := range cviews {
+		nt += countTimes(views, logEnd)
+	}
+	ts := make(timeSlab, 0, nt)
+	fl.Stages = make([]Stage, 0, len(all)+len(term))
+	for i := range all {
+		st := toStage(b, &all[i], logEnd, &ts)
 		if st.Status == StatusUnknown {
 			if st.ID == StInitContainers && initHidden {
 				st.Reveal = "-v=3"
 			}
-			fl.Hidden = append(fl.Hidden, fmt.Sprintf("%s (%s)", st.ID, st.Reveal))
+			fl.Hidden = append(fl.Hidden, st.ID+" ("+st.Reveal+")")
 		}
 		fl.Stages = append(fl.Stages, st)
 	}
-	// Containers.
-	for _, c := range cs {
+	fl.Containers = make([]Container, 0, len(cs))
+	for ci, c := range cs {
 		ct := Container{Name: c.name, Type: c.typ, Image: c.image, IDs: own(b, c.ids), Restarts: c.restartCount, BackOffs: c.backOffs, PullBackOffs: c.pullBackOffs, ExitCode: c.exitCode, State: c.state, Reason: c.reason, Ready: c.ready}
-		for _, sv := range containerStages[c] {
-			ct.Stages = append(ct.Stages, toStage(b, sv, logEnd, v))
-		}
-		if ct.Stages == nil {
-			ct.Stages = []Stage{}
+		views := cviews[ci]
+		ct.Stages = make([]Stage, 0, len(views))
+		for i := range views {
+			ct.Stages = append(ct.Stages, toStage(b, &views[i], logEnd, &ts))
 		}
 		fl.Containers = append(fl.Containers, ct)
 	}
-	if fl.Containers == nil {
-		fl.Containers = []Container{}
-	}
-	// Termination stages.
-	if f.stages.get(StTerminating) != nil || f.stages.get(StStopped) != nil || f.stages.get(StTerminated) != nil {
-		lastCreate := time.Time{}
-		for _, st := range fl.Stages {
-			if st.End != nil && st.Status == StatusDone && st.End.After(lastCreate) {
-				lastCreate = *st.End
-			}
-		}
-		term := b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
-		for _, sv := range term {
-			fl.Stages = append(fl.Stages, toStage(b, sv, logEnd, v))
-		}
+	for i := range term {
+		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts))
 	}
 	if fl.Startup != nil {
 		st := *fl.Startup
@@ -602,14 +662,18 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	if fl.End.IsZero() || f.last.After(fl.End) && fl.End.Before(f.first) {
 		fl.End = f.last
 	}
-	stageByID := map[string]*Stage{}
-	for i := range fl.Stages {
-		stageByID[fl.Stages[i].ID] = &fl.Stages[i]
+	stageByID := func(id string) *Stage {
+		for i := range fl.Stages {
+			if fl.Stages[i].ID == id {
+				return &fl.Stages[i]
+			}
+		}
+		return nil
 	}
 	// Last completed creation stage, and the first that is not done.
 	var current *Stage
 	for _, id := range PodStages {
-		st := stageByID[id]
+		st := stageByID(id)
 		if st == nil {
 			continue
 		}
@@ -634,20 +698,20 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			b.containerStall(fl, st.ID == StInitContainers)
 		}
 	}
-	if adm := stageByID[StAdmitted]; adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
+	if adm := stageByID(StAdmitted); adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
 		fl.Verdict = VerdictRejected
 		fl.StalledAt = StAdmitted
 		fl.Reason = adm.Reason
 		fl.Evidence = failEvidence(adm.Evidence)
-	} else if term := stageByID[StTerminating]; term != nil {
-		done := stageByID[StTerminated]
+	} else if term := stageByID(StTerminating); term != nil {
+		done := stageByID(StTerminated)
 		if done != nil && done.Status == StatusDone {
 			fl.Verdict = VerdictTerminated
 			fl.Stage = StTerminated
 		} else {
 			fl.Verdict = VerdictTerminating
 			for _, id := range TerminationStages {
-				st := stageByID[id]
+				st := stageByID(id)
 				if st.Status == StatusDone {
 					fl.Stage = id
 					continue
