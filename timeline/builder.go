@@ -174,6 +174,7 @@ type Builder struct {
 	snapshot     bool // judging for Snapshot: copy what the builder still changes
 	words        map[string]string
 	fileKeys     map[string]string // input → node key of a host-less input
+	text         []byte            // evidenceOf's buffer
 	patch        patchDecoder      // reused: its slices outlive one patch
 }
 
@@ -288,26 +289,37 @@ func (b *Builder) node(name string) *nodeState {
 
 func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	ev := evidencePos(rec)
-	text := rec.Msg
-	if text == "Event occurred" {
+	// Records' strings share one buffer per line: a kept substring would
+	// keep the whole line alive, and memory would grow with lines, not pods.
+	// Texts repeat across pods (marker messages, events, the same error):
+	// keep each once.
+	if rec.Msg != "Event occurred" && rec.Err == "" {
+		if len(rec.Msg) > maxEvidenceText {
+			ev.Text = cut(rec.Msg, maxEvidenceText)
+		} else {
+			ev.Text = b.intern(rec.Msg)
+		}
+		return ev
+	}
+	// Composed in a buffer the builder keeps, so that a text seen before
+	// costs no allocation.
+	t := append(b.text[:0], rec.Msg...)
+	if rec.Msg == "Event occurred" {
 		// The event's own words say more than the line's message.
 		if r, m := rec.Str("reason"), rec.Str("message"); r != "" {
-			text = "Event " + r + ": " + m
+			t = append(append(append(append(t[:0], "Event "...), r...), ": "...), m...)
 		}
 	}
 	if rec.Err != "" {
-		text += ": " + rec.Err
+		t = append(append(t, ": "...), rec.Err...)
 	}
-	// Records' strings share one buffer per line: a kept substring would
-	// keep the whole line alive, and memory would grow with lines, not pods.
-	// A plain marker message repeats for every pod: keep it once.
-	switch {
-	case len(text) > maxEvidenceText:
-		ev.Text = cut(text, maxEvidenceText)
-	case text == rec.Msg:
-		ev.Text = b.intern(text)
-	default:
-		ev.Text = strings.Clone(text)
+	if len(t) > maxEvidenceText {
+		ev.Text = cut(string(t[:maxEvidenceText+1]), maxEvidenceText)
+	} else {
+		ev.Text = b.internBytes(t)
+	}
+	if cap(t) <= 4*maxEvidenceText {
+		b.text = t
 	}
 	return ev
 }
@@ -322,8 +334,27 @@ func (b *Builder) intern(s string) string {
 	if len(s) > maxInternLen {
 		return keepReason(s)
 	}
-	w := strings.Clone(s)
-	if len(s) <= maxInternLen && len(b.words) < maxInterned {
+	return b.addWord(strings.Clone(s))
+}
+
+// internBytes is intern for text composed in a buffer.
+func (b *Builder) internBytes(p []byte) string {
+	if w, ok := b.words[string(p)]; ok {
+		return w
+	}
+	if len(p) > maxReason {
+		p = p[:maxReason+1]
+		return cut(string(p), maxReason)
+	}
+	if len(p) > maxInternLen {
+		return string(p)
+	}
+	return b.addWord(string(p))
+}
+
+// addWord enters a string the builder owns into the intern table.
+func (b *Builder) addWord(w string) string {
+	if len(b.words) < maxInterned {
 		if b.words == nil {
 			b.words = map[string]string{}
 		}
@@ -759,7 +790,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if s.begin.IsZero() {
 			s.begin = t
 		}
-		defer func() { s.reason, s.rootReason = keepReason(s.reason), keepReason(s.rootReason) }()
+		defer func() { s.reason, s.rootReason = b.intern(s.reason), b.intern(s.rootReason) }()
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
@@ -1145,7 +1176,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		f.stage(StSynced).reason = keepReason(errText)
+		f.stage(StSynced).reason = b.intern(errText)
 	}
 }
 
