@@ -99,7 +99,7 @@ func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
 // for the cheap Want filter.
 func klogMsg(payload []byte) []byte {
 	if len(payload) > 0 && payload[0] == '"' {
-		if e := quotedEnd(payload, 0); e > 0 {
+		if e := msgEnd(payload, 0); e > 0 {
 			return payload[1 : e-1]
 		}
 		return payload[1:]
@@ -188,7 +188,7 @@ func jsonMsg(b []byte) []byte {
 		return nil
 	}
 	s := k + 6
-	e := quotedEnd(b, s)
+	e := msgEnd(b, s)
 	if e < 0 {
 		return b[s+1:]
 	}

@@ -14,7 +14,7 @@ func logrusMsg(b []byte) []byte {
 	}
 	s := k + 5
 	if s < len(b) && b[s] == '"' {
-		e := quotedEnd(b, s)
+		e := msgEnd(b, s)
 		if e < 0 {
 			return b[s+1:]
 		}

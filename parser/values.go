@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -48,6 +49,27 @@ func quotedEnd[T string | []byte](b T, i int) int {
 		}
 	}
 	return -1
+}
+
+// msgEnd is quotedEnd for the message of every line, read before the
+// line is known to be wanted. Messages seldom hold an escaped quote, so
+// IndexByte (many bytes a step) finds the end of most at once; after an
+// escaped quote the scan goes on byte by byte.
+func msgEnd(b []byte, i int) int {
+	k := bytes.IndexByte(b[i+1:], '"')
+	if k < 0 {
+		return -1
+	}
+	k += i + 1
+	n := 0
+	for k-n-1 > i && b[k-n-1] == '\\' {
+		n++
+	}
+	if n%2 == 0 {
+		return k + 1
+	}
+	// b[k] is escaped: the scan goes on after it as from an opening quote.
+	return quotedEnd(b, k)
 }
 
 // unquote decodes a Go- or JSON-quoted string. It falls back to the raw

@@ -113,3 +113,22 @@ func BenchmarkUnquote(b *testing.B) {
 		})
 	}
 }
+
+// FuzzMsgEnd checks msgEnd against quotedEnd from every quote of the input.
+func FuzzMsgEnd(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add(c.in + ` k="v\\" x`)
+	}
+	f.Add(`"\\\"\\"`)
+	f.Add(`"a\" b\\\" c\\" d"`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := 0; i < len(s); i++ {
+			if s[i] != '"' {
+				continue
+			}
+			if got, want := msgEnd([]byte(s), i), quotedEnd(s, i); got != want {
+				t.Fatalf("msgEnd(%q, %d) = %d, quotedEnd gives %d", s, i, got, want)
+			}
+		}
+	})
+}
