@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // readAll reads every record of a file (decompressing as needed). Records
@@ -281,6 +282,28 @@ func TestHardWrapJoins(t *testing.T) {
 		for j, f := range orig[i].Fields {
 			if j >= len(wrapped[i].Fields) || wrapped[i].Fields[j].Raw != f.Raw {
 				t.Errorf("record %d field %s: wrapped %+v", i, f.Key, wrapped[i].Fields)
+			}
+		}
+	}
+}
+
+// TestLineWidth checks the stand-in widths lineWidth gives instead of
+// counting runes: the hard-wrap test must answer as with the true width.
+func TestLineWidth(t *testing.T) {
+	lines := []string{"", "I1122", strings.Repeat("x", 71), strings.Repeat("x", 72), strings.Repeat("é", 72),
+		strings.Repeat("é", 40) + strings.Repeat("x", 40), strings.Repeat("x", 79) + "é", strings.Repeat("日", 80),
+		strings.Repeat("x", 255) + "\xff", strings.Repeat("😀", 256), strings.Repeat("😀", 257), strings.Repeat("x", 1024),
+		strings.Repeat("x", 1025), strings.Repeat("é", 600), "\xff\xfe" + strings.Repeat("x", 78)}
+	for _, a := range lines {
+		wa := utf8.RuneCountInString(a)
+		if wrapWidth(wa) && lineWidth([]byte(a)) != wa {
+			t.Errorf("lineWidth of %d runes, %d bytes = %d", wa, len(a), lineWidth([]byte(a)))
+		}
+		for _, b := range lines {
+			wb := utf8.RuneCountInString(b)
+			got := lineWidth([]byte(a)) == lineWidth([]byte(b)) && wrapWidth(lineWidth([]byte(a)))
+			if want := wa == wb && wrapWidth(wa); got != want {
+				t.Errorf("lines of %d and %d runes (%d, %d bytes): wrapped %v, want %v", wa, wb, len(a), len(b), got, want)
 			}
 		}
 	}

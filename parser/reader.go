@@ -3,6 +3,7 @@ package parser
 import (
 	"bufio"
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -403,7 +404,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	}
 	if want {
 		r.cur.buf = append(r.cur.buf, content...)
-		r.cur.firstW = utf8.RuneCount(line)
+		r.cur.firstW = lineWidth(line)
 		r.cur.lastW = r.cur.firstW
 	}
 	if format == FormatKlog && bytes.HasSuffix(content, []byte("=<")) {
@@ -454,13 +455,34 @@ func sameStream(p, q *prefix) bool {
 }
 
 // wrapWidth reports terminal and editor widths at which people hard-wrap
-// pasted logs.
+// pasted logs, from minWrapWidth to maxWrapWidth.
 func wrapWidth(w int) bool {
 	switch w {
 	case 72, 76, 78, 79, 80, 100, 120, 132, 140, 150, 160, 180, 200, 240, 250, 256:
 		return true
 	}
 	return false
+}
+
+const minWrapWidth, maxWrapWidth = 72, 256
+
+// lineWidth is the width in runes of a physical line, as far as hard-wrap
+// detection needs it: exact where it may be a wrapWidth, else a stand-in
+// that is no wrap width either (the width lies between a quarter of the
+// bytes and all of them), so that counting the runes of every long line
+// is spared.
+func lineWidth(line []byte) int {
+	if len(line) < minWrapWidth || len(line) > utf8.UTFMax*maxWrapWidth {
+		return len(line)
+	}
+	// Lines are mostly ASCII: skip it eight bytes a step.
+	i := 0
+	for ; i+8 <= len(line); i += 8 {
+		if binary.LittleEndian.Uint64(line[i:])&0x8080808080808080 != 0 {
+			break
+		}
+	}
+	return i + utf8.RuneCount(line[i:])
 }
 
 func (r *Reader) appendCont(line, content []byte, sep byte, start int64, phys int) {
@@ -479,7 +501,7 @@ func (r *Reader) appendCont(line, content []byte, sep byte, start int64, phys in
 			r.cur.buf = append(r.cur.buf, sep)
 		}
 		r.cur.buf = append(r.cur.buf, content...)
-		r.cur.lastW = utf8.RuneCount(line)
+		r.cur.lastW = lineWidth(line)
 	}
 }
 
