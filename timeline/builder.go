@@ -83,9 +83,8 @@ func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZe
 
 type containerState struct {
 	name, typ, image string
-	order            int
 	ids              []string
-	stages           stageSet
+	stages           containerStages
 	starts           int
 	restartCount     int
 	backOffs         int
@@ -116,8 +115,7 @@ type flowState struct {
 	static      bool
 	mirror      string
 	incarnation int
-	seq         int
-	stages      stageSet
+	stages      podStages
 	containers  []*containerState
 	sandboxes   []string
 	events      []Event
@@ -125,9 +123,6 @@ type flowState struct {
 	sloRule     sloRule
 	first, last time.Time
 	phase       string
-	readyAt     time.Time
-	unknownIDs  []string
-	admitted    bool
 }
 
 type nodeState struct {
@@ -605,7 +600,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		return nil
 	}
 	ref = PodRef{Namespace: strings.Clone(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
-	f := &flowState{ref: ref, node: n, seq: len(b.flows)}
+	f := &flowState{ref: ref, node: n}
 	if prev := n.byName[ref.Key()]; prev != nil {
 		f.incarnation = prev.incarnation + 1
 		if prev.incarnation == 0 {
@@ -730,7 +725,7 @@ func (f *flowState) container(name, typ string) *containerState {
 			typ = ContainerRegular
 		}
 		name = strings.Clone(name)
-		c = &containerState{name: name, typ: typ, order: len(f.containers)}
+		c = &containerState{name: name, typ: typ}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.typ == ContainerRegular {
 		c.typ = typ
@@ -999,9 +994,6 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			c = f.claimID(id)
 		}
 		if c == nil {
-			if len(f.unknownIDs) < maxIDs {
-				f.unknownIDs = append(f.unknownIDs, strings.Clone(id))
-			}
 			return
 		}
 		id = strings.Clone(id)
@@ -1480,30 +1472,81 @@ func sortFlows(items []Flow) {
 	})
 }
 
-// stageSet holds a flow's or a container's stages: a handful, so a short
-// list costs less than a map per pod and per container.
-type stageSet []stageEntry
+// podStages and containerStages hold a flow's and a container's stages,
+// one slot for each stage the engine judges (PodStages, TerminationStages,
+// ContainerStages), nil until a line moves it. A stage of another pipeline
+// has no slot: nothing would judge it.
+type (
+	podStages       [12]*stageState
+	containerStages [4]*stageState
+)
 
-type stageEntry struct {
-	id string
-	s  *stageState
+func podSlot(id string) int {
+	switch id {
+	case StObserved:
+		return 0
+	case StAdmitted:
+		return 1
+	case StSynced:
+		return 2
+	case StVolumes:
+		return 3
+	case StSandbox:
+		return 4
+	case StInitContainers:
+		return 5
+	case StContainers:
+		return 6
+	case StRunning:
+		return 7
+	case StReady:
+		return 8
+	case StTerminating:
+		return 9
+	case StStopped:
+		return 10
+	case StTerminated:
+		return 11
+	}
+	return -1
 }
 
-func (ss stageSet) get(id string) *stageState {
-	for _, e := range ss {
-		if e.id == id {
-			return e.s
-		}
+func containerSlot(id string) int {
+	switch id {
+	case CStImage:
+		return 0
+	case CStCreated:
+		return 1
+	case CStStarted:
+		return 2
+	case CStCompleted:
+		return 3
+	}
+	return -1
+}
+
+func (ss *podStages) get(id string) *stageState {
+	if i := podSlot(id); i >= 0 {
+		return ss[i]
 	}
 	return nil
 }
 
-func (ss *stageSet) put(id string, s *stageState) {
-	for i := range *ss {
-		if (*ss)[i].id == id {
-			(*ss)[i].s = s
-			return
-		}
+func (ss *podStages) put(id string, s *stageState) {
+	if i := podSlot(id); i >= 0 {
+		ss[i] = s
 	}
-	*ss = append(*ss, stageEntry{id, s})
+}
+
+func (ss *containerStages) get(id string) *stageState {
+	if i := containerSlot(id); i >= 0 {
+		return ss[i]
+	}
+	return nil
+}
+
+func (ss *containerStages) put(id string, s *stageState) {
+	if i := containerSlot(id); i >= 0 {
+		ss[i] = s
+	}
 }
