@@ -244,17 +244,17 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		switch {
 		case s != nil && !s.complete.IsZero():
 			sv.status = StatusDone
-			sv.start, sv.end = s.begin, s.complete
+			sv.start, sv.end = b.time(s.begin), b.time(s.complete)
 		case s != nil && s.began() && i < lastProgress && s.lastFail.IsZero():
 			sv.status, sv.implied = StatusDone, true
-			sv.start = s.begin
+			sv.start = b.time(s.begin)
 		case s != nil && s.began():
-			sv.start = s.begin
-			waited := logEnd.Sub(maxTime(s.begin, prevEnd))
+			sv.start = b.time(s.begin)
+			waited := logEnd.Sub(maxTime(sv.start, prevEnd))
 			switch {
 			case !s.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
-			case (!s.lastFail.IsZero() || s.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(maxTime(s.lastFail, s.lastRetry)) > quietAfterError:
+			case (!s.lastFail.IsZero() || s.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.time(laterOf(s.lastFail, s.lastRetry))) > quietAfterError:
 				// The log cannot show this stage completing, and its errors
 				// stopped: it may have recovered. Not a stall.
 				sv.status = StatusUnknown
@@ -423,9 +423,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	// Events are copied at their length: the builder's slice grew by
-	// doubling, and is dropped once judged.
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: slices.Clone(f.events), Startup: f.startup}
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: b.events(f), Startup: f.startup}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -465,14 +463,14 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		}
 		s := &stageState{}
 		allDone := true
-		groupEnd := time.Time{}
+		var begin, groupEnd time.Time
 		after := prevEnd
 		for _, ci := range group {
 			views := b.containerViews(cs[ci], logEnd, v, after)
 			cviews[ci] = views
 			for _, sv := range views {
-				if !sv.start.IsZero() && (s.begin.IsZero() || sv.start.Before(s.begin)) {
-					s.begin = sv.start
+				if !sv.start.IsZero() && (begin.IsZero() || sv.start.Before(begin)) {
+					begin = sv.start
 				}
 				if sv.status != StatusDone && sv.status != StatusUnknown {
 					allDone = false
@@ -504,21 +502,20 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			continue
 		}
 		if allDone {
-			s.complete = groupEnd
-			if s.begin.IsZero() {
-				s.begin = groupEnd
+			s.complete = b.instant(groupEnd)
+			if begin.IsZero() {
+				begin = groupEnd
 			}
+			prevEnd = groupEnd
 		}
+		s.begin = b.instant(begin)
 		agg[id] = s
-		if !s.complete.IsZero() {
-			prevEnd = s.complete
-		}
 	}
 	// running: every regular container seen started by PLEG (or the
 	// kubelet's own startup line).
 	run := &stageState{}
 	regular, plegged := 0, 0
-	var plegAt time.Time
+	var plegAt instant
 	for _, c := range cs {
 		if c.typ != ContainerRegular {
 			continue
@@ -542,7 +539,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
 		// "Observed pod startup duration": the kubelet saw it running.
-		t := rs.evidence[0].Time
+		t := b.instant(rs.evidence[0].Time)
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}
@@ -634,12 +631,12 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if fl.Startup != nil {
 		st := *fl.Startup
-		st.PodflowSLO = podflowSLO(f, &st, f.sloRule, v)
+		st.PodflowSLO = b.podflowSLO(f, &st, f.sloRule, v)
 		fl.Startup = &st
 	} else if st := ownStartup(fl.Stages); st != nil {
 		// No kubelet figure: podflow's own, by the SLO's documented rule
 		// (pulls and init containers left out).
-		st.PodflowSLO = podflowSLO(f, st, sloTotals, v)
+		st.PodflowSLO = b.podflowSLO(f, st, sloTotals, v)
 		fl.Startup = st
 	}
 	b.verdict(f, &fl, logEnd)
@@ -656,11 +653,12 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.End = *st.End
 		}
 	}
+	first, last := b.time(f.first), b.time(f.last)
 	if fl.Start.IsZero() {
-		fl.Start = f.first
+		fl.Start = first
 	}
-	if fl.End.IsZero() || f.last.After(fl.End) && fl.End.Before(f.first) {
-		fl.End = f.last
+	if fl.End.IsZero() || last.After(fl.End) && fl.End.Before(first) {
+		fl.End = last
 	}
 	stageByID := func(id string) *Stage {
 		for i := range fl.Stages {

@@ -88,14 +88,14 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 		switch {
 		case strings.Contains(msg, "returns successfully"):
-			f.touch(rec.Time)
+			b.touch(f, rec)
 		case strings.Contains(msg, "failed"):
 			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
 		}
 	default:
 		if id := firstQuoted(msg); id != "" {
 			if f := n.byID[id]; f != nil {
-				f.touch(rec.Time)
+				b.touch(f, rec)
 				return
 			}
 		}
@@ -122,7 +122,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 			case strings.Contains(rec.Msg, "\" failed"), rec.Severity >= parser.SeverityError && rec.Err != "":
 				b.containerEffect(f, c, CStImage, Fail, rec, rec.Err)
 			default:
-				f.touch(rec.Time)
+				b.touch(f, rec)
 				if s := c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
 					addEvidence(s, b.evidenceOf(rec))
 				}

@@ -37,7 +37,7 @@ func sloRuleOf(rec *parser.Record) sloRule {
 
 // notePull records a pull from the Pulling and Pulled events. "Pulled" with
 // "already present" is no pull at all.
-func (c *containerState) notePull(reason, message string, t time.Time) {
+func (c *containerState) notePull(reason, message string, t instant) {
 	switch reason {
 	case "Pulling":
 		if c.pullOpen.IsZero() {
@@ -50,7 +50,7 @@ func (c *containerState) notePull(reason, message string, t time.Time) {
 		if len(c.pulls) < maxPulls {
 			c.pulls = append(c.pulls, span{c.pullOpen, t})
 		}
-		c.pullOpen = time.Time{}
+		c.pullOpen = instant{}
 	}
 }
 
@@ -63,30 +63,30 @@ const maxPulls = 16
 // minus the image pulls and init-container run time it saw, by the rule of
 // the kubelet that wrote the log. Nil when podflow has no end-to-end figure
 // or the log's verbosity v hides the pull events (V3) it needs.
-func podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
+func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
 	if v < 3 || st == nil || st.PodflowE2E == nil || st.ObservedRunning == nil {
 		return nil
 	}
-	until := *st.ObservedRunning
+	until := b.instant(*st.ObservedRunning)
 	var pulls, inits []span
 	for _, c := range f.containers {
 		for _, p := range c.pulls {
 			if p.from.Before(until) {
-				pulls = append(pulls, span{p.from, minTime(p.to, until)})
+				pulls = append(pulls, span{p.from, earlierOf(p.to, until)})
 			}
 		}
 		if c.typ != ContainerInit {
 			continue
 		}
 		if !c.ran.from.IsZero() {
-			inits = append(inits, span{c.ran.from, minTime(c.ran.to, until)})
+			inits = append(inits, span{c.ran.from, earlierOf(c.ran.to, until)})
 			continue
 		}
 		started, done := c.stages.get(CStStarted), c.stages.get(CStCompleted)
 		if started == nil || done == nil || started.complete.IsZero() || done.complete.IsZero() {
 			continue
 		}
-		inits = append(inits, span{started.complete, minTime(done.complete, until)})
+		inits = append(inits, span{started.complete, earlierOf(done.complete, until)})
 	}
 	left := time.Duration(*st.PodflowE2E)
 	switch rule {
@@ -101,7 +101,7 @@ func podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
 	return &d
 }
 
-func minTime(a, b time.Time) time.Time {
+func earlierOf(a, b instant) instant {
 	if b.Before(a) {
 		return b
 	}
@@ -153,7 +153,7 @@ func unionLength(ss []span) time.Duration {
 // container has exited, its status carries the runtime's start and finish
 // times, to the nanosecond, where PLEG sees the exit up to a relist later.
 func (b *Builder) initAction(f *flowState, rec *parser.Record) {
-	f.touch(rec.Time)
+	b.touch(f, rec)
 	name := rec.Str("container")
 	st, ok := rec.Field("status")
 	if name == "" || !ok {
@@ -175,15 +175,15 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 		return
 	}
 	c := f.container(name, ContainerInit)
-	c.ran = span{started, finished}
+	c.ran = span{b.instant(started), b.instant(finished)}
 	if get("ExitCode") != "0" {
 		return
 	}
 	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
-	if s := c.stages.get(CStCompleted); finished.Before(s.complete) {
-		s.complete = finished
-		if finished.Before(s.begin) {
-			s.begin = finished
+	if s := c.stages.get(CStCompleted); c.ran.to.Before(s.complete) {
+		s.complete = c.ran.to
+		if c.ran.to.Before(s.begin) {
+			s.begin = c.ran.to
 		}
 	}
 }

@@ -57,7 +57,10 @@ func TestPodflowSLOAgainstKubelet(t *testing.T) {
 }
 
 func TestUnionAndExtent(t *testing.T) {
-	at := func(s float64) time.Time { return time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))) }
+	b := NewBuilder(Options{})
+	at := func(s float64) instant {
+		return b.instant(time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))))
+	}
 	tests := []struct {
 		name          string
 		spans         []span

@@ -1,0 +1,76 @@
+package timeline
+
+import (
+	"math"
+	"testing"
+	"time"
+)
+
+// Instants give back the very time they were made from, zone included,
+// and order and subtract as time.Time does.
+func TestInstantRoundTrip(t *testing.T) {
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		berlin = time.FixedZone("CET", 3600)
+	}
+	times := []time.Time{
+		{},
+		time.Date(2026, 11, 22, 6, 25, 30, 165825000, time.UTC),
+		time.Date(2026, 11, 22, 6, 25, 30, 999999999, time.FixedZone("", 2*3600)),
+		time.Date(2026, 11, 22, 6, 25, 30, 1, time.FixedZone("", 2*3600)), // same offset, another *Location
+		time.Date(2026, 3, 29, 1, 30, 0, 0, berlin),
+		time.Date(2026, 7, 1, 12, 0, 0, 0, berlin),
+		time.Date(2026, 1, 1, 0, 0, 0, 0, time.Local),
+		time.Unix(0, 0).UTC(),
+		time.Unix(-1, 999999999).UTC(),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(-5000, 1, 1, 0, 0, 0, 0, time.UTC),
+		time.Date(300000, 1, 1, 0, 0, 0, 0, time.FixedZone("", -9*3600)),
+		time.Unix(math.MaxInt64/2, 0).UTC(),
+		time.Unix(math.MinInt64/2, 0).UTC(),
+	}
+	b := NewBuilder(Options{})
+	for i, a := range times {
+		ia := b.instant(a)
+		got := b.time(ia)
+		// The same instant in an equal zone (another *Location with the
+		// same name and offset) is the same time.
+		if got != a && !(got.Equal(a) && got.Location().String() == a.Location().String() && zoneOff(got) == zoneOff(a)) {
+			t.Errorf("%d: %v came back as %v", i, a, got)
+		}
+		if got.Location().String() != a.Location().String() {
+			t.Errorf("%d: zone %q came back as %q", i, a.Location(), got.Location())
+		}
+		if ia.IsZero() != a.IsZero() {
+			t.Errorf("%d: %v: IsZero %v", i, a, ia.IsZero())
+		}
+		for j, c := range times {
+			ic := b.instant(c)
+			if ia.Before(ic) != a.Before(c) || ia.After(ic) != a.After(c) || ia.Sub(ic) != a.Sub(c) {
+				t.Errorf("%d vs %d: Before %v/%v After %v/%v Sub %v/%v", i, j, ia.Before(ic), a.Before(c), ia.After(ic), a.After(c), ia.Sub(ic), a.Sub(c))
+			}
+		}
+	}
+}
+
+// A journald prefix whose offset flips makes a new zone each time: the
+// builder keeps one per distinct zone, not one per line.
+func TestInstantZonesBounded(t *testing.T) {
+	b := NewBuilder(Options{})
+	base := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	for i := range 10000 {
+		off := 3600 * (i % 3)
+		tm := base.Add(time.Duration(i) * time.Second).In(time.FixedZone("", off))
+		if got := b.time(b.instant(tm)); !got.Equal(tm) || zoneOff(got) != off {
+			t.Fatalf("%v came back as %v", tm, got)
+		}
+	}
+	if len(b.zones) != 4 { // UTC, and the fixed zones +00:00, +01:00, +02:00
+		t.Errorf("%d zones kept, want 4", len(b.zones))
+	}
+}
+
+func zoneOff(t time.Time) int {
+	_, off := t.Zone()
+	return off
+}
