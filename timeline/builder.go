@@ -6,6 +6,7 @@ package timeline
 import (
 	"errors"
 	"io"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -74,10 +75,18 @@ const (
 type stageState struct {
 	begin, complete, lastFail instant
 	lastRetry                 instant
-	attempts, retries         int
+	attempts, retries         tally
 	reason, rootReason        string
 	evidence                  []Evidence
 }
+
+// tally is a stage's count of failed attempts or retries: 32 bits, as a
+// flow holds dozens of stages, and kept from wrapping.
+type tally int32
+
+func (t *tally) inc() { t.add(1) }
+
+func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)) }
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
 
@@ -334,6 +343,15 @@ func (b *Builder) intern(s string) string {
 	return b.addWord(strings.Clone(s))
 }
 
+// name is intern for names, which must stay whole: a long one is copied,
+// not cut.
+func (b *Builder) name(s string) string {
+	if len(s) > maxInternLen {
+		return strings.Clone(s)
+	}
+	return b.intern(s)
+}
+
 // internBytes is intern for text composed in a buffer.
 func (b *Builder) internBytes(p []byte) string {
 	if w, ok := b.words[string(p)]; ok {
@@ -516,13 +534,13 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			b.unattributedLine(rec)
 			return
 		}
-		c := f.container(name, typ)
+		c := b.container(f, name, typ)
 		b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
 		return
 	}
 	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
 		if name := rec.Str("containerName"); name != "" {
-			c := f.container(name, "")
+			c := b.container(f, name, "")
 			c.state = "terminating"
 		}
 	}
@@ -601,7 +619,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		b.dropped++
 		return nil
 	}
-	ref = PodRef{Namespace: strings.Clone(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
+	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n}
 	if prev := n.byName[ref.Key()]; prev != nil {
 		f.incarnation = prev.incarnation + 1
@@ -714,7 +732,7 @@ func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowStat
 	return b.newFlow(n, r)
 }
 
-func (f *flowState) container(name, typ string) *containerState {
+func (b *Builder) container(f *flowState, name, typ string) *containerState {
 	var c *containerState
 	for _, x := range f.containers {
 		if x.name == name {
@@ -726,8 +744,7 @@ func (f *flowState) container(name, typ string) *containerState {
 		if typ == "" {
 			typ = ContainerRegular
 		}
-		name = strings.Clone(name)
-		c = &containerState{name: name, typ: typ}
+		c = &containerState{name: b.name(name), typ: typ}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.typ == ContainerRegular {
 		c.typ = typ
@@ -804,12 +821,12 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
 			if s.lastFail.IsZero() || t.Sub(s.lastFail) > 100*time.Millisecond {
-				s.attempts++
+				s.attempts.inc()
 			}
 			s.lastFail = t
 			s.rootReason = reason
 		} else {
-			s.retries++
+			s.retries.inc()
 			s.lastRetry = t
 		}
 		s.reason = reason
@@ -1163,7 +1180,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			if name == "" {
 				continue
 			}
-			c := f.container(name, "")
+			c := b.container(f, name, "")
 			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
 			continue
 		}
@@ -1222,7 +1239,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	fp := rec.Str("fieldPath")
 	cname, ctyp, isC := containerFromFieldPath(fp)
 	if isC && (reason == "Pulling" || reason == "Pulled") {
-		c := f.container(cname, ctyp)
+		c := b.container(f, cname, ctyp)
 		c.notePull(reason, message, b.instant(rec.Time))
 		if img := firstQuoted(message); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
@@ -1233,7 +1250,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			if !isC {
 				continue
 			}
-			c := f.container(cname, ctyp)
+			c := b.container(f, cname, ctyp)
 			if mk.Stage == CStImage && c.image == "" {
 				c.image = b.intern(firstQuoted(message)) // Pulling image "x"
 			}
@@ -1330,7 +1347,7 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 	if cs.name == "" {
 		return
 	}
-	c := f.container(cs.name, typ)
+	c := b.container(f, cs.name, typ)
 	if cs.image != "" && c.image == "" {
 		c.image = b.intern(cs.image)
 	}

@@ -237,7 +237,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 			continue
 		}
 		if s != nil {
-			sv.attempts = s.attempts
+			sv.attempts = int(s.attempts)
 			sv.reason = reasonOf(s)
 			sv.evidence = s.evidence
 		}
@@ -479,13 +479,13 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 					groupEnd = sv.end
 				}
 				if sv.st != nil {
-					s.attempts += sv.st.attempts
+					s.attempts.add(sv.st.attempts)
 					if !sv.st.lastFail.IsZero() && sv.st.lastFail.After(s.lastFail) {
 						s.lastFail = sv.st.lastFail
 						s.rootReason = reasonOf(sv.st)
 					}
 					if sv.st.retries > 0 {
-						s.retries += sv.st.retries
+						s.retries.add(sv.st.retries)
 						if s.reason == "" || sv.st.lastFail.IsZero() {
 							s.reason = sv.st.reason
 						}
@@ -549,7 +549,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	for _, c := range cs {
 		if c.typ == ContainerRegular {
 			if st := c.stages.get(CStStarted); st != nil && st.retries > 0 {
-				run.retries += st.retries
+				run.retries.add(st.retries)
 				run.reason = st.reason
 			}
 		}

@@ -65,7 +65,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		if name == "" {
 			return
 		}
-		c := f.container(name, "")
+		c := b.container(f, name, "")
 		switch {
 		case strings.Contains(msg, "returns container id"):
 			f.bindID(c, lastQuoted(msg))

@@ -174,7 +174,7 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
 		return
 	}
-	c := f.container(name, ContainerInit)
+	c := b.container(f, name, ContainerInit)
 	c.ran = span{b.instant(started), b.instant(finished)}
 	if get("ExitCode") != "0" {
 		return
