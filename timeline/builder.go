@@ -77,7 +77,7 @@ type stageState struct {
 	lastRetry                 instant
 	attempts, retries         tally
 	reason, rootReason        string
-	evidence                  []Evidence
+	evidence                  []evidence
 }
 
 // tally is a stage's count of failed attempts or retries: 32 bits, as a
@@ -180,7 +180,10 @@ type Builder struct {
 	fileKeys     map[string]string // input → node key of a host-less input
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
-	text         []byte       // evidenceOf's buffer
+	text         []byte   // evidenceText's buffer
+	evInputs     []string // inputs named by stage evidence
+	evInputIdx   map[string]int32
+	lastInput    int32
 	patch        patchDecoder // reused: its slices outlive one patch
 }
 
@@ -295,17 +298,66 @@ func (b *Builder) node(name string) *nodeState {
 
 func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	ev := evidencePos(rec)
+	ev.Text = b.evidenceText(rec)
+	return ev
+}
+
+// evidence is an Evidence as a stage keeps it while the log is read, in 64
+// bytes of Evidence's 80: a flow holds some twenty of them.
+type evidence struct {
+	text         string
+	line, offset int64
+	length       int
+	at           instant
+	input        int32 // index in b.evInputs
+}
+
+// stageEvidence is evidenceOf for a stage.
+func (b *Builder) stageEvidence(rec *parser.Record) evidence {
+	return evidence{text: b.evidenceText(rec), line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length, at: b.instant(rec.Time), input: b.inputIndex(rec.Pos.Input)}
+}
+
+// inputIndex is input's index in b.evInputs, added if new.
+func (b *Builder) inputIndex(input string) int32 {
+	if k := b.lastInput; int(k) < len(b.evInputs) && b.evInputs[k] == input {
+		return k
+	}
+	k, ok := b.evInputIdx[input]
+	if !ok {
+		if b.evInputIdx == nil {
+			b.evInputIdx = map[string]int32{}
+		}
+		k = int32(len(b.evInputs))
+		b.evInputs = append(b.evInputs, input)
+		b.evInputIdx[input] = k
+	}
+	b.lastInput = k
+	return k
+}
+
+// publicEvidence returns stage evidence in its public form.
+func (b *Builder) publicEvidence(evs []evidence) []Evidence {
+	if evs == nil {
+		return nil
+	}
+	out := make([]Evidence, len(evs))
+	for i, e := range evs {
+		out[i] = Evidence{Input: b.evInputs[e.input], Line: e.line, Offset: e.offset, Length: e.length, Time: b.time(e.at), Text: e.text}
+	}
+	return out
+}
+
+// evidenceText is the text kept with a record's evidence.
+func (b *Builder) evidenceText(rec *parser.Record) string {
 	// Records' strings share one buffer per line: a kept substring would
 	// keep the whole line alive, and memory would grow with lines, not pods.
 	// Texts repeat across pods (marker messages, events, the same error):
 	// keep each once.
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			ev.Text = cut(rec.Msg, maxEvidenceText)
-		} else {
-			ev.Text = b.intern(rec.Msg)
+			return cut(rec.Msg, maxEvidenceText)
 		}
-		return ev
+		return b.intern(rec.Msg)
 	}
 	// Composed in a buffer the builder keeps, so that a text seen before
 	// costs no allocation.
@@ -319,15 +371,13 @@ func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	if rec.Err != "" {
 		t = append(append(t, ": "...), rec.Err...)
 	}
-	if len(t) > maxEvidenceText {
-		ev.Text = cut(string(t[:maxEvidenceText+1]), maxEvidenceText)
-	} else {
-		ev.Text = b.internBytes(t)
-	}
 	if cap(t) <= 4*maxEvidenceText {
 		b.text = t
 	}
-	return ev
+	if len(t) > maxEvidenceText {
+		return cut(string(t[:maxEvidenceText+1]), maxEvidenceText)
+	}
+	return b.internBytes(t)
 }
 
 // intern returns one copy of a short string that repeats across pods
@@ -777,7 +827,7 @@ func (b *Builder) touch(f *flowState, rec *parser.Record) {
 	}
 }
 
-func addEvidence(s *stageState, ev Evidence) {
+func addEvidence(s *stageState, ev evidence) {
 	if len(s.evidence) < maxEvidence {
 		s.evidence = append(s.evidence, ev)
 		return
@@ -792,7 +842,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 	case Begin:
 		if s.begin.IsZero() {
 			s.begin = t
-			addEvidence(s, b.evidenceOf(rec))
+			addEvidence(s, b.stageEvidence(rec))
 		}
 	case Complete:
 		if s.complete.IsZero() {
@@ -800,7 +850,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			if s.begin.IsZero() {
 				s.begin = t
 			}
-			addEvidence(s, b.evidenceOf(rec))
+			addEvidence(s, b.stageEvidence(rec))
 		}
 	case Fail, Retry:
 		if s.begin.IsZero() {
@@ -830,10 +880,10 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			s.lastRetry = t
 		}
 		s.reason = reason
-		addEvidence(s, b.evidenceOf(rec))
+		addEvidence(s, b.stageEvidence(rec))
 	case Observe:
 		if len(s.evidence) == 0 {
-			addEvidence(s, b.evidenceOf(rec))
+			addEvidence(s, b.stageEvidence(rec))
 		}
 	}
 }

@@ -174,7 +174,7 @@ type stageView struct {
 	implied  bool
 	attempts int
 	reason   string
-	evidence []Evidence
+	evidence []evidence
 }
 
 func (b *Builder) budget(id string) time.Duration { return b.budgets[id] }
@@ -373,7 +373,7 @@ func countTimes(views []stageView, logEnd time.Time) int {
 }
 
 func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab) Stage {
-	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: own(b, sv.evidence)}
+	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: b.publicEvidence(sv.evidence)}
 	if start, end := sv.times(logEnd); !start.IsZero() || !end.IsZero() {
 		st.Start, st.End = ts.ptr(start), ts.ptr(end)
 		if !start.IsZero() && !end.IsZero() && end.After(start) {
@@ -539,7 +539,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
 		// "Observed pod startup duration": the kubelet saw it running.
-		t := b.instant(rs.evidence[0].Time)
+		t := rs.evidence[0].at
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}
