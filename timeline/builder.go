@@ -73,11 +73,33 @@ const (
 )
 
 type stageState struct {
-	begin, complete, lastFail instant
-	lastRetry                 instant
-	attempts, retries         tally
-	reason, rootReason        string
-	evidence                  []evidence
+	begin, complete instant
+	trouble         *trouble // nil until an attempt fails or the kubelet backs off
+	evidence        []evidence
+}
+
+// trouble is what a stage keeps of its failed attempts and retries: apart,
+// as most stages have none.
+type trouble struct {
+	lastFail, lastRetry instant
+	attempts, retries   tally
+	reason, rootReason  string
+}
+
+// report returns s's trouble to read: the zero trouble when it has none.
+func (s *stageState) report() trouble {
+	if s.trouble == nil {
+		return trouble{}
+	}
+	return *s.trouble
+}
+
+// mark returns s's trouble to change.
+func (s *stageState) mark() *trouble {
+	if s.trouble == nil {
+		s.trouble = &trouble{}
+	}
+	return s.trouble
 }
 
 // tally is a stage's count of failed attempts or retries: 32 bits, as a
@@ -856,7 +878,6 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if s.begin.IsZero() {
 			s.begin = t
 		}
-		defer func() { s.reason, s.rootReason = b.intern(s.reason), b.intern(s.rootReason) }()
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
@@ -867,19 +888,21 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 				}
 			}
 		}
+		reason = b.intern(reason)
+		tr := s.mark()
 		if eff == Fail {
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
-			if s.lastFail.IsZero() || t.Sub(s.lastFail) > 100*time.Millisecond {
-				s.attempts.inc()
+			if tr.lastFail.IsZero() || t.Sub(tr.lastFail) > 100*time.Millisecond {
+				tr.attempts.inc()
 			}
-			s.lastFail = t
-			s.rootReason = reason
+			tr.lastFail = t
+			tr.rootReason = reason
 		} else {
-			s.retries.inc()
-			s.lastRetry = t
+			tr.retries.inc()
+			tr.lastRetry = t
 		}
-		s.reason = reason
+		tr.reason = reason
 		addEvidence(s, b.stageEvidence(rec))
 	case Observe:
 		if len(s.evidence) == 0 {
@@ -1239,7 +1262,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		f.stage(StSynced).reason = b.intern(errText)
+		f.stage(StSynced).mark().reason = b.intern(errText)
 	}
 }
 

@@ -202,10 +202,11 @@ func reasonOf(s *stageState) string {
 	if s == nil {
 		return ""
 	}
-	if s.rootReason != "" {
-		return s.rootReason
+	tr := s.report()
+	if tr.rootReason != "" {
+		return tr.rootReason
 	}
-	return s.reason
+	return tr.reason
 }
 
 // judgeSeq turns raw stage states into sequential stages: each starts no
@@ -221,7 +222,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		views[i].st = states(id)
 		// A begin line alone proves nothing about earlier stages: the
 		// kubelet logs "Creating container" before it pulls the image.
-		if s := views[i].st; s != nil && (!s.complete.IsZero() || !s.lastFail.IsZero() || s.retries > 0) {
+		if s := views[i].st; s != nil && (!s.complete.IsZero() || !s.report().lastFail.IsZero() || s.report().retries > 0) {
 			lastProgress = i
 		}
 	}
@@ -229,7 +230,11 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 	for i := range views {
 		sv := &views[i]
 		s := sv.st
-		if blocked && s != nil && s.complete.IsZero() && s.lastFail.IsZero() && s.retries == 0 {
+		var tr trouble
+		if s != nil {
+			tr = s.report()
+		}
+		if blocked && s != nil && s.complete.IsZero() && tr.lastFail.IsZero() && tr.retries == 0 {
 			sv.status = StatusPending
 			if b.minV(sv.id) > v {
 				sv.status = StatusUnknown
@@ -237,7 +242,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 			continue
 		}
 		if s != nil {
-			sv.attempts = int(s.attempts)
+			sv.attempts = int(tr.attempts)
 			sv.reason = reasonOf(s)
 			sv.evidence = s.evidence
 		}
@@ -245,20 +250,20 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		case s != nil && !s.complete.IsZero():
 			sv.status = StatusDone
 			sv.start, sv.end = b.time(s.begin), b.time(s.complete)
-		case s != nil && s.began() && i < lastProgress && s.lastFail.IsZero():
+		case s != nil && s.began() && i < lastProgress && tr.lastFail.IsZero():
 			sv.status, sv.implied = StatusDone, true
 			sv.start = b.time(s.begin)
 		case s != nil && s.began():
 			sv.start = b.time(s.begin)
 			waited := logEnd.Sub(maxTime(sv.start, prevEnd))
 			switch {
-			case !s.lastFail.IsZero() && i < lastProgress:
+			case !tr.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
-			case (!s.lastFail.IsZero() || s.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.time(laterOf(s.lastFail, s.lastRetry))) > quietAfterError:
+			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.time(laterOf(tr.lastFail, tr.lastRetry))) > quietAfterError:
 				// The log cannot show this stage completing, and its errors
 				// stopped: it may have recovered. Not a stall.
 				sv.status = StatusUnknown
-			case !s.lastFail.IsZero() || s.retries > 0:
+			case !tr.lastFail.IsZero() || tr.retries > 0:
 				sv.status = StatusStalled
 			case b.budget(sv.id) > 0 && waited > b.budget(sv.id):
 				sv.status = StatusStalled
@@ -383,7 +388,7 @@ func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab) Stage {
 	if sv.status == StatusUnknown {
 		st.Reveal = reveal(b.minV(sv.id))
 	}
-	if sv.status == StatusDone && sv.attempts == 0 && (sv.st == nil || sv.st.retries == 0) {
+	if sv.status == StatusDone && sv.attempts == 0 && (sv.st == nil || sv.st.report().retries == 0) {
 		st.Reason = ""
 	}
 	return st
@@ -478,16 +483,17 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 				if sv.status == StatusDone && sv.end.After(groupEnd) {
 					groupEnd = sv.end
 				}
-				if sv.st != nil {
-					s.attempts.add(sv.st.attempts)
-					if !sv.st.lastFail.IsZero() && sv.st.lastFail.After(s.lastFail) {
-						s.lastFail = sv.st.lastFail
-						s.rootReason = reasonOf(sv.st)
+				if sv.st != nil && sv.st.trouble != nil {
+					st, agg := sv.st.trouble, s.mark()
+					agg.attempts.add(st.attempts)
+					if !st.lastFail.IsZero() && st.lastFail.After(agg.lastFail) {
+						agg.lastFail = st.lastFail
+						agg.rootReason = reasonOf(sv.st)
 					}
-					if sv.st.retries > 0 {
-						s.retries.add(sv.st.retries)
-						if s.reason == "" || sv.st.lastFail.IsZero() {
-							s.reason = sv.st.reason
+					if st.retries > 0 {
+						agg.retries.add(st.retries)
+						if agg.reason == "" || st.lastFail.IsZero() {
+							agg.reason = st.reason
 						}
 					}
 				}
@@ -548,9 +554,10 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	for _, c := range cs {
 		if c.typ == ContainerRegular {
-			if st := c.stages.get(CStStarted); st != nil && st.retries > 0 {
-				run.retries.add(st.retries)
-				run.reason = st.reason
+			if st := c.stages.get(CStStarted); st != nil && st.report().retries > 0 {
+				tr := run.mark()
+				tr.retries.add(st.trouble.retries)
+				tr.reason = st.trouble.reason
 			}
 		}
 	}
