@@ -120,10 +120,11 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
 	rec.Verbosity = -1
 	payload := s[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {
-		if e := quotedEnd(payload, 0); e > 0 {
+		if msg, e := quoted(payload, 0, &r.scratch); e > 0 {
 			rec.Format = FormatKlog
-			rec.Msg = unquote(payload[:e])
-			rec.Fields = parseKV(payload[e:], rec.Fields[:0])
+			rec.Msg = msg
+			rec.Fields = parseKV(payload[e:], rec.Fields[:0], &r.scratch)
+			r.scratch.trim()
 			for _, f := range rec.Fields {
 				if f.Key == "err" {
 					rec.Err = f.Value.String()
@@ -140,7 +141,8 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
 
 // decodeJSON fills rec from a --logging-format=json line.
 func (r *Reader) decodeJSON(b []byte, rec *Record) bool {
-	v, _, ok := parseJSON(string(b), 0, 0)
+	v, _, ok := parseJSON(string(b), 0, 0, &r.scratch)
+	r.scratch.trim()
 	if !ok || v.Kind != KindObject {
 		return false
 	}

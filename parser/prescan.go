@@ -46,7 +46,7 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 			}
 		}
 		if bytes.HasPrefix(line, []byte(`{"ts":`)) {
-			v, _, ok := parseJSON(string(line), 6, 0)
+			v, _, ok := parseJSON(string(line), 6, 0, &r.scratch)
 			if ok && v.Kind == KindNumber && v.Num > 0 {
 				return epochMillis(v), true
 			}

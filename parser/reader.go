@@ -203,6 +203,8 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo map[string]bool
+	// scratch is working memory for decoding records.
+	scratch scratch
 
 	parN int       // workers of a parallel reader; 0: sequential
 	src  io.Reader // the input of a parallel reader

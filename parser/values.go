@@ -31,10 +31,71 @@ type limits struct {
 	scan int
 	// values is what may still be decoded (see maxValues).
 	values int
+	// sc is where the record's values are built.
+	sc *scratch
 }
 
-func newLimits(payload int) *limits {
-	return &limits{scan: 2*payload + 64<<10, values: maxValues}
+func newLimits(payload int, sc *scratch) *limits {
+	return &limits{scan: 2*payload + 64<<10, values: maxValues, sc: sc}
+}
+
+// scratch is working memory a Reader reuses from record to record: an
+// unquoted string, an object's members and a list's elements are built in
+// it and copied out once, at their final size, instead of growing a slice
+// of their own by doubling. Nested groups build on top of their parent's
+// part, which stays in place below them.
+type scratch struct {
+	bytes  []byte
+	fields []Field
+	values []Value
+}
+
+// takeFields returns a copy of fields[base:] (nil when empty) and drops
+// them from the scratch.
+func (sc *scratch) takeFields(base int) []Field {
+	var out []Field
+	if n := len(sc.fields) - base; n > 0 {
+		out = make([]Field, n)
+		copy(out, sc.fields[base:])
+	}
+	sc.dropFields(base)
+	return out
+}
+
+// dropFields drops fields[base:], clearing them so that the scratch does
+// not keep the strings of past records alive.
+func (sc *scratch) dropFields(base int) {
+	clear(sc.fields[base:])
+	sc.fields = sc.fields[:base]
+}
+
+// takeValues is takeFields for list elements; an empty list is empty, not nil.
+func (sc *scratch) takeValues(base int) []Value {
+	out := []Value{}
+	if n := len(sc.values) - base; n > 0 {
+		out = make([]Value, n)
+		copy(out, sc.values[base:])
+	}
+	sc.dropValues(base)
+	return out
+}
+
+func (sc *scratch) dropValues(base int) {
+	clear(sc.values[base:])
+	sc.values = sc.values[:base]
+}
+
+// trim lets go of scratch memory a huge record made grow, after the record.
+func (sc *scratch) trim() {
+	if cap(sc.bytes) > 1<<20 {
+		sc.bytes = nil
+	}
+	if cap(sc.fields) > 1<<12 {
+		sc.fields = nil
+	}
+	if cap(sc.values) > 1<<12 {
+		sc.values = nil
+	}
 }
 
 // quotedEnd returns the index just past the closing quote of the quoted
@@ -72,96 +133,110 @@ func msgEnd(b []byte, i int) int {
 	return quotedEnd(b, k)
 }
 
-// unquote decodes a Go- or JSON-quoted string. It falls back to the raw
-// inner text when the escapes are not valid Go, so no line is lost.
+// quoted decodes the quoted string at b[i] == '"' and returns it with the
+// index just past its closing quote, in one pass: what unquote gives for
+// b[i:quotedEnd(b, i)], and -1 when the string is not closed.
 //
-// It gives what strconv.Unquote gives (unquoteSlow), without going rune by
-// rune: runs of plain bytes are copied whole and the common escapes decoded
-// in place. Whatever strconv would reject or rewrite (a bare quote or
-// newline, invalid UTF-8, an escape Go does not know such as JSON's \/) is
-// left to unquoteSlow, so the result stays the same on every input.
-func unquote(q string) string {
-	n := len(q)
-	if n < 2 || q[0] != '"' || q[n-1] != '"' {
-		return unquoteSlow(q)
+// unquote goes through strconv.Unquote, rune by rune. Here runs of plain
+// bytes are copied whole and Go's escapes decoded in place; whatever
+// strconv would reject or rewrite (a bare newline, invalid UTF-8, an escape
+// Go does not know such as JSON's \/) is left to unquote, so the result is
+// the same on every input.
+func quoted(b string, i int, sc *scratch) (string, int) {
+	j := i + 1
+	k := j + plainLen(b[j:])
+	if k < len(b) && b[k] == '"' {
+		return b[j:k], k + 1 // no escapes: a substring
 	}
-	inner := q[1 : n-1]
-	i := plainLen(inner)
-	if i == len(inner) {
-		return inner
+	if k < len(b) && b[k] == '\\' {
+		buf := append(sc.bytes[:0], b[j:k]...)
+		buf, end, ok := appendGoString(buf, b, k)
+		sc.bytes = buf[:0]
+		if ok {
+			return string(buf), end
+		}
 	}
-	if inner[i] != '\\' {
-		return unquoteSlow(q)
+	e := quotedEnd(b, i)
+	if e < 0 {
+		return "", -1
 	}
-	var b strings.Builder
-	b.Grow(len(inner))
-	b.WriteString(inner[:i])
-	for i < len(inner) {
-		c := inner[i]
-		switch {
+	return unquote(b[i:e]), e
+}
+
+// appendGoString decodes the Go-quoted text at s[i:] up to its closing
+// quote, appending it to dst, and returns the index after the quote. ok is
+// false where strconv.Unquote would not give the same: an escape it
+// rejects, a bare newline, invalid UTF-8, no closing quote.
+func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) {
+	for {
+		k := i + plainLen(s[i:])
+		dst = append(dst, s[i:k]...)
+		i = k
+		if i >= len(s) {
+			return dst, -1, false
+		}
+		switch c := s[i]; {
+		case c == '"':
+			return dst, i + 1, true
 		case c == '\\':
-			if i+1 >= len(inner) {
-				return unquoteSlow(q)
+			if i+1 >= len(s) {
+				return dst, -1, false
 			}
-			e := inner[i+1]
+			e := s[i+1]
 			if d := simpleEscape[e]; d != 0 {
-				b.WriteByte(d)
+				dst = append(dst, d)
 				i += 2
-				break
+				continue
 			}
 			switch e {
 			case 'x':
-				v, ok := hexDigits(inner, i+2, 2)
+				v, ok := hexDigits(s, i+2, 2)
 				if !ok {
-					return unquoteSlow(q)
+					return dst, -1, false
 				}
-				b.WriteByte(byte(v))
+				dst = append(dst, byte(v))
 				i += 4
 			case 'u', 'U':
-				k := 4
+				n := 4
 				if e == 'U' {
-					k = 8
+					n = 8
 				}
-				v, ok := hexDigits(inner, i+2, k)
+				v, ok := hexDigits(s, i+2, n)
 				if !ok || !utf8.ValidRune(v) {
-					return unquoteSlow(q)
+					return dst, -1, false
 				}
-				b.WriteRune(v)
-				i += 2 + k
+				dst = utf8.AppendRune(dst, v)
+				i += 2 + n
 			case '0', '1', '2', '3', '4', '5', '6', '7':
-				if i+4 > len(inner) {
-					return unquoteSlow(q)
+				if i+4 > len(s) {
+					return dst, -1, false
 				}
 				v := rune(e - '0')
-				for _, d := range []byte(inner[i+2 : i+4]) {
+				for _, d := range []byte(s[i+2 : i+4]) {
 					if d < '0' || d > '7' {
-						return unquoteSlow(q)
+						return dst, -1, false
 					}
 					v = v<<3 | rune(d-'0')
 				}
 				if v > 255 {
-					return unquoteSlow(q)
+					return dst, -1, false
 				}
-				b.WriteByte(byte(v))
+				dst = append(dst, byte(v))
 				i += 4
 			default:
-				return unquoteSlow(q)
+				return dst, -1, false
 			}
 		case c >= utf8.RuneSelf:
-			r, size := utf8.DecodeRuneInString(inner[i:])
+			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				return unquoteSlow(q) // strconv writes U+FFFD for it
+				return dst, -1, false // strconv writes U+FFFD for it
 			}
-			b.WriteString(inner[i : i+size])
+			dst = append(dst, s[i:i+size]...)
 			i += size
-		default: // a bare quote or newline: strconv rejects the string
-			return unquoteSlow(q)
+		default: // a bare newline: strconv rejects the string
+			return dst, -1, false
 		}
-		j := i + plainLen(inner[i:])
-		b.WriteString(inner[i:j])
-		i = j
 	}
-	return b.String()
 }
 
 // plainByte marks the bytes unquote copies as they are: ASCII but for the
@@ -226,8 +301,9 @@ func hexDigits(s string, i, n int) (rune, bool) {
 	return v, true
 }
 
-// unquoteSlow is unquote by strconv, for what unquote does not decode itself.
-func unquoteSlow(q string) string {
+// unquote decodes a Go- or JSON-quoted string. It falls back to the raw
+// inner text when the escapes are not valid Go, so no line is lost.
+func unquote(q string) string {
 	if len(q) < 2 {
 		return string(q)
 	}
@@ -295,8 +371,8 @@ func skipSpace(b string, i int) int {
 
 // parseJSON decodes the JSON value at b[i:], returning the value and the
 // index after it. ok is false on malformed input.
-func parseJSON(b string, i, depth int) (v Value, next int, ok bool) {
-	return parseJSONLim(b, i, depth, newLimits(len(b)))
+func parseJSON(b string, i, depth int, sc *scratch) (v Value, next int, ok bool) {
+	return parseJSONLim(b, i, depth, newLimits(len(b), sc))
 }
 
 func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bool) {
@@ -306,93 +382,31 @@ func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bo
 	}
 	switch c := b[i]; {
 	case c == '"':
-		e := quotedEnd(b, i)
+		str, e := quoted(b, i, lim.sc)
 		if e < 0 {
 			return v, i, false
 		}
-		return Value{Kind: KindString, Str: unquote(b[i:e])}, e, true
+		return Value{Kind: KindString, Str: str}, e, true
 	case (c == '{' || c == '[') && (depth >= maxDepth || lim.values <= 0):
 		return bareGroup(b, i)
 	case c == '{':
-		gs := i
-		v.Kind = KindObject
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == '}' {
-			return v, i + 1, true
+		base := len(lim.sc.fields)
+		v, next, ok = parseObject(b, i, depth, lim)
+		if ok && v.Kind == KindObject {
+			v.Obj = lim.sc.takeFields(base)
+		} else {
+			lim.sc.dropFields(base)
 		}
-		for {
-			i = skipSpace(b, i)
-			if lim.values <= 0 {
-				if depth > 0 {
-					return bareGroup(b, gs)
-				}
-				// A record's own object: keep the members decoded so far
-				// and the rest as one bare field, as parseKV does.
-				e := bracketEnd(b, gs)
-				if e < 0 {
-					return v, i, false
-				}
-				rest := b[i : e-1]
-				v.Obj = append(v.Obj, Field{Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
-				return v, e, true
-			}
-			if i >= len(b) || b[i] != '"' {
-				return v, i, false
-			}
-			e := quotedEnd(b, i)
-			if e < 0 {
-				return v, i, false
-			}
-			key := unquote(b[i:e])
-			i = skipSpace(b, e)
-			if i >= len(b) || b[i] != ':' {
-				return v, i, false
-			}
-			vs := skipSpace(b, i+1)
-			lim.values--
-			mv, n, ok := parseJSONLim(b, vs, depth+1, lim)
-			if !ok {
-				return v, n, false
-			}
-			v.Obj = append(v.Obj, Field{Key: key, Raw: string(b[vs:n]), Value: mv})
-			i = skipSpace(b, n)
-			if i < len(b) && b[i] == ',' {
-				i++
-				continue
-			}
-			if i < len(b) && b[i] == '}' {
-				return v, i + 1, true
-			}
-			return v, i, false
-		}
+		return v, next, ok
 	case c == '[':
-		gs := i
-		v.Kind = KindList
-		v.List = []Value{}
-		i = skipSpace(b, i+1)
-		if i < len(b) && b[i] == ']' {
-			return v, i + 1, true
+		base := len(lim.sc.values)
+		v, next, ok = parseList(b, i, depth, lim)
+		if ok && v.Kind == KindList {
+			v.List = lim.sc.takeValues(base)
+		} else {
+			lim.sc.dropValues(base)
 		}
-		for {
-			if lim.values <= 0 {
-				return bareGroup(b, gs)
-			}
-			lim.values--
-			ev, n, ok := parseJSONLim(b, i, depth+1, lim)
-			if !ok {
-				return v, n, false
-			}
-			v.List = append(v.List, ev)
-			i = skipSpace(b, n)
-			if i < len(b) && b[i] == ',' {
-				i++
-				continue
-			}
-			if i < len(b) && b[i] == ']' {
-				return v, i + 1, true
-			}
-			return v, i, false
-		}
+		return v, next, ok
 	case c == 't' && hasPrefixAt(b, i, "true"):
 		return Value{Kind: KindBool, Str: "true"}, i + 4, true
 	case c == 'f' && hasPrefixAt(b, i, "false"):
@@ -411,6 +425,92 @@ func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bo
 		return Value{Kind: KindNumber, Str: string(b[i:j]), Num: f}, j, true
 	}
 	return v, i, false
+}
+
+// parseObject is parseJSONLim for the object at b[i] == '{'. Its members
+// are left in lim.sc.fields, above what was there.
+func parseObject(b string, i, depth int, lim *limits) (v Value, next int, ok bool) {
+	gs := i
+	v.Kind = KindObject
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == '}' {
+		return v, i + 1, true
+	}
+	for {
+		i = skipSpace(b, i)
+		if lim.values <= 0 {
+			if depth > 0 {
+				return bareGroup(b, gs)
+			}
+			// A record's own object: keep the members decoded so far
+			// and the rest as one bare field, as parseKV does.
+			e := bracketEnd(b, gs)
+			if e < 0 {
+				return v, i, false
+			}
+			rest := b[i : e-1]
+			lim.sc.fields = append(lim.sc.fields, Field{Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
+			return v, e, true
+		}
+		if i >= len(b) || b[i] != '"' {
+			return v, i, false
+		}
+		key, e := quoted(b, i, lim.sc)
+		if e < 0 {
+			return v, i, false
+		}
+		i = skipSpace(b, e)
+		if i >= len(b) || b[i] != ':' {
+			return v, i, false
+		}
+		vs := skipSpace(b, i+1)
+		lim.values--
+		mv, n, ok := parseJSONLim(b, vs, depth+1, lim)
+		if !ok {
+			return v, n, false
+		}
+		lim.sc.fields = append(lim.sc.fields, Field{Key: key, Raw: string(b[vs:n]), Value: mv})
+		i = skipSpace(b, n)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(b) && b[i] == '}' {
+			return v, i + 1, true
+		}
+		return v, i, false
+	}
+}
+
+// parseList is parseJSONLim for the list at b[i] == '['. Its elements are
+// left in lim.sc.values, above what was there.
+func parseList(b string, i, depth int, lim *limits) (v Value, next int, ok bool) {
+	gs := i
+	v.Kind = KindList
+	i = skipSpace(b, i+1)
+	if i < len(b) && b[i] == ']' {
+		return v, i + 1, true
+	}
+	for {
+		if lim.values <= 0 {
+			return bareGroup(b, gs)
+		}
+		lim.values--
+		ev, n, ok := parseJSONLim(b, i, depth+1, lim)
+		if !ok {
+			return v, n, false
+		}
+		lim.sc.values = append(lim.sc.values, ev)
+		i = skipSpace(b, n)
+		if i < len(b) && b[i] == ',' {
+			i++
+			continue
+		}
+		if i < len(b) && b[i] == ']' {
+			return v, i + 1, true
+		}
+		return v, i, false
+	}
 }
 
 // bareGroup keeps the bracketed group at b[i] undecoded, as bare raw text.
@@ -478,8 +578,8 @@ func keyAt(b string, i int) bool {
 
 // parseKV reads klog's ` key=value …` pairs from b (the payload after the
 // quoted message) and appends them to fields.
-func parseKV(b string, fields []Field) []Field {
-	lim := newLimits(len(b))
+func parseKV(b string, fields []Field, sc *scratch) []Field {
+	lim := newLimits(len(b), sc)
 	i := 0
 	for {
 		i = skipSpace(b, i)
@@ -513,8 +613,8 @@ func parseKlogValue(b string, i int, lim *limits) (Value, int) {
 	}
 	switch b[i] {
 	case '"':
-		if e := quotedEnd(b, i); e > 0 {
-			return Value{Kind: KindString, Str: unquote(b[i:e])}, e
+		if str, e := quoted(b, i, lim.sc); e > 0 {
+			return Value{Kind: KindString, Str: str}, e
 		}
 	case '<':
 		// Multi-line value: `<` newline, TAB-indented lines, newline, ` >`.
@@ -639,7 +739,8 @@ func bareValue(tok string) Value {
 // bareList splits klog's %+v list rendering, e.g. KObjs' [ns/a ns/b].
 func bareList(raw string, lim *limits) Value {
 	inner := raw[1 : len(raw)-1]
-	v := Value{Kind: KindList, List: []Value{}}
+	sc := lim.sc
+	base := len(sc.values)
 	i := 0
 	for i < len(inner) {
 		i = skipSpace(inner, i)
@@ -647,7 +748,7 @@ func bareList(raw string, lim *limits) Value {
 			break
 		}
 		if lim.values <= 0 {
-			v.List = append(v.List, bareValue(inner[i:]))
+			sc.values = append(sc.values, bareValue(inner[i:]))
 			break
 		}
 		lim.values--
@@ -664,8 +765,8 @@ func bareList(raw string, lim *limits) Value {
 		for j < len(inner) && inner[j] != ' ' {
 			j++
 		}
-		v.List = append(v.List, bareValue(inner[i:j]))
+		sc.values = append(sc.values, bareValue(inner[i:j]))
 		i = j
 	}
-	return v
+	return Value{Kind: KindList, List: sc.takeValues(base)}
 }

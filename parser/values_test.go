@@ -1,33 +1,9 @@
 package parser
 
 import (
-	"strconv"
+	"reflect"
 	"testing"
-	"unicode/utf8"
 )
-
-// unquoteStrconv is unquote as it was before the fast path: strconv.Unquote,
-// else the loose decoding. unquote must give the same on every input.
-func unquoteStrconv(q string) string {
-	if len(q) < 2 {
-		return string(q)
-	}
-	inner := q[1 : len(q)-1]
-	simple := true
-	for i := 0; i < len(inner); i++ {
-		if c := inner[i]; c == '\\' || c >= utf8.RuneSelf {
-			simple = false
-			break
-		}
-	}
-	if simple {
-		return string(inner)
-	}
-	if s, err := strconv.Unquote(string(q)); err == nil {
-		return s
-	}
-	return unescapeLoose(inner)
-}
 
 // unquoteCases are quoted strings as klog, JSON and logrus write them, and
 // the malformed ones a damaged or hostile line holds.
@@ -76,34 +52,63 @@ func TestUnquote(t *testing.T) {
 		if got := unquote(c.in); got != c.want {
 			t.Errorf("unquote(%q) = %q, want %q", c.in, got, c.want)
 		}
-		if ref := unquoteStrconv(c.in); ref != c.want {
-			t.Errorf("reference unquote(%q) = %q, want %q", c.in, ref, c.want)
+	}
+}
+
+// checkQuoted checks that quoted gives at every quote of s what unquote
+// gives for the string quotedEnd finds there.
+func checkQuoted(t *testing.T, s string, sc *scratch) {
+	t.Helper()
+	for i := 0; i < len(s); i++ {
+		if s[i] != '"' {
+			continue
+		}
+		want, wantEnd := "", quotedEnd(s, i)
+		if wantEnd > 0 {
+			want = unquote(s[i:wantEnd])
+		}
+		if got, end := quoted(s, i, sc); got != want || end != wantEnd {
+			t.Fatalf("quoted(%q, %d) = %q, %d; want %q, %d", s, i, got, end, want, wantEnd)
 		}
 	}
 }
 
-// FuzzUnquote checks unquote against the strconv implementation.
-func FuzzUnquote(f *testing.F) {
+func TestQuoted(t *testing.T) {
+	var sc scratch
+	for _, c := range unquoteCases {
+		// As a klog value: more key/value pairs follow.
+		checkQuoted(t, c.in+` k="v\tw" x=1`, &sc)
+		if len(c.in) > 1 && c.in[0] == '"' && quotedEnd(c.in, 0) == len(c.in) {
+			if got, _ := quoted(c.in, 0, &sc); got != c.want {
+				t.Errorf("quoted(%q) = %q, want %q", c.in, got, c.want)
+			}
+		}
+	}
+}
+
+// FuzzQuoted checks quoted against quotedEnd and unquote (strconv).
+func FuzzQuoted(f *testing.F) {
 	for _, c := range unquoteCases {
 		f.Add(c.in)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		for _, q := range []string{s, `"` + s + `"`} {
-			if got, want := unquote(q), unquoteStrconv(q); got != want {
-				t.Fatalf("unquote(%q) = %q, strconv gives %q", q, got, want)
-			}
-		}
+		var sc scratch
+		checkQuoted(t, s, &sc)
+		checkQuoted(t, `"`+s+`"`, &sc)
 	})
 }
 
-// BenchmarkUnquote decodes the Go-quoted JSON patch of a real "Patch status
+// BenchmarkQuoted decodes the Go-quoted JSON patch of a real "Patch status
 // for pod" line, the longest quoted value kubelet writes at -v=4.
-func BenchmarkUnquote(b *testing.B) {
+func BenchmarkQuoted(b *testing.B) {
 	q := `"{\"metadata\":{\"uid\":\"ba83aee5-149e-f74d-9c45-393cecc90cfc\"},\"status\":{\"conditions\":[{\"lastProbeTime\":null,\"lastTransitionTime\":\"2026-11-22T06:25:26Z\",\"message\":\"containers with incomplete status: [init-config]\",\"observedGeneration\":1,\"reason\":\"ContainersNotInitialized\",\"status\":\"False\",\"type\":\"Initialized\"}],\"hostIP\":\"192.0.2.2\",\"startTime\":\"2026-11-22T06:25:26Z\"}}"`
 	for _, c := range []struct {
 		name string
 		fn   func(string) string
-	}{{"fast", unquote}, {"strconv", unquoteStrconv}} {
+	}{
+		{"quoted", func(q string) string { var sc scratch; s, _ := quoted(q, 0, &sc); return s }},
+		{"strconv", func(q string) string { return unquote(q[:quotedEnd(q, 0)]) }},
+	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(q)))
 			b.ReportAllocs()
@@ -130,5 +135,60 @@ func FuzzMsgEnd(f *testing.F) {
 				t.Fatalf("msgEnd(%q, %d) = %d, quotedEnd gives %d", s, i, got, want)
 			}
 		}
+	})
+}
+
+// scratchPayloads are klog payloads and JSON lines whose values nest,
+// and parses that fail half way, leaving work in the scratch to drop.
+var scratchPayloads = []string{
+	` a={"x":{"y":[1,2,{"z":"\"q\""}]},"w":[],"e":{}} b={"bad":[1,2 c=[ns/a ns/b] d={"q":1}`,
+	` status={"ID":"x","Resources":{"CPU":"0"},"Mounts":null} pods=[{"name":"a"},{"name":"b"}]`,
+	` k=[{"a":[1,[2,[3 l={"m":{"n":` + "\n" + `1}}`,
+	` k="a\"b" l="\u00e9\/" m={"s":"\x41","t":"\ud800"} n=[]`,
+	`{"ts":1,"msg":"m","v":4,"pods":[{"name":"a","uid":"u"},{}],"err":null,"o":{"p":[[],[[]]]}}`,
+	`{"ts":1,"msg":"m","pods":[{"name":"a","uid":`,
+}
+
+// decodeWith decodes p as a JSON record or a klog payload.
+func decodeWith(p string, sc *scratch) any {
+	if len(p) > 0 && p[0] == '{' {
+		v, n, ok := parseJSON(p, 0, 0, sc)
+		return []any{v, n, ok}
+	}
+	return parseKV(p, nil, sc)
+}
+
+// checkScratch checks that p decodes with a used scratch as with a fresh
+// one, and that nothing is left in the scratch after.
+func checkScratch(t *testing.T, p string, used *scratch) {
+	t.Helper()
+	got, want := decodeWith(p, used), decodeWith(p, &scratch{})
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q with a used scratch:\n%#v\nwith a fresh one:\n%#v", p, got, want)
+	}
+	if len(used.fields) != 0 || len(used.values) != 0 {
+		t.Fatalf("%q left %d fields and %d values in the scratch", p, len(used.fields), len(used.values))
+	}
+}
+
+func TestScratchReuse(t *testing.T) {
+	var sc scratch
+	for range 2 {
+		for _, p := range scratchPayloads {
+			checkScratch(t, p, &sc)
+		}
+	}
+}
+
+func FuzzScratchReuse(f *testing.F) {
+	for _, p := range scratchPayloads {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		var sc scratch
+		for _, q := range scratchPayloads {
+			decodeWith(q, &sc)
+		}
+		checkScratch(t, p, &sc)
 	})
 }
