@@ -345,16 +345,21 @@ func (sv *stageView) times(logEnd time.Time) (start, end time.Time) {
 	return sv.start, end
 }
 
-// timeSlab hands out a flow's stage times from one allocation, sized by
-// countTimes: a flow has some thirty of them.
+// timeSlab hands out a flow's stage times from one allocation: a flow has
+// some thirty of them, half of them the time just handed out (a stage ends
+// when it starts, or starts when the one before ended), which it shares.
+// Sized by a timeCount fed the same times in the same order.
 type timeSlab []time.Time
 
 func (ts *timeSlab) ptr(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
 	}
+	if n := len(*ts); n > 0 && (*ts)[n-1] == t {
+		return &(*ts)[n-1]
+	}
 	if len(*ts) == cap(*ts) {
-		// Not reached when sized by countTimes; appending would move the
+		// Not reached when sized by timeCount; appending would move the
 		// times already handed out.
 		*ts = make([]time.Time, 0, 4)
 	}
@@ -362,19 +367,26 @@ func (ts *timeSlab) ptr(t time.Time) *time.Time {
 	return &(*ts)[len(*ts)-1]
 }
 
-// countTimes is how many non-zero times toStage takes for views.
-func countTimes(views []stageView, logEnd time.Time) int {
-	n := 0
+// timeCount counts the times a timeSlab will hold for the views toStage
+// is given, in that order.
+type timeCount struct {
+	n    int
+	last time.Time
+}
+
+func (tc *timeCount) add(views []stageView, logEnd time.Time) {
 	for i := range views {
 		start, end := views[i].times(logEnd)
-		if !start.IsZero() {
-			n++
+		if start.IsZero() && end.IsZero() {
+			continue // toStage takes no time for it
 		}
-		if !end.IsZero() {
-			n++
+		for _, t := range [2]time.Time{start, end} {
+			if !t.IsZero() && (tc.n == 0 || t != tc.last) {
+				tc.n++
+				tc.last = t
+			}
 		}
 	}
-	return n
 }
 
 func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab) Stage {
@@ -607,11 +619,13 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	// The stages, the containers and their times, each in one allocation
 	// of the size it needs: the list holds them for every pod at once.
-	nt := countTimes(all, logEnd) + countTimes(term, logEnd)
+	var tc timeCount
+	tc.add(all, logEnd)
 	for _, views := range cviews {
-		nt += countTimes(views, logEnd)
+		tc.add(views, logEnd)
 	}
-	ts := make(timeSlab, 0, nt)
+	tc.add(term, logEnd)
+	ts := make(timeSlab, 0, tc.n)
 	fl.Stages = make([]Stage, 0, len(all)+len(term))
 	for i := range all {
 		st := toStage(b, &all[i], logEnd, &ts)

@@ -97,7 +97,9 @@ type Evidence struct {
 	Text   string    `json:"text"` // the message, with the error when there is one
 }
 
-// Stage is one step of a flow.
+// Stage is one step of a flow. Start and End of a flow's stages may point
+// at one shared time (a stage starts when the one before it ended): read
+// them, do not write through them.
 type Stage struct {
 	ID       string     `json:"id"`
 	Title    string     `json:"title,omitempty"`
