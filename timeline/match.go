@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -14,6 +13,15 @@ type matcher struct {
 	// wantPrefixes are raw-message prefixes worth decoding besides the
 	// markers: identity and node lines.
 	wantPrefixes [][]byte
+	// want runs on every printf line and once per structured message,
+	// before anything is decoded: these tables let it decline most
+	// messages after a look at their first byte and length.
+	//
+	// wantByFirst holds the wantPrefixes and extraWanted by first byte.
+	wantByFirst [256][]string
+	// exactShape has bit min(len, 255) of word [first byte] set for each
+	// exact marker message; only messages of such a shape are looked up.
+	exactShape [256][4]uint64
 }
 
 func newMatcher(p *Pipeline) *matcher {
@@ -31,6 +39,16 @@ func newMatcher(p *Pipeline) *matcher {
 			m.prefixes = append(m.prefixes, mk)
 			m.wantPrefixes = append(m.wantPrefixes, []byte(mk.Prefix))
 		}
+	}
+	for msg := range m.exact {
+		n := min(len(msg), 255)
+		m.exactShape[msg[0]][n/64] |= 1 << (n % 64)
+	}
+	for _, p := range m.wantPrefixes {
+		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], string(p))
+	}
+	for _, p := range extraWanted {
+		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], p)
 	}
 	return m
 }
@@ -57,18 +75,17 @@ var extraWanted = []string{
 // want is the parser's cheap filter: only records whose raw message can
 // matter are decoded. It must not allocate.
 func (m *matcher) want(msg []byte) bool {
-	if _, ok := m.exact[string(msg)]; ok {
-		return true
+	if len(msg) == 0 {
+		return false // markers have a message or a prefix
 	}
-	for _, p := range m.wantPrefixes {
-		if bytes.HasPrefix(msg, p) {
+	for _, p := range m.wantByFirst[msg[0]] {
+		if len(msg) >= len(p) && string(msg[:len(p)]) == p {
 			return true
 		}
 	}
-	for _, p := range extraWanted {
-		if bytes.HasPrefix(msg, []byte(p)) {
-			return true
-		}
+	if n := min(len(msg), 255); m.exactShape[msg[0]][n/64]&(1<<(n%64)) != 0 {
+		_, ok := m.exact[string(msg)]
+		return ok
 	}
 	return false
 }
