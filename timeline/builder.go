@@ -102,8 +102,8 @@ func (s *stageState) mark() *trouble {
 	return s.trouble
 }
 
-// tally is a stage's count of failed attempts or retries: 32 bits, as a
-// flow holds dozens of stages, and kept from wrapping.
+// tally is a count of failed attempts, retries or an event's repeats: 32
+// bits, as a flow holds dozens of them, and kept from wrapping.
 type tally int32
 
 func (t *tally) inc() { t.add(1) }
@@ -203,7 +203,7 @@ type Builder struct {
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
 	text         []byte   // evidenceText's buffer
-	evInputs     []string // inputs named by stage evidence
+	evInputs     []string // inputs named by stage evidence and events
 	evInputIdx   map[string]int32
 	lastInput    int32
 	patch        patchDecoder // reused: its slices outlive one patch
@@ -1337,22 +1337,22 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 }
 
-// event is an Event as the builder keeps it, in 144 bytes of Event's 200:
+// event is an Event as the builder keeps it, in 128 bytes of Event's 200:
 // its evidence is the line's position, at the event's own time.
 type event struct {
 	typ, reason, message, fieldPath string
 	at, last                        instant
-	count                           int
-	input                           string
 	line, offset                    int64
 	length                          int
+	count                           tally
+	input                           int32 // index in b.evInputs
 }
 
 func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message string) {
 	for i := range f.events {
 		e := &f.events[i]
 		if e.reason == reason && e.message == message && e.typ == typ {
-			e.count++
+			e.count.inc()
 			e.last = b.instant(rec.Time)
 			return
 		}
@@ -1361,7 +1361,7 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 		return
 	}
 	f.events = append(f.events, event{typ: b.intern(typ), reason: b.intern(reason), message: b.intern(message), fieldPath: b.intern(rec.Str("fieldPath")),
-		at: b.instant(rec.Time), count: 1, input: rec.Pos.Input, line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length})
+		at: b.instant(rec.Time), count: 1, input: b.inputIndex(rec.Pos.Input), line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length})
 }
 
 // events returns a flow's events in their public form.
@@ -1372,8 +1372,8 @@ func (b *Builder) events(f *flowState) []Event {
 	out := make([]Event, len(f.events))
 	for i, e := range f.events {
 		t := b.time(e.at)
-		out[i] = Event{Time: t, Type: e.typ, Reason: e.reason, Message: e.message, FieldPath: e.fieldPath, Count: e.count, LastTime: b.time(e.last),
-			Evidence: Evidence{Input: e.input, Line: e.line, Offset: e.offset, Length: e.length, Time: t}}
+		out[i] = Event{Time: t, Type: e.typ, Reason: e.reason, Message: e.message, FieldPath: e.fieldPath, Count: int(e.count), LastTime: b.time(e.last),
+			Evidence: Evidence{Input: b.evInputs[e.input], Line: e.line, Offset: e.offset, Length: e.length, Time: t}}
 	}
 	return out
 }
