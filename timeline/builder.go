@@ -202,6 +202,8 @@ type Builder struct {
 	fileKeys     map[string]string // input → node key of a host-less input
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
+	lastKey      recordKey // the last record's, and its node
+	lastNode     *nodeState
 	text         []byte   // evidenceText's buffer
 	evInputs     []string // inputs named by stage evidence and events
 	evInputIdx   map[string]int32
@@ -262,6 +264,12 @@ func (b *Builder) Inputs(stats []parser.SourceStats) {
 			}
 		}
 	}
+}
+
+// recordKey is what decides a record's node (see nodeKey).
+type recordKey struct {
+	input, host, component string
+	nodes                  int
 }
 
 // nodeKey says which node a record belongs to: its host (journald prefix
@@ -463,15 +471,21 @@ func evidencePos(rec *parser.Record) Evidence {
 // Add consumes one record.
 func (b *Builder) Add(rec *parser.Record) {
 	b.records++
-	if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
-		b.inputs[rec.Pos.Input] = true
-		b.inputOrder = append(b.inputOrder, rec.Pos.Input)
-	}
-	n := b.node(b.nodeKey(rec))
-	if in := b.inputNodes[rec.Pos.Input]; in == nil {
-		b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
-	} else if !in[n] {
-		in[n] = true
+	// A record's node and input are nearly always the last record's: the
+	// lookups are made again only when what decides them changes.
+	n := b.lastNode
+	if n == nil || b.lastKey != (recordKey{rec.Pos.Input, rec.Host, rec.Component, len(b.nodes)}) {
+		if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
+			b.inputs[rec.Pos.Input] = true
+			b.inputOrder = append(b.inputOrder, rec.Pos.Input)
+		}
+		n = b.node(b.nodeKey(rec))
+		if in := b.inputNodes[rec.Pos.Input]; in == nil {
+			b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
+		} else if !in[n] {
+			in[n] = true
+		}
+		b.lastNode, b.lastKey = n, recordKey{rec.Pos.Input, rec.Host, rec.Component, len(b.nodes)}
 	}
 	if !rec.Time.IsZero() {
 		if n.start.IsZero() || rec.Time.Before(n.start) {
@@ -719,17 +733,51 @@ func (f *flowState) terminal() bool {
 }
 
 func recordUID(rec *parser.Record) string {
-	for _, k := range []string{"podUID", "podID"} {
-		if u := rec.Str(k); looksLikeUID(u) {
+	_, podUID, podID := podFields(rec)
+	return uidOf(podUID, podID)
+}
+
+func recordRef(rec *parser.Record) (PodRef, bool) {
+	pod, _, _ := podFields(rec)
+	return refOf(rec, pod)
+}
+
+// podFields returns the fields that name a record's pod, the first of each
+// as Record.Field finds it, in one pass: nearly every record the engine
+// reads looks them up.
+func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		switch {
+		case f.Key == "pod" && pod == nil:
+			pod = &f.Value
+		case f.Key == "podUID" && podUID == nil:
+			podUID = &f.Value
+		case f.Key == "podID" && podID == nil:
+			podID = &f.Value
+		}
+	}
+	return pod, podUID, podID
+}
+
+// uidOf is the pod UID that podUID, else podID, gives.
+func uidOf(podUID, podID *parser.Value) string {
+	for _, v := range [2]*parser.Value{podUID, podID} {
+		if v == nil {
+			continue
+		}
+		if u := v.String(); looksLikeUID(u) {
 			return u
 		}
 	}
 	return ""
 }
 
-func recordRef(rec *parser.Record) (PodRef, bool) {
-	if v, ok := rec.Field("pod"); ok {
-		if r, ok := refFromValue(v); ok {
+// refOf is the pod reference of a record whose pod field is pod (nil when
+// it has none).
+func refOf(rec *parser.Record, pod *parser.Value) (PodRef, bool) {
+	if pod != nil {
+		if r, ok := refFromValue(*pod); ok {
 			return r, true
 		}
 	}
@@ -743,8 +791,9 @@ func recordRef(rec *parser.Record) (PodRef, bool) {
 
 // flowFor finds (or, when create is set, starts) the flow a record is about.
 func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowState {
-	uid := recordUID(rec)
-	ref, hasRef := recordRef(rec)
+	pod, podUID, podID := podFields(rec)
+	uid := uidOf(podUID, podID)
+	ref, hasRef := refOf(rec, pod)
 	if uid == "" && ref.UID != "" {
 		uid = ref.UID
 	}
@@ -1290,15 +1339,53 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
 }
 
+// eventFields are the fields of an "Event occurred" record, the first of
+// each as Record.Str finds it, read in one pass.
+type eventFields struct {
+	object                                *parser.Value
+	kind, reason, message, typ, fieldPath string
+}
+
+func readEvent(rec *parser.Record) eventFields {
+	var e eventFields
+	var seen [5]bool
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		k := -1
+		var dst *string
+		switch f.Key {
+		case "object":
+			if e.object == nil {
+				e.object = &f.Value
+			}
+			continue
+		case "kind":
+			k, dst = 0, &e.kind
+		case "reason":
+			k, dst = 1, &e.reason
+		case "message":
+			k, dst = 2, &e.message
+		case "type":
+			k, dst = 3, &e.typ
+		case "fieldPath":
+			k, dst = 4, &e.fieldPath
+		default:
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			*dst = f.Value.String()
+		}
+	}
+	return e
+}
+
 func (b *Builder) event(n *nodeState, rec *parser.Record) {
-	if kind := rec.Str("kind"); kind != "" && kind != "Pod" {
+	e := readEvent(rec)
+	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
 	}
-	ov, ok := rec.Field("object")
-	if !ok {
-		return
-	}
-	ref, ok := refFromValue(ov)
+	ref, ok := refFromValue(*e.object)
 	if !ok {
 		return
 	}
@@ -1307,9 +1394,8 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		b.unattributedLine(rec)
 		return
 	}
-	reason, message, typ := rec.Str("reason"), rec.Str("message"), rec.Str("type")
-	b.addEvent(f, rec, typ, reason, message)
-	fp := rec.Str("fieldPath")
+	reason, message, typ, fp := e.reason, e.message, e.typ, e.fieldPath
+	b.addEvent(f, rec, typ, reason, message, fp)
 	cname, ctyp, isC := containerFromFieldPath(fp)
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.container(f, cname, ctyp)
@@ -1348,7 +1434,7 @@ type event struct {
 	input                           int32 // index in b.evInputs
 }
 
-func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message string) {
+func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message, fieldPath string) {
 	for i := range f.events {
 		e := &f.events[i]
 		if e.reason == reason && e.message == message && e.typ == typ {
@@ -1360,7 +1446,7 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 	if len(f.events) >= maxEvents {
 		return
 	}
-	f.events = append(f.events, event{typ: b.intern(typ), reason: b.intern(reason), message: b.intern(message), fieldPath: b.intern(rec.Str("fieldPath")),
+	f.events = append(f.events, event{typ: b.intern(typ), reason: b.intern(reason), message: b.intern(message), fieldPath: b.intern(fieldPath),
 		at: b.instant(rec.Time), count: 1, input: b.inputIndex(rec.Pos.Input), line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length})
 }
 

@@ -34,7 +34,7 @@ func refFromString(s string) (PodRef, bool) {
 	if r, ok := legacyRef(s); ok {
 		return r, true
 	}
-	if i := strings.IndexByte(s, '/'); i > 0 && i < len(s)-1 && strings.IndexByte(s[i+1:], '/') < 0 && !strings.ContainsAny(s, " \"") {
+	if i := strings.IndexByte(s, '/'); i > 0 && i < len(s)-1 && strings.IndexByte(s[i+1:], '/') < 0 && strings.IndexByte(s, ' ') < 0 && strings.IndexByte(s, '"') < 0 {
 		return PodRef{Namespace: s[:i], Name: s[i+1:]}, true
 	}
 	return PodRef{}, false
