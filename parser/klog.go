@@ -27,6 +27,13 @@ func digits(b []byte, i, n int) (int, bool) {
 	return v, true
 }
 
+// digit2 reads the two decimal digits at b[i:]. (A byte below '0' wraps
+// round to more than 9.)
+func digit2(b []byte, i int) (int, bool) {
+	x, y := b[i]-'0', b[i+1]-'0'
+	return int(x)*10 + int(y), x <= 9 && y <= 9
+}
+
 // parseKlogHeader reads the klog header at the start of b by fixed offsets
 // (no regexp: this runs on every line).
 func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
@@ -48,16 +55,20 @@ func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
 	if b[5] != ' ' || b[8] != ':' || b[11] != ':' || b[14] != '.' {
 		return h, false
 	}
-	var ok1, ok2, ok3, ok4, ok5, ok6 bool
-	h.month, ok1 = digits(b, 1, 2)
-	h.day, ok2 = digits(b, 3, 2)
-	h.hour, ok3 = digits(b, 6, 2)
-	h.min, ok4 = digits(b, 9, 2)
-	h.sec, ok5 = digits(b, 12, 2)
-	h.micros, ok6 = digits(b, 15, 6)
-	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
+	var ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8 bool
+	var us1, us2, us3 int
+	h.month, ok1 = digit2(b, 1)
+	h.day, ok2 = digit2(b, 3)
+	h.hour, ok3 = digit2(b, 6)
+	h.min, ok4 = digit2(b, 9)
+	h.sec, ok5 = digit2(b, 12)
+	us1, ok6 = digit2(b, 15)
+	us2, ok7 = digit2(b, 17)
+	us3, ok8 = digit2(b, 19)
+	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) || h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
 		return h, false
 	}
+	h.micros = us1*10000 + us2*100 + us3
 	i := 21
 	if i >= len(b) || b[i] != ' ' {
 		return h, false
@@ -77,22 +88,26 @@ func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
 	}
 	i++
 	h.srcStart = i
-	end := bytes.Index(b[i:], []byte("] "))
-	if end < 0 {
+	h.srcEnd, h.payload, ok = klogSource(b, i)
+	return h, ok
+}
+
+// klogSource finds the end of the header's file:line, which starts at
+// b[i] and holds no space, and the payload after it: file:line ends with
+// the "] " at the first space.
+func klogSource(b []byte, i int) (srcEnd, payload int, ok bool) {
+	sp := bytes.IndexByte(b[i:], ' ')
+	if sp < 0 {
 		// A header with an empty payload ends in "]".
-		if b[len(b)-1] == ']' && bytes.IndexByte(b[i:], ' ') < 0 {
-			h.srcEnd = len(b) - 1
-			h.payload = len(b)
-			return h, true
+		if len(b) > 0 && b[len(b)-1] == ']' {
+			return len(b) - 1, len(b), true
 		}
-		return h, false
+		return 0, 0, false
 	}
-	h.srcEnd = i + end
-	if bytes.IndexByte(b[h.srcStart:h.srcEnd], ' ') >= 0 {
-		return h, false
+	if sp == 0 || b[i+sp-1] != ']' {
+		return 0, 0, false
 	}
-	h.payload = h.srcEnd + 2
-	return h, true
+	return i + sp - 1, i + sp + 1, true
 }
 
 // klogMsg returns the raw (still quoted) message bytes of a klog payload,
