@@ -14,6 +14,12 @@ type clock struct {
 	loc       *time.Location
 	lastMonth int
 	modTime   time.Time
+	// sec is the last whole second klogTime made with time.Date, from
+	// secYear and secHdr: the many lines of one second only add their
+	// microseconds to it.
+	sec     time.Time
+	secYear int
+	secHdr  klogHeader // month to sec
 }
 
 func newClock(opts Options) clock {
@@ -55,5 +61,11 @@ func (c *clock) klogTime(h klogHeader) time.Time {
 		c.year++
 	}
 	c.lastMonth = h.month
-	return time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, h.micros*1000, c.loc)
+	// time.Date with nanoseconds is the time of the whole second plus
+	// them (the zone is looked up by the second), to the bit.
+	if s := &c.secHdr; h.sec != s.sec || h.min != s.min || h.hour != s.hour || h.day != s.day || h.month != s.month || c.year != c.secYear || c.sec.IsZero() {
+		c.sec = time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, 0, c.loc)
+		c.secYear, c.secHdr = c.year, h
+	}
+	return c.sec.Add(time.Duration(h.micros) * time.Microsecond)
 }
