@@ -193,3 +193,20 @@ func FuzzScratchReuse(f *testing.F) {
 		checkScratch(t, p, &sc)
 	})
 }
+
+// FuzzPlainLen checks plainLen against the byte table, from every offset.
+func FuzzPlainLen(f *testing.F) {
+	f.Add("abcdefgh\"ijklmnop\\qrstuvwx\nyz\xc3\xa9\x00\x01\x7f\x80\xff")
+	f.Add("0123456789abcdef0123456789abcdef")
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := 0; i <= len(s); i++ {
+			want := 0
+			for want < len(s)-i && plainByte[s[i+want]] {
+				want++
+			}
+			if got := plainLen(s[i:]); got != want {
+				t.Fatalf("plainLen(%q) = %d, want %d", s[i:], got, want)
+			}
+		}
+	})
+}
