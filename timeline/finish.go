@@ -11,7 +11,17 @@ import (
 // Finish judges every flow and returns the list. The list shares slices
 // with the builder (no copy: memory at the end of a big log), so the
 // builder must not be used afterwards; a live view takes Snapshots.
-func (b *Builder) Finish() *FlowList { return b.judgeAll() }
+func (b *Builder) Finish() *FlowList { return b.FinishEach(nil) }
+
+// FinishEach is Finish for a view that keeps only part of each flow: trim,
+// when not nil, is called on each flow as soon as it is judged, before it
+// joins Items, and may drop its detail (Stages, Events, Evidence,
+// Containers' Stages, …). Each flow's state in the builder is freed as it
+// is judged, so the detailed list never exists whole: memory peaks at the
+// builder's plus the trimmed list's. What Finish computes after that (the
+// order, findings' pods, node verdict counts, the summary) reads only a
+// flow's pod, node, verdict, start and end, which trim must leave.
+func (b *Builder) FinishEach(trim func(*Flow)) *FlowList { return b.judgeAll(trim) }
 
 // Snapshot judges the flows built so far without ending the build: the list
 // shares nothing with the builder, so it may be read while records go on
@@ -19,7 +29,7 @@ func (b *Builder) Finish() *FlowList { return b.judgeAll() }
 func (b *Builder) Snapshot() *FlowList {
 	b.snapshot = true
 	defer func() { b.snapshot = false }()
-	return b.judgeAll()
+	return b.judgeAll(nil)
 }
 
 // own copies a slice the builder goes on appending to when the list being
@@ -31,7 +41,7 @@ func own[T any](b *Builder, s []T) []T {
 	return slices.Clone(s)
 }
 
-func (b *Builder) judgeAll() *FlowList {
+func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 	out := &FlowList{APIVersion: APIVersion, Kind: KindFlowList, Items: []Flow{}, Findings: []Finding{}, Nodes: []Node{}}
 	nodeNames := map[*nodeState]string{}
 	for _, name := range b.nodeOrder {
@@ -79,7 +89,11 @@ func (b *Builder) judgeAll() *FlowList {
 		if f == nil {
 			continue // a second Finish: see its comment
 		}
-		out.Items = append(out.Items, b.judge(f, nodeNames[f.node]))
+		fl := b.judge(f, nodeNames[f.node])
+		if trim != nil {
+			trim(&fl)
+		}
+		out.Items = append(out.Items, fl)
 		if !b.snapshot {
 			b.flows[i] = nil
 		}
