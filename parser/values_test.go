@@ -146,6 +146,7 @@ var scratchPayloads = []string{
 	` status={"ID":"x","Resources":{"CPU":"0"},"Mounts":null} pods=[{"name":"a"},{"name":"b"}]`,
 	` k=[{"a":[1,[2,[3 l={"m":{"n":` + "\n" + `1}}`,
 	` k="a\"b" l="\u00e9\/" m={"s":"\x41","t":"\ud800"} n=[]`,
+	` a=[[],[[1,2],[]],{},{"a":[{"b":{}}]}] b=[ 1 , 2 ] c={ } d=( e={"x":(1,2)} f=[1,[2,[3]],{"k":"v,w"}]`,
 	`{"ts":1,"msg":"m","v":4,"pods":[{"name":"a","uid":"u"},{}],"err":null,"o":{"p":[[],[[]]]}}`,
 	`{"ts":1,"msg":"m","pods":[{"name":"a","uid":`,
 }
@@ -169,6 +170,17 @@ func checkScratch(t *testing.T, p string, used *scratch) {
 	}
 	if len(used.fields) != 0 || len(used.values) != 0 {
 		t.Fatalf("%q left %d fields and %d values in the scratch", p, len(used.fields), len(used.values))
+	}
+	// A JSON klog value decodes as the same JSON alone.
+	if fields, ok := got.([]Field); ok {
+		for _, f := range fields {
+			if f.Value.Kind != KindObject && f.Value.Kind != KindList {
+				continue
+			}
+			if v, n, ok := parseJSON(f.Raw, 0, 0, &scratch{}); ok && n == len(f.Raw) && !reflect.DeepEqual(v, f.Value) {
+				t.Fatalf("%q: %s decoded as a klog value:\n%#v\nalone:\n%#v", p, f.Key, f.Value, v)
+			}
+		}
 	}
 }
 
