@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -1139,7 +1140,12 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		if c == nil {
 			return
 		}
-		id = strings.Clone(id)
+		// The ID as the container keeps it: one copy for both.
+		if k := slices.Index(c.ids, id); k >= 0 {
+			id = c.ids[k]
+		} else {
+			id = strings.Clone(id)
+		}
 		n.byID[id] = f
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
