@@ -199,7 +199,11 @@ type Builder struct {
 	capped       bool
 	dropped      int64
 	snapshot     bool // judging for Snapshot: copy what the builder still changes
-	words        map[string]string
+	words        map[string]uint32 // interned strings, by index in texts
+	texts        []string          // interned strings, and texts of evidence and events
+	stampBase    instant           // stamps' (compact.go)
+	wideTimes    []instant
+	widePos      []widePos
 	fileKeys     map[string]string // input → node key of a host-less input
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
@@ -333,19 +337,16 @@ func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	return ev
 }
 
-// evidence is an Evidence as a stage keeps it while the log is read, in 64
-// bytes of Evidence's 80: a flow holds some twenty of them.
+// evidence is an Evidence as a stage keeps it while the log is read, in 32
+// bytes of Evidence's 80 (compact.go): a flow holds some twenty of them.
 type evidence struct {
-	text         string
-	line, offset int64
-	length       int
-	at           instant
-	input        int32 // index in b.evInputs
+	where
+	at stamp
 }
 
 // stageEvidence is evidenceOf for a stage.
 func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{text: b.evidenceText(rec), line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length, at: b.instant(rec.Time), input: b.inputIndex(rec.Pos.Input)}
+	return evidence{where: b.where(rec, b.textID(b.evidenceText(rec))), at: b.stamp(b.instant(rec.Time))}
 }
 
 // inputIndex is input's index in b.evInputs, added if new.
@@ -373,7 +374,7 @@ func (b *Builder) publicEvidence(evs []evidence) []Evidence {
 	}
 	out := make([]Evidence, len(evs))
 	for i, e := range evs {
-		out[i] = Evidence{Input: b.evInputs[e.input], Line: e.line, Offset: e.offset, Length: e.length, Time: b.time(e.at), Text: e.text}
+		out[i] = b.evidence(e.where, e.at, true)
 	}
 	return out
 }
@@ -415,8 +416,8 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 // (marker messages, event reasons and types, field paths, images); the
 // table is bounded, past it strings are copied.
 func (b *Builder) intern(s string) string {
-	if w, ok := b.words[s]; ok {
-		return w
+	if k, ok := b.words[s]; ok {
+		return b.texts[k]
 	}
 	if len(s) > maxInternLen {
 		return keepReason(s)
@@ -435,8 +436,8 @@ func (b *Builder) name(s string) string {
 
 // internBytes is intern for text composed in a buffer.
 func (b *Builder) internBytes(p []byte) string {
-	if w, ok := b.words[string(p)]; ok {
-		return w
+	if k, ok := b.words[string(p)]; ok {
+		return b.texts[k]
 	}
 	if len(p) > maxReason {
 		p = p[:maxReason+1]
@@ -450,13 +451,22 @@ func (b *Builder) internBytes(p []byte) string {
 
 // addWord enters a string the builder owns into the intern table.
 func (b *Builder) addWord(w string) string {
-	if len(b.words) < maxInterned {
-		if b.words == nil {
-			b.words = map[string]string{}
-		}
-		b.words[w] = w
-	}
+	b.word(w)
 	return w
+}
+
+// word enters w, a string the builder owns, into the intern table and
+// b.texts, unless the table is full.
+func (b *Builder) word(w string) (uint32, bool) {
+	if len(b.words) >= maxInterned {
+		return 0, false
+	}
+	if b.words == nil {
+		b.words = map[string]uint32{}
+	}
+	k := b.addText(w)
+	b.words[w] = k
+	return k, true
 }
 
 const (
@@ -1429,31 +1439,30 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 }
 
-// event is an Event as the builder keeps it, in 128 bytes of Event's 200:
-// its evidence is the line's position, at the event's own time.
+// event is an Event as the builder keeps it, in 56 bytes of Event's 200
+// (compact.go): its evidence is the line's position, at the event's own
+// time; the text where keeps is the message.
 type event struct {
-	typ, reason, message, fieldPath string
-	at, last                        instant
-	line, offset                    int64
-	length                          int
-	count                           tally
-	input                           int32 // index in b.evInputs
+	where
+	typ, reason, fieldPath uint32 // indexes in b.texts
+	count                  tally
+	at, last               stamp
 }
 
 func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message, fieldPath string) {
 	for i := range f.events {
 		e := &f.events[i]
-		if e.reason == reason && e.message == message && e.typ == typ {
+		if b.texts[e.reason] == reason && b.texts[e.text] == message && b.texts[e.typ] == typ {
 			e.count.inc()
-			e.last = b.instant(rec.Time)
+			e.last = b.stamp(b.instant(rec.Time))
 			return
 		}
 	}
 	if len(f.events) >= maxEvents {
 		return
 	}
-	f.events = append(f.events, event{typ: b.intern(typ), reason: b.intern(reason), message: b.intern(message), fieldPath: b.intern(fieldPath),
-		at: b.instant(rec.Time), count: 1, input: b.inputIndex(rec.Pos.Input), line: rec.Pos.Line, offset: rec.Pos.Offset, length: rec.Pos.Length})
+	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: b.internID(typ), reason: b.internID(reason), fieldPath: b.internID(fieldPath),
+		at: b.stamp(b.instant(rec.Time)), count: 1})
 }
 
 // events returns a flow's events in their public form.
@@ -1463,9 +1472,9 @@ func (b *Builder) events(f *flowState) []Event {
 	}
 	out := make([]Event, len(f.events))
 	for i, e := range f.events {
-		t := b.time(e.at)
-		out[i] = Event{Time: t, Type: e.typ, Reason: e.reason, Message: e.message, FieldPath: e.fieldPath, Count: int(e.count), LastTime: b.time(e.last),
-			Evidence: Evidence{Input: b.evInputs[e.input], Line: e.line, Offset: e.offset, Length: e.length, Time: t}}
+		ev := b.evidence(e.where, e.at, false)
+		out[i] = Event{Time: ev.Time, Type: b.texts[e.typ], Reason: b.texts[e.reason], Message: b.texts[e.text], FieldPath: b.texts[e.fieldPath], Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
+			Evidence: ev}
 	}
 	return out
 }

@@ -571,7 +571,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
 		// "Observed pod startup duration": the kubelet saw it running.
-		t := rs.evidence[0].at
+		t := b.instantOf(rs.evidence[0].at)
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}

@@ -4,6 +4,8 @@ import (
 	"math"
 	"testing"
 	"time"
+
+	"github.com/podflow/podflow/parser"
 )
 
 // Instants give back the very time they were made from, zone included,
@@ -73,4 +75,75 @@ func TestInstantZonesBounded(t *testing.T) {
 func zoneOff(t time.Time) int {
 	_, off := t.Zone()
 	return off
+}
+
+// Stamps give back the very instant they were made from: near the first
+// one in 8 bytes, far from it or in a zone past the sixteenth from the
+// table on the side.
+func TestStampRoundTrip(t *testing.T) {
+	base := time.Date(2026, 11, 22, 6, 25, 30, 165825000, time.UTC)
+	times := []time.Time{
+		base,
+		{},
+		base.Add(-time.Nanosecond),
+		base.Add(time.Nanosecond),
+		base.Add(-base.Sub(time.Unix(0, 0))), // the epoch
+		base.Add(8 * 365 * 24 * time.Hour),   // the edge of the compact form
+		base.Add(-8 * 365 * 24 * time.Hour),
+		base.Add(9 * 365 * 24 * time.Hour), // past it
+		base.Add(-9 * 365 * 24 * time.Hour),
+		time.Date(2026, 11, 22, 6, 25, 30, 999999999, time.FixedZone("", 2*3600)),
+		time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC),
+		time.Date(300000, 1, 1, 0, 0, 0, 0, time.FixedZone("", -9*3600)),
+		time.Unix(math.MaxInt64/2, 0).UTC(),
+		time.Unix(math.MinInt64/2, 999999999).UTC(),
+	}
+	// More zones than a stamp holds.
+	for i := range 20 {
+		times = append(times, base.Add(time.Duration(i)*time.Hour).In(time.FixedZone("", i*900)))
+	}
+	b := NewBuilder(Options{})
+	wide := 0
+	for i, tm := range times {
+		in := b.instant(tm)
+		s := b.stamp(in)
+		if s&stampWide != 0 {
+			wide++
+		}
+		if got := b.instantOf(s); got != in {
+			t.Errorf("%d: %v: instant %+v came back as %+v", i, tm, in, got)
+		}
+		if (s == 0) != tm.IsZero() {
+			t.Errorf("%d: %v: stamp %d", i, tm, s)
+		}
+	}
+	// On the side: the seven times nine years or more from the first, and
+	// the times in zones 16 to 21 (UTC, +02:00 and -09:00 come first; the
+	// loop's +02:00 is the one before).
+	if wide != 13 {
+		t.Errorf("%d of %d stamps on the side, want 13", wide, len(times))
+	}
+}
+
+// Positions past what a where holds inline come back whole.
+func TestWhereRoundTrip(t *testing.T) {
+	b := NewBuilder(Options{})
+	id := b.textID("a text")
+	for i, p := range []parser.Position{
+		{Input: "a.log", Line: 1, Offset: 0, Length: 10},
+		{Input: "b.log", Line: math.MaxUint32, Offset: math.MaxInt64, Length: math.MaxUint32},
+		{Input: "b.log", Line: math.MaxUint32 + 1, Offset: 5, Length: 3},
+		{Input: "a.log", Line: 7, Offset: 5, Length: math.MaxUint32 + 1},
+	} {
+		rec := &parser.Record{Pos: p, Time: time.Date(2026, 11, 22, 6, 0, 0, i, time.UTC)}
+		w := b.where(rec, id)
+		if want := i >= 2; w.wide != want {
+			t.Errorf("%d: wide %v, want %v", i, w.wide, want)
+		}
+		ev := b.evidence(w, b.stamp(b.instant(rec.Time)), true)
+		want := Evidence{Input: p.Input, Line: p.Line, Offset: p.Offset, Length: p.Length, Time: rec.Time, Text: "a text"}
+		if ev != want {
+			t.Errorf("%d: %+v came back as %+v", i, want, ev)
+		}
+	}
 }
