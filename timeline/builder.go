@@ -198,7 +198,7 @@ type Builder struct {
 	budgets      map[string]time.Duration
 	capped       bool
 	dropped      int64
-	snapshot     bool // judging for Snapshot: copy what the builder still changes
+	snapshot     bool              // judging for Snapshot: copy what the builder still changes
 	words        map[string]uint32 // interned strings, by index in texts
 	texts        []string          // interned strings, and texts of evidence and events
 	stampBase    instant           // stamps' (compact.go)
