@@ -2,9 +2,12 @@ package timeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/podflow/podflow/parser"
 )
@@ -117,5 +120,54 @@ func TestCutEndsOnARune(t *testing.T) {
 		if got := cut(tt.in, tt.n); got != tt.want {
 			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
+	}
+}
+
+// A stage keeps its latest line in one slot and an event its latest time:
+// what they overwrite gives back its entries in the builder's side tables
+// (texts not interned, times far from the first), so a pod failing all
+// day with ever new errors costs what it keeps, not a text per line.
+func TestSideTablesDoNotGrowWithLines(t *testing.T) {
+	const lines = 20_000
+	first := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	far := first.AddDate(20, 0, 0) // too far from the first time for a compact stamp
+	var buf bytes.Buffer
+	pod := `"pod":{"name":"w-1","namespace":"default"},"podUID":"0f0e0d0c-0000-4000-8000-000000000001"`
+	fmt.Fprintf(&buf, `{"ts":%d,"msg":"SyncLoop ADD","v":2,"source":"api","pods":[{"name":"w-1","namespace":"default"}]}`+"\n", first.UnixMilli())
+	last := ""
+	for i := range lines {
+		ts := first.Add(time.Duration(i) * time.Second)
+		if i%2 == 1 {
+			ts = far.Add(time.Duration(i) * time.Second)
+		}
+		// A long error, new each time: not interned.
+		last = fmt.Sprintf("failed to \"CreatePodSandbox\" for \"w-1_default\" with CreatePodSandboxError: attempt %d: %s", i, strings.Repeat("x", 400))
+		errJSON, _ := json.Marshal(last)
+		fmt.Fprintf(&buf, `{"ts":%d,"msg":"Error syncing pod, skipping","err":%s,%s}`+"\n", ts.UnixMilli(), errJSON, pod)
+		fmt.Fprintf(&buf, `{"ts":%d,"msg":"Event occurred","v":3,"object":{"name":"w-1","namespace":"default"},"kind":"Pod","type":"Warning","reason":"Noted","message":"a note"}`+"\n", ts.UnixMilli())
+	}
+	b := NewBuilder(Options{})
+	feed(b, "day.log", buf.Bytes())
+	if n := len(b.texts) - len(b.freeTexts) - len(b.words); n > 20 {
+		t.Errorf("%d texts of their own kept for one pod after %d lines", n, lines)
+	}
+	if n := len(b.texts) + len(b.wideTimes) + len(b.widePos); n > 100 {
+		t.Errorf("side tables of %d entries after %d lines of one pod", n, lines)
+	}
+	fl := b.Finish()
+	if len(fl.Items) != 1 {
+		t.Fatalf("%d flows, want 1", len(fl.Items))
+	}
+	f := fl.Items[0]
+	sb := stageOf(f, StSandbox)
+	if len(sb.Evidence) != maxEvidence || sb.Attempts < lines/2 {
+		t.Fatalf("sandbox stage: %d evidence lines, %d attempts", len(sb.Evidence), sb.Attempts)
+	}
+	latest := sb.Evidence[maxEvidence-1]
+	if !strings.Contains(latest.Text, fmt.Sprintf("attempt %d:", lines-1)) || !latest.Time.Equal(far.Add((lines-1)*time.Second).Truncate(time.Millisecond)) {
+		t.Errorf("latest evidence %q at %v, want attempt %d at %v", latest.Text, latest.Time, lines-1, far.Add((lines-1)*time.Second))
+	}
+	if len(f.Events) != 1 || f.Events[0].Count != lines || !f.Events[0].LastTime.Equal(far.Add((lines-1)*time.Second)) {
+		t.Errorf("events %+v", f.Events)
 	}
 }

@@ -204,6 +204,9 @@ type Builder struct {
 	stampBase    instant           // stamps' (compact.go)
 	wideTimes    []instant
 	widePos      []widePos
+	freeTexts    []int // entries of texts, wideTimes and widePos to reuse
+	freeTimes    []int
+	freePos      []int
 	fileKeys     map[string]string // input → node key of a host-less input
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
@@ -909,12 +912,13 @@ func (b *Builder) touch(f *flowState, rec *parser.Record) {
 	}
 }
 
-func addEvidence(s *stageState, ev evidence) {
+func (b *Builder) addEvidence(s *stageState, ev evidence) {
 	if len(s.evidence) < maxEvidence {
 		s.evidence = append(s.evidence, ev)
 		return
 	}
 	// Keep the first lines and the latest one.
+	b.release(s.evidence[maxEvidence-1])
 	s.evidence[maxEvidence-1] = ev
 }
 
@@ -924,7 +928,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 	case Begin:
 		if s.begin.IsZero() {
 			s.begin = t
-			addEvidence(s, b.stageEvidence(rec))
+			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	case Complete:
 		if s.complete.IsZero() {
@@ -932,7 +936,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			if s.begin.IsZero() {
 				s.begin = t
 			}
-			addEvidence(s, b.stageEvidence(rec))
+			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	case Fail, Retry:
 		if s.begin.IsZero() {
@@ -963,10 +967,10 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			tr.lastRetry = t
 		}
 		tr.reason = reason
-		addEvidence(s, b.stageEvidence(rec))
+		b.addEvidence(s, b.stageEvidence(rec))
 	case Observe:
 		if len(s.evidence) == 0 {
-			addEvidence(s, b.stageEvidence(rec))
+			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	}
 }
@@ -1454,6 +1458,7 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 		e := &f.events[i]
 		if b.texts[e.reason] == reason && b.texts[e.text] == message && b.texts[e.typ] == typ {
 			e.count.inc()
+			b.releaseStamp(e.last)
 			e.last = b.stamp(b.instant(rec.Time))
 			return
 		}

@@ -12,7 +12,10 @@ import (
 // time, a where for a line's position and text) that only the builder that
 // made them reads back. Each form fits what real logs hold and sends what
 // does not fit (a time years from the log's first, an input past the
-// 65,535th) to a table on the side, so nothing is lost or rounded.
+// 65,535th) to a table on the side, so nothing is lost or rounded. What a
+// kept line overwrites (a stage keeps its latest line in one slot, an
+// event its latest time) gives its entries on the side back for reuse, so
+// the tables grow with what flows keep, not with lines.
 
 // stamp is a time in 8 bytes: nanoseconds from the builder's first
 // stamped time with the time's zone (instant.go) when the zone is one of
@@ -41,8 +44,40 @@ func (b *Builder) stamp(i instant) stamp {
 		d := ds*1e9 + int64(i.nsec) - int64(b.stampBase.nsec)
 		return stamp(uint64(d+stampBias)<<stampShift | uint64(i.zone)<<1)
 	}
-	b.wideTimes = append(b.wideTimes, i)
-	return stamp(uint64(len(b.wideTimes)-1)<<1 | stampWide)
+	return stamp(uint64(reuse(&b.wideTimes, &b.freeTimes, i))<<1 | stampWide)
+}
+
+// reuse puts v in a free entry of *table, or a new one, and returns its
+// index.
+func reuse[T any](table *[]T, free *[]int, v T) int {
+	if n := len(*free); n > 0 {
+		k := (*free)[n-1]
+		*free = (*free)[:n-1]
+		(*table)[k] = v
+		return k
+	}
+	*table = append(*table, v)
+	return len(*table) - 1
+}
+
+// release gives back what e holds on the side: it is overwritten.
+func (b *Builder) release(e evidence) {
+	b.releaseStamp(e.at)
+	if e.wide {
+		b.freePos = append(b.freePos, int(e.offset))
+	}
+	if k, ok := b.words[b.texts[e.text]]; !ok || k != e.text {
+		// Not interned: its own entry.
+		b.texts[e.text] = ""
+		b.freeTexts = append(b.freeTexts, int(e.text))
+	}
+}
+
+// releaseStamp gives back what s holds on the side: it is overwritten.
+func (b *Builder) releaseStamp(s stamp) {
+	if s&stampWide != 0 {
+		b.freeTimes = append(b.freeTimes, int(s>>1))
+	}
 }
 
 // instantOf converts s back.
@@ -89,8 +124,8 @@ func (b *Builder) where(rec *parser.Record, text uint32) where {
 	if p.Line >= 0 && p.Line <= math.MaxUint32 && p.Length >= 0 && uint64(p.Length) <= math.MaxUint32 && in <= math.MaxUint16 {
 		return where{offset: p.Offset, line: uint32(p.Line), length: uint32(p.Length), input: uint16(in), text: text}
 	}
-	b.widePos = append(b.widePos, widePos{line: p.Line, offset: p.Offset, length: p.Length, input: in})
-	return where{offset: int64(len(b.widePos) - 1), wide: true, text: text}
+	k := reuse(&b.widePos, &b.freePos, widePos{line: p.Line, offset: p.Offset, length: p.Length, input: in})
+	return where{offset: int64(k), wide: true, text: text}
 }
 
 // evidence returns w as public evidence at time t, its text left out
@@ -132,6 +167,5 @@ func (b *Builder) internID(s string) uint32 {
 
 // addText enters a string the builder owns into b.texts.
 func (b *Builder) addText(s string) uint32 {
-	b.texts = append(b.texts, s)
-	return uint32(len(b.texts) - 1)
+	return uint32(reuse(&b.texts, &b.freeTexts, s))
 }

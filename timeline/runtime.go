@@ -124,7 +124,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 			default:
 				b.touch(f, rec)
 				if s := c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
-					addEvidence(s, b.stageEvidence(rec))
+					b.addEvidence(s, b.stageEvidence(rec))
 				}
 			}
 		}
