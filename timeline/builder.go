@@ -390,7 +390,7 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 	// keep each once.
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			return cut(rec.Msg, maxEvidenceText)
+			return b.internBytes(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
 		}
 		return b.intern(rec.Msg)
 	}
@@ -410,7 +410,7 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 		b.text = t
 	}
 	if len(t) > maxEvidenceText {
-		return cut(string(t[:maxEvidenceText+1]), maxEvidenceText)
+		t = cutBytes(t, maxEvidenceText)
 	}
 	return b.internBytes(t)
 }
@@ -472,8 +472,11 @@ func (b *Builder) word(w string) (uint32, bool) {
 	return k, true
 }
 
+// Evidence texts (cut at maxEvidenceText) are interned whole: an error
+// repeats across pods in the same words. The table pins at most some 20
+// MiB on a log of ever new texts.
 const (
-	maxInternLen = 256
+	maxInternLen = maxEvidenceText + len("…")
 	maxInterned  = 1 << 16
 )
 
@@ -705,6 +708,14 @@ func cut(s string, n int) string {
 		n--
 	}
 	return s[:n] + "…"
+}
+
+// cutBytes is cut for text composed in a buffer: t is cut in place.
+func cutBytes(t []byte, n int) []byte {
+	for n > 0 && !utf8.RuneStart(t[n]) {
+		n--
+	}
+	return append(t[:n], "…"...)
 }
 
 // maxReason is far above real reasons (a CNI or registry error chain is a
