@@ -266,6 +266,9 @@ func dash(s string) string {
 
 func getPodsRun(o *GetPodsOptions) error {
 	ioS := o.IO
+	if o.Output != "json" && o.Output != "yaml" {
+		o.Load.trim = rowOnly
+	}
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
@@ -291,6 +294,18 @@ func getPodsRun(o *GetPodsOptions) error {
 	}
 	printPodTable(ioS, fl.Items, o.Output == "wide", o.NoHeaders, ioS.ColorEnabled(o.Color))
 	return nil
+}
+
+// rowOnly keeps of a flow what the table, -o name, the filters and the
+// sort read: its stages, events and evidence go as soon as it is judged.
+func rowOnly(f *timeline.Flow) {
+	f.Stages, f.Events, f.Evidence, f.Startup = nil, nil, nil, nil
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	cs := make([]timeline.Container, len(f.Containers))
+	for i, c := range f.Containers {
+		cs[i] = timeline.Container{Name: c.Name, Type: c.Type, Restarts: c.Restarts}
+	}
+	f.Containers = cs
 }
 
 // shortReason is the REASON width of the default table.

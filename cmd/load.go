@@ -22,6 +22,11 @@ type LoadOptions struct {
 	TZ      string
 	Budgets []string // stage=duration
 	MaxPods int
+
+	// trim, set by a view that prints only part of each flow, drops the
+	// rest as each flow is judged, so a big log's detailed FlowList never
+	// exists whole (see timeline.Builder.FinishEach).
+	trim func(*timeline.Flow)
 }
 
 // addLoadFlags registers --year, --tz and --budget.
@@ -107,7 +112,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		b.Add(rec)
 	}
 	b.Inputs(mr.SourceStats())
-	a.Flows = b.Finish()
+	a.Flows = b.FinishEach(o.trim)
 	a.Stats = mr.Stats()
 	good := 0
 	for _, ss := range mr.SourceStats() {

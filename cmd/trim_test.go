@@ -1,0 +1,65 @@
+package cmd
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestRowOnlyKeepsWhatTheTableReads: get pods and get nodes drop each
+// flow's detail as it is judged (rowOnly); every table they print, with
+// every sort and the filters, must be what the full flows give.
+func TestRowOnlyKeepsWhatTheTableReads(t *testing.T) {
+	files, err := filepath.Glob(corpus + "v*/*.log")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus logs: %v", err)
+	}
+	inputs := append([][]string{{corpus}}, make([][]string, 0, len(files))...)
+	for _, f := range files {
+		inputs = append(inputs, []string{f})
+	}
+	for _, in := range inputs {
+		ioS, _, _, _ := NewTestIO(false)
+		full, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		trimmed, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000, trim: rowOnly})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(full.Flows.Items) == 0 {
+			t.Fatalf("%v: no pods", in)
+		}
+		for _, sort := range getPodsSorts {
+			for _, wide := range []bool{false, true} {
+				o := &GetPodsOptions{IO: ioS, SortBy: sort, Since: "30s", Verdicts: nil}
+				if sort == "verdict" {
+					o.Since = "" // a filter and a sort each on their own
+				}
+				want, got := tableOf(t, o, full, wide), tableOf(t, o, trimmed, wide)
+				if got != want {
+					t.Errorf("%v --sort-by %s wide=%v: trimmed flows print\n%s\nfull flows print\n%s", in, sort, wide, got, want)
+				}
+			}
+		}
+		if len(full.Flows.Nodes) != len(trimmed.Flows.Nodes) {
+			t.Fatalf("%v: %d nodes trimmed, %d full", in, len(trimmed.Flows.Nodes), len(full.Flows.Nodes))
+		}
+		for i, n := range full.Flows.Nodes {
+			if m := trimmed.Flows.Nodes[i]; m.Name != n.Name || podCounts(m.Pods, false) != podCounts(n.Pods, false) {
+				t.Errorf("%v: node %d trimmed %+v, full %+v", in, i, m, n)
+			}
+		}
+	}
+}
+
+func tableOf(t *testing.T, o *GetPodsOptions, a *Analysis, wide bool) string {
+	t.Helper()
+	fl, err := o.selectFlows(a.Flows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ioS, _, out, _ := NewTestIO(false)
+	printPodTable(ioS, fl.Items, wide, false, false)
+	return out.String()
+}
