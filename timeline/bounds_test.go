@@ -126,8 +126,9 @@ func TestCutEndsOnARune(t *testing.T) {
 
 // A stage keeps its latest line in one slot and an event its latest time:
 // what they overwrite gives back its entries in the builder's side tables
-// (texts not interned, times far from the first), so a pod failing all
-// day with ever new errors costs what it keeps, not a text per line.
+// (texts not interned) or is swept (times far from the first), so a pod
+// failing all day with ever new errors costs what it keeps, not a text or
+// a time per line.
 func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	const lines = 20_000
 	first := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
@@ -157,8 +158,12 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	if n := len(b.texts) - len(b.freeTexts) - len(b.words); n > 20 {
 		t.Errorf("%d texts of their own kept for one pod after %d lines", n, lines)
 	}
-	if n := len(b.texts) - len(b.words) + len(b.wideTimes) + len(b.widePos); n > 100 {
+	if n := len(b.texts) - len(b.words) + len(b.widePos); n > 100 {
 		t.Errorf("side tables of %d entries after %d lines of one pod", n, lines)
+	}
+	// Swept when doubled, or at the least 1024 entries.
+	if n := len(b.wideTimes); n > 2048 {
+		t.Errorf("%d times on the side after %d lines of one pod, some 40,000 of them far", n, lines)
 	}
 	fl := b.Finish()
 	if len(fl.Items) != 1 {

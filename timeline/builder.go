@@ -74,7 +74,7 @@ const (
 )
 
 type stageState struct {
-	begin, complete instant
+	begin, complete stamp
 	trouble         *trouble // nil until an attempt fails or the kubelet backs off
 	evidence        []evidence
 }
@@ -82,7 +82,7 @@ type stageState struct {
 // trouble is what a stage keeps of its failed attempts and retries: apart,
 // as most stages have none.
 type trouble struct {
-	lastFail, lastRetry instant
+	lastFail, lastRetry stamp
 	attempts, retries   tally
 	reason, rootReason  string
 }
@@ -125,17 +125,17 @@ type containerState struct {
 	state, reason    string
 	ready            bool
 	needsID          bool
-	attemptAt        instant
-	died             instant
+	attemptAt        stamp
+	died             stamp
 	plegStarted      bool
-	plegAt           instant
+	plegAt           stamp
 	// pulls are the image pulls the events show (Pulling → Pulled), for the
 	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
-	pulls    []span
-	pullOpen instant
+	pulls    []stampSpan
+	pullOpen stamp
 	// ran is the runtime's own start and finish of an init container, from
 	// "Computing init container action"; it beats PLEG's relist delay.
-	ran span
+	ran stampSpan
 }
 
 type span struct{ from, to instant }
@@ -153,7 +153,7 @@ type flowState struct {
 	events      []event
 	startup     *Startup
 	sloRule     sloRule
-	first, last instant
+	first, last stamp
 	phase       string
 }
 
@@ -204,9 +204,10 @@ type Builder struct {
 	stampBase    instant           // stamps' (compact.go)
 	wideTimes    []instant
 	widePos      []widePos
-	freeTexts    []int // entries of texts, wideTimes and widePos to reuse
-	freeTimes    []int
+	freeTexts    []int // entries of texts and widePos to reuse
 	freePos      []int
+	wideSweep    int               // the size of wideTimes that calls for a sweep
+	wideFloor    int               // and the least (a sweep walks every flow)
 	fileKeys     map[string]string // input → node key of a host-less input
 	zones        []*time.Location  // instants' zones (instant.go)
 	lastZone     int32
@@ -235,7 +236,7 @@ func NewBuilder(opts Options) *Builder {
 	for k, v := range opts.Budgets {
 		budgets[k] = v
 	}
-	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets}
+	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets, wideFloor: 1024}
 }
 
 // InputSpan tells the builder the time span of all lines of an input,
@@ -349,7 +350,7 @@ type evidence struct {
 
 // stageEvidence is evidenceOf for a stage.
 func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{where: b.where(rec, b.textID(b.evidenceText(rec))), at: b.stamp(b.instant(rec.Time))}
+	return evidence{where: b.where(rec, b.textID(b.evidenceText(rec))), at: b.stampAt(rec.Time)}
 }
 
 // inputIndex is input's index in b.evInputs, added if new.
@@ -488,6 +489,7 @@ func evidencePos(rec *parser.Record) Evidence {
 // Add consumes one record.
 func (b *Builder) Add(rec *parser.Record) {
 	b.records++
+	b.sweepTimes()
 	// A record's node and input are nearly always the last record's: the
 	// lookups are made again only when what decides them changes.
 	n := b.lastNode
@@ -914,11 +916,11 @@ func (b *Builder) touch(f *flowState, rec *parser.Record) {
 	if rec.Time.IsZero() {
 		return
 	}
-	t := b.instant(rec.Time)
-	if f.first.IsZero() || t.Before(f.first) {
+	t := b.stampAt(rec.Time)
+	if f.first.IsZero() || b.before(t, f.first) {
 		f.first = t
 	}
-	if t.After(f.last) {
+	if b.after(t, f.last) {
 		f.last = t
 	}
 }
@@ -934,7 +936,7 @@ func (b *Builder) addEvidence(s *stageState, ev evidence) {
 }
 
 func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
-	t := b.instant(rec.Time)
+	t := b.stampAt(rec.Time)
 	switch eff {
 	case Begin:
 		if s.begin.IsZero() {
@@ -968,7 +970,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if eff == Fail {
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
-			if tr.lastFail.IsZero() || t.Sub(tr.lastFail) > 100*time.Millisecond {
+			if tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > 100*time.Millisecond {
 				tr.attempts.inc()
 			}
 			tr.lastFail = t
@@ -1001,7 +1003,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 	if id == CStStarted && eff == Complete {
 		c.starts++
 		c.needsID = true
-		c.attemptAt = b.instant(rec.Time)
+		c.attemptAt = b.stampAt(rec.Time)
 		c.state = "running"
 		if c.starts > 1 && c.restartCount < c.starts-1 {
 			c.restartCount = c.starts - 1
@@ -1160,7 +1162,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		}
 		c := f.containerByID(id)
 		if c == nil {
-			c = f.claimID(id)
+			c = b.claimID(f, id)
 		}
 		if c == nil {
 			return
@@ -1174,7 +1176,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		n.byID[id] = f
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
-			c.plegAt = b.instant(rec.Time)
+			c.plegAt = b.stampAt(rec.Time)
 		}
 		if c.state != "terminated" {
 			c.state = "running"
@@ -1186,13 +1188,13 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		}
 		c := f.containerByID(id)
 		if c == nil {
-			c = f.claimID(id)
+			c = b.claimID(f, id)
 		}
 		if c == nil {
 			return
 		}
 		c.state = "terminated"
-		c.died = b.instant(rec.Time)
+		c.died = b.stampAt(rec.Time)
 		if c.typ == ContainerInit && c.exitCode != nil && *c.exitCode == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 		} else if c.typ == ContainerInit && c.exitCode == nil {
@@ -1223,10 +1225,10 @@ func (f *flowState) containerByID(id string) *containerState {
 
 // claimID gives a runtime container ID the kubelet only named in a PLEG
 // event to the container that started earliest without one.
-func (f *flowState) claimID(id string) *containerState {
+func (b *Builder) claimID(f *flowState, id string) *containerState {
 	var best *containerState
 	for _, c := range f.containers {
-		if c.needsID && (best == nil || c.attemptAt.Before(best.attemptAt)) {
+		if c.needsID && (best == nil || b.before(c.attemptAt, best.attemptAt)) {
 			best = c
 		}
 	}
@@ -1279,7 +1281,7 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	}
 	c := f.containerByID(id)
 	if c == nil {
-		c = f.claimID(id)
+		c = b.claimID(f, id)
 	}
 	if c == nil {
 		return
@@ -1430,7 +1432,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	cname, ctyp, isC := containerFromFieldPath(fp)
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.container(f, cname, ctyp)
-		c.notePull(reason, message, b.instant(rec.Time))
+		c.notePull(reason, message, b.stampAt(rec.Time))
 		if img := firstQuoted(message); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
 		}
@@ -1469,8 +1471,7 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 		e := &f.events[i]
 		if b.texts[e.reason] == reason && b.texts[e.text] == message && b.texts[e.typ] == typ {
 			e.count.inc()
-			b.releaseStamp(e.last)
-			e.last = b.stamp(b.instant(rec.Time))
+			e.last = b.stampAt(rec.Time)
 			return
 		}
 	}
@@ -1478,7 +1479,7 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 		return
 	}
 	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: b.internID(typ), reason: b.internID(reason), fieldPath: b.internID(fieldPath),
-		at: b.stamp(b.instant(rec.Time)), count: 1})
+		at: b.stampAt(rec.Time), count: 1})
 }
 
 // events returns a flow's events in their public form.
@@ -1567,9 +1568,9 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.
-			if s := c.stages.get(CStCompleted); !c.died.IsZero() && c.died.Before(s.complete) && !c.died.Before(s.begin) {
+			if s := c.stages.get(CStCompleted); !c.died.IsZero() && b.before(c.died, s.complete) && !b.before(c.died, s.begin) {
 				s.complete = c.died
-			} else if !c.died.IsZero() && c.died.Before(s.complete) && c.died.Before(s.begin) {
+			} else if !c.died.IsZero() && b.before(c.died, s.complete) && b.before(c.died, s.begin) {
 				s.begin, s.complete = c.died, c.died
 			}
 		}
@@ -1610,7 +1611,7 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 			st.Created = &t
 		}
 	}
-	start := b.time(f.first)
+	start := b.timeOf(f.first)
 	if st.Created != nil {
 		start = *st.Created
 	}

@@ -3,25 +3,32 @@ package timeline
 import (
 	"math"
 	"strings"
+	"time"
 
 	"github.com/podflow/podflow/parser"
 )
 
-// The builder keeps a flow's evidence lines and events while the log is
-// read, some thirty per pod: they are kept in compact forms (a stamp for a
-// time, a where for a line's position and text) that only the builder that
-// made them reads back. Each form fits what real logs hold and sends what
-// does not fit (a time years from the log's first, an input past the
-// 65,535th) to a table on the side, so nothing is lost or rounded. What a
-// kept line overwrites (a stage keeps its latest line in one slot, an
-// event its latest time) gives its entries on the side back for reuse, so
-// the tables grow with what flows keep, not with lines.
+// The builder keeps some hundred times and thirty lines per pod while the
+// log is read: in compact forms (a stamp for a time, a where for a line's
+// position and text) that only the builder that made them reads back. Each
+// form fits what real logs hold and sends what does not fit (a time years
+// from the log's first, an input past the 65,535th) to a table on the
+// side, so nothing is lost or rounded. The tables grow with what flows
+// keep, not with lines: a kept line that is overwritten (a stage keeps its
+// latest line in one slot) gives its entries back, and the times on the
+// side that nothing holds any more are swept (sweepTimes).
 
 // stamp is a time in 8 bytes: nanoseconds from the builder's first
 // stamped time with the time's zone (instant.go) when the zone is one of
 // the first sixteen and the time within eight years of that one; else
-// an index in b.wideTimes. The zero stamp is the zero time.
+// an index in b.wideTimes. The zero stamp is the zero time. Stamps are
+// compared and subtracted by the builder (b.before, b.sub).
 type stamp uint64
+
+func (s stamp) IsZero() bool { return s == 0 }
+
+// compact reports whether s is a non-zero time held in s itself.
+func (s stamp) compact() bool { return s != 0 && s&stampWide == 0 }
 
 const (
 	stampWide      = 1 // the low bit: the rest indexes b.wideTimes
@@ -44,8 +51,54 @@ func (b *Builder) stamp(i instant) stamp {
 		d := ds*1e9 + int64(i.nsec) - int64(b.stampBase.nsec)
 		return stamp(uint64(d+stampBias)<<stampShift | uint64(i.zone)<<1)
 	}
-	return stamp(uint64(reuse(&b.wideTimes, &b.freeTimes, i))<<1 | stampWide)
+	b.wideTimes = append(b.wideTimes, i)
+	return stamp(uint64(len(b.wideTimes)-1)<<1 | stampWide)
 }
+
+// stampAt is t as a stamp.
+func (b *Builder) stampAt(t time.Time) stamp { return b.stamp(b.instant(t)) }
+
+// timeOf is the time s was made from.
+func (b *Builder) timeOf(s stamp) time.Time { return b.time(b.instantOf(s)) }
+
+// before is time.Time's Before for stamps.
+func (b *Builder) before(x, y stamp) bool {
+	if x.compact() && y.compact() {
+		return x>>stampShift < y>>stampShift
+	}
+	return b.instantOf(x).Before(b.instantOf(y))
+}
+
+// after is time.Time's After for stamps.
+func (b *Builder) after(x, y stamp) bool { return b.before(y, x) }
+
+// sub is time.Time's Sub for stamps.
+func (b *Builder) sub(x, y stamp) time.Duration {
+	if x.compact() && y.compact() {
+		// Both within eight years of the base: no saturation.
+		return time.Duration(int64(x>>stampShift) - int64(y>>stampShift))
+	}
+	return b.instantOf(x).Sub(b.instantOf(y))
+}
+
+// later is the later of x and y (y when equal).
+func (b *Builder) later(x, y stamp) stamp {
+	if b.after(x, y) {
+		return x
+	}
+	return y
+}
+
+// earlier is the earlier of x and y (x when equal).
+func (b *Builder) earlier(x, y stamp) stamp {
+	if b.before(y, x) {
+		return y
+	}
+	return x
+}
+
+// stampSpan is a span of stamps.
+type stampSpan struct{ from, to stamp }
 
 // reuse puts v in a free entry of *table, or a new one, and returns its
 // index.
@@ -62,7 +115,6 @@ func reuse[T any](table *[]T, free *[]int, v T) int {
 
 // release gives back what e holds on the side: it is overwritten.
 func (b *Builder) release(e evidence) {
-	b.releaseStamp(e.at)
 	if e.wide {
 		b.freePos = append(b.freePos, int(e.offset))
 	}
@@ -73,10 +125,78 @@ func (b *Builder) release(e evidence) {
 	}
 }
 
-// releaseStamp gives back what s holds on the side: it is overwritten.
-func (b *Builder) releaseStamp(s stamp) {
-	if s&stampWide != 0 {
-		b.freeTimes = append(b.freeTimes, int(s>>1))
+// sweepTimes drops the times on the side that nothing holds any more: the
+// times a flow keeps are overwritten (its last line's, a stage's last
+// failure) and copied (a stage ends when its container died), so entries
+// are not given back one by one but swept, like a garbage collector,
+// when the table has doubled since the last sweep. Stamps are then
+// renumbered: it runs between records (Add), when no stamp is held
+// outside the builder's flows.
+func (b *Builder) sweepTimes() {
+	if len(b.wideTimes) < max(b.wideSweep, b.wideFloor) {
+		return
+	}
+	keep := make([]int32, len(b.wideTimes))
+	var kept []instant
+	b.eachStamp(func(s *stamp) {
+		if *s&stampWide == 0 {
+			return
+		}
+		k := *s >> 1
+		if keep[k] == 0 {
+			kept = append(kept, b.wideTimes[k])
+			keep[k] = int32(len(kept)) // +1: 0 is not yet kept
+		}
+		*s = stamp(keep[k]-1)<<1 | stampWide
+	})
+	b.wideTimes = kept
+	b.wideSweep = 2 * len(kept)
+}
+
+// eachStamp calls visit with every stamp the builder's flows hold.
+func (b *Builder) eachStamp(visit func(*stamp)) {
+	stage := func(s *stageState) {
+		if s == nil {
+			return
+		}
+		visit(&s.begin)
+		visit(&s.complete)
+		if s.trouble != nil {
+			visit(&s.trouble.lastFail)
+			visit(&s.trouble.lastRetry)
+		}
+		for i := range s.evidence {
+			visit(&s.evidence[i].at)
+		}
+	}
+	for _, f := range b.flows {
+		if f == nil {
+			continue
+		}
+		visit(&f.first)
+		visit(&f.last)
+		for _, s := range f.stages {
+			stage(s)
+		}
+		for i := range f.events {
+			visit(&f.events[i].at)
+			visit(&f.events[i].last)
+		}
+		for _, c := range f.containers {
+			for _, s := range c.stages {
+				stage(s)
+			}
+			visit(&c.attemptAt)
+			visit(&c.died)
+			visit(&c.plegAt)
+			visit(&c.pullOpen)
+			visit(&c.ran.from)
+			visit(&c.ran.to)
+			for i := range c.pulls {
+				visit(&c.pulls[i].from)
+				visit(&c.pulls[i].to)
+			}
+		}
 	}
 }
 

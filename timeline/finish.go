@@ -263,17 +263,17 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		switch {
 		case s != nil && !s.complete.IsZero():
 			sv.status = StatusDone
-			sv.start, sv.end = b.time(s.begin), b.time(s.complete)
+			sv.start, sv.end = b.timeOf(s.begin), b.timeOf(s.complete)
 		case s != nil && s.began() && i < lastProgress && tr.lastFail.IsZero():
 			sv.status, sv.implied = StatusDone, true
-			sv.start = b.time(s.begin)
+			sv.start = b.timeOf(s.begin)
 		case s != nil && s.began():
-			sv.start = b.time(s.begin)
+			sv.start = b.timeOf(s.begin)
 			waited := logEnd.Sub(maxTime(sv.start, prevEnd))
 			switch {
 			case !tr.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
-			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.time(laterOf(tr.lastFail, tr.lastRetry))) > quietAfterError:
+			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.timeOf(b.later(tr.lastFail, tr.lastRetry))) > quietAfterError:
 				// The log cannot show this stage completing, and its errors
 				// stopped: it may have recovered. Not a stall.
 				sv.status = StatusUnknown
@@ -512,7 +512,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 				if sv.st != nil && sv.st.trouble != nil {
 					st, agg := sv.st.trouble, s.mark()
 					agg.attempts.add(st.attempts)
-					if !st.lastFail.IsZero() && st.lastFail.After(agg.lastFail) {
+					if !st.lastFail.IsZero() && b.after(st.lastFail, agg.lastFail) {
 						agg.lastFail = st.lastFail
 						agg.rootReason = reasonOf(sv.st)
 					}
@@ -534,20 +534,20 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			continue
 		}
 		if allDone {
-			s.complete = b.instant(groupEnd)
+			s.complete = b.stampAt(groupEnd)
 			if begin.IsZero() {
 				begin = groupEnd
 			}
 			prevEnd = groupEnd
 		}
-		s.begin = b.instant(begin)
+		s.begin = b.stampAt(begin)
 		agg[id] = s
 	}
 	// running: every regular container seen started by PLEG (or the
 	// kubelet's own startup line).
 	run := &stageState{}
 	regular, plegged := 0, 0
-	var plegAt instant
+	var plegAt stamp
 	for _, c := range cs {
 		if c.typ != ContainerRegular {
 			continue
@@ -555,10 +555,10 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		regular++
 		if c.plegStarted || c.starts > 0 && v < 2 {
 			plegged++
-			if c.plegAt.After(plegAt) {
+			if b.after(c.plegAt, plegAt) {
 				plegAt = c.plegAt
 			}
-			if st := c.stages.get(CStStarted); c.plegAt.IsZero() && st != nil && st.complete.After(plegAt) {
+			if st := c.stages.get(CStStarted); c.plegAt.IsZero() && st != nil && b.after(st.complete, plegAt) {
 				plegAt = st.complete
 			}
 		}
@@ -571,7 +571,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
 		// "Observed pod startup duration": the kubelet saw it running.
-		t := b.instantOf(rs.evidence[0].at)
+		t := rs.evidence[0].at
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}
@@ -688,7 +688,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.End = *st.End
 		}
 	}
-	first, last := b.time(f.first), b.time(f.last)
+	first, last := b.timeOf(f.first), b.timeOf(f.last)
 	if fl.Start.IsZero() {
 		fl.Start = first
 	}

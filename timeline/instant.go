@@ -35,13 +35,6 @@ func (i instant) wall() time.Time {
 	return time.Unix(i.sec-unixToInternal, int64(i.nsec))
 }
 
-func laterOf(a, b instant) instant {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
 // instant converts t, keeping its zone.
 func (b *Builder) instant(t time.Time) instant {
 	i := instant{sec: t.Unix() + unixToInternal, nsec: int32(t.Nanosecond())}

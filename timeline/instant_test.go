@@ -1,7 +1,12 @@
 package timeline
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -145,5 +150,96 @@ func TestWhereRoundTrip(t *testing.T) {
 		if ev != want {
 			t.Errorf("%d: %+v came back as %+v", i, want, ev)
 		}
+	}
+}
+
+// sweepTimes renumbers every stamp the flows hold: eachStamp must visit
+// each stamp field of a flow's state, which a reflective walk counts.
+func TestEachStampVisitsEveryStamp(t *testing.T) {
+	stampType := reflect.TypeFor[stamp]()
+	nodeType := reflect.TypeFor[*nodeState]()
+	var count func(v reflect.Value) int
+	count = func(v reflect.Value) int {
+		if v.Type() == stampType {
+			return 1
+		}
+		switch v.Kind() {
+		case reflect.Pointer:
+			if v.IsNil() || v.Type() == nodeType { // the flow's node holds no stamps
+				return 0
+			}
+			return count(v.Elem())
+		case reflect.Struct:
+			n := 0
+			for i := range v.NumField() {
+				n += count(v.Field(i))
+			}
+			return n
+		case reflect.Slice, reflect.Array:
+			n := 0
+			for i := range v.Len() {
+				n += count(v.Index(i))
+			}
+			return n
+		}
+		return 0
+	}
+	if reflect.TypeFor[nodeState]().NumField() == 0 || count(reflect.ValueOf(&nodeState{})) != 0 {
+		t.Fatal("the walk does not work")
+	}
+	for _, name := range []string{"v1.36.3/07-twenty-pods.log", "v1.36.3/10-init-container-crashloop.log", "v1.36.3/03-slow-image-pull.log"} {
+		data, err := os.ReadFile(filepath.Join(corpus, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := NewBuilder(Options{})
+		feed(b, filepath.Base(name), data)
+		want := 0
+		for _, f := range b.flows {
+			want += count(reflect.ValueOf(f))
+		}
+		got := 0
+		b.eachStamp(func(*stamp) { got++ })
+		if got != want || want < 50 {
+			t.Errorf("%s: eachStamp visits %d stamps, the flows hold %d", name, got, want)
+		}
+	}
+}
+
+// Times far from the first are kept on the side and swept: the list is the
+// one a builder that never sweeps makes.
+func TestSweptTimesComeBack(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus, "v1.36.3/07-twenty-pods.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(floor int) []byte {
+		b := NewBuilder(Options{})
+		// A first time twenty years before the log: every time of the
+		// log is far from it, kept on the side.
+		b.stampAt(time.Date(2006, 1, 1, 0, 0, 0, 0, time.UTC))
+		b.wideFloor = floor
+		sweeps := 0
+		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "twenty.log", Year: 2026, Want: b.Want})
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			n := len(b.wideTimes)
+			b.Add(rec)
+			if len(b.wideTimes) < n {
+				sweeps++
+			}
+		}
+		if floor < 100 && sweeps < 5 {
+			t.Errorf("%d sweeps: the test proves nothing", sweeps)
+		}
+		js, _ := json.Marshal(b.Finish())
+		return js
+	}
+	swept, kept := build(8), build(math.MaxInt)
+	if !bytes.Equal(swept, kept) {
+		t.Error("the list differs when times on the side are swept")
 	}
 }

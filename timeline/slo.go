@@ -37,7 +37,7 @@ func sloRuleOf(rec *parser.Record) sloRule {
 
 // notePull records a pull from the Pulling and Pulled events. "Pulled" with
 // "already present" is no pull at all.
-func (c *containerState) notePull(reason, message string, t instant) {
+func (c *containerState) notePull(reason, message string, t stamp) {
 	switch reason {
 	case "Pulling":
 		if c.pullOpen.IsZero() {
@@ -48,9 +48,9 @@ func (c *containerState) notePull(reason, message string, t instant) {
 			return
 		}
 		if len(c.pulls) < maxPulls {
-			c.pulls = append(c.pulls, span{c.pullOpen, t})
+			c.pulls = append(c.pulls, stampSpan{c.pullOpen, t})
 		}
-		c.pullOpen = instant{}
+		c.pullOpen = 0
 	}
 }
 
@@ -71,22 +71,22 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Du
 	var pulls, inits []span
 	for _, c := range f.containers {
 		for _, p := range c.pulls {
-			if p.from.Before(until) {
-				pulls = append(pulls, span{p.from, earlierOf(p.to, until)})
+			if from := b.instantOf(p.from); from.Before(until) {
+				pulls = append(pulls, span{from, earlierOf(b.instantOf(p.to), until)})
 			}
 		}
 		if c.typ != ContainerInit {
 			continue
 		}
 		if !c.ran.from.IsZero() {
-			inits = append(inits, span{c.ran.from, earlierOf(c.ran.to, until)})
+			inits = append(inits, span{b.instantOf(c.ran.from), earlierOf(b.instantOf(c.ran.to), until)})
 			continue
 		}
 		started, done := c.stages.get(CStStarted), c.stages.get(CStCompleted)
 		if started == nil || done == nil || started.complete.IsZero() || done.complete.IsZero() {
 			continue
 		}
-		inits = append(inits, span{started.complete, earlierOf(done.complete, until)})
+		inits = append(inits, span{b.instantOf(started.complete), earlierOf(b.instantOf(done.complete), until)})
 	}
 	left := time.Duration(*st.PodflowE2E)
 	switch rule {
@@ -175,14 +175,14 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 		return
 	}
 	c := b.container(f, name, ContainerInit)
-	c.ran = span{b.instant(started), b.instant(finished)}
+	c.ran = stampSpan{b.stampAt(started), b.stampAt(finished)}
 	if get("ExitCode") != "0" {
 		return
 	}
 	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
-	if s := c.stages.get(CStCompleted); c.ran.to.Before(s.complete) {
+	if s := c.stages.get(CStCompleted); b.before(c.ran.to, s.complete) {
 		s.complete = c.ran.to
-		if c.ran.to.Before(s.begin) {
+		if b.before(c.ran.to, s.begin) {
 			s.begin = c.ran.to
 		}
 	}
