@@ -113,22 +113,26 @@ func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
 
+// containerState is a container as the builder keeps it, in 224 bytes: a
+// pod has two or three.
 type containerState struct {
-	name, typ, image string
-	ids              []string
-	stages           containerStages
-	starts           int
-	restartCount     int
-	backOffs         int
-	pullBackOffs     int
-	exitCode         *int
-	state, reason    string
-	ready            bool
-	needsID          bool
-	attemptAt        stamp
-	died             stamp
-	plegStarted      bool
-	plegAt           stamp
+	name, image, reason string
+	ids                 []string
+	stages              containerStages
+	restartCount        int
+	exitCode            int // when hasExit
+	starts              tally
+	backOffs            tally
+	pullBackOffs        tally
+	kind                containerKind
+	state               containerRun
+	hasExit             bool
+	ready               bool
+	needsID             bool
+	plegStarted         bool
+	attemptAt           stamp
+	died                stamp
+	plegAt              stamp
 	// pulls are the image pulls the events show (Pulling → Pulled), for the
 	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
 	pulls    []stampSpan
@@ -136,6 +140,56 @@ type containerState struct {
 	// ran is the runtime's own start and finish of an init container, from
 	// "Computing init container action"; it beats PLEG's relist delay.
 	ran stampSpan
+}
+
+// containerKind is a container's type (ContainerInit, …) in a byte.
+type containerKind uint8
+
+const (
+	kindRegular containerKind = iota
+	kindInit
+	kindEphemeral
+)
+
+var kindNames = [...]string{kindRegular: ContainerRegular, kindInit: ContainerInit, kindEphemeral: ContainerEphemeral}
+
+// kindOf is the kind of a container type; "" is regular.
+func kindOf(typ string) containerKind {
+	switch typ {
+	case ContainerInit:
+		return kindInit
+	case ContainerEphemeral:
+		return kindEphemeral
+	}
+	return kindRegular
+}
+
+// typ is the container's type.
+func (c *containerState) typ() string { return kindNames[c.kind] }
+
+// containerRun is a container's state as last seen (Container.State) in a
+// byte.
+type containerRun uint8
+
+const (
+	runUnknown containerRun = iota
+	runWaiting
+	runRunning
+	runTerminated
+	runTerminating
+)
+
+var runNames = [...]string{runUnknown: "", runWaiting: "waiting", runRunning: "running", runTerminated: "terminated", runTerminating: "terminating"}
+
+func (r containerRun) String() string { return runNames[r] }
+
+// exit is the container's last exit code, nil when none was seen.
+func (c *containerState) exit() *int {
+	if !c.hasExit {
+		return nil
+	}
+	code := c.exitCode
+	return &code
 }
 
 type span struct{ from, to instant }
@@ -646,7 +700,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
 		if name := rec.Str("containerName"); name != "" {
 			c := b.container(f, name, "")
-			c.state = "terminating"
+			c.state = runTerminating
 		}
 	}
 	if mk.Stage == StSandbox {
@@ -889,13 +943,10 @@ func (b *Builder) container(f *flowState, name, typ string) *containerState {
 		}
 	}
 	if c == nil {
-		if typ == "" {
-			typ = ContainerRegular
-		}
-		c = &containerState{name: b.name(name), typ: typ}
+		c = &containerState{name: b.name(name), kind: kindOf(typ)}
 		f.containers = append(f.containers, c)
-	} else if typ != "" && typ != ContainerRegular && c.typ == ContainerRegular {
-		c.typ = typ
+	} else if typ != "" && typ != ContainerRegular && c.kind == kindRegular {
+		c.kind = kindOf(typ)
 	}
 	return c
 }
@@ -1001,19 +1052,19 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		c.stages.put(id, s)
 	}
 	if id == CStStarted && eff == Complete {
-		c.starts++
+		c.starts.inc()
 		c.needsID = true
 		c.attemptAt = b.stampAt(rec.Time)
-		c.state = "running"
-		if c.starts > 1 && c.restartCount < c.starts-1 {
-			c.restartCount = c.starts - 1
+		c.state = runRunning
+		if c.starts > 1 && c.restartCount < int(c.starts)-1 {
+			c.restartCount = int(c.starts) - 1
 		}
 	}
 	if id == CStCreated && eff == Begin && c.stages.get(CStStarted) != nil && !c.stages.get(CStStarted).complete.IsZero() {
 		// A new attempt after a crash: the first attempt's timing stays.
 		return
 	}
-	if c.typ == ContainerInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
+	if c.kind == kindInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
 		// An init container that ran and is backing off failed to complete.
 		id = CStCompleted
 		s = c.stages.get(id)
@@ -1023,14 +1074,14 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		}
 	}
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
-		c.backOffs++
+		c.backOffs.inc()
 		c.reason = "CrashLoopBackOff"
-		c.state = "waiting"
+		c.state = runWaiting
 	}
 	if eff == Retry && id == CStImage {
-		c.pullBackOffs++
+		c.pullBackOffs.inc()
 		c.reason = "ImagePullBackOff"
-		c.state = "waiting"
+		c.state = runWaiting
 	}
 	b.applyEffect(s, eff, rec, reason)
 }
@@ -1178,8 +1229,8 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		if c.plegAt.IsZero() {
 			c.plegAt = b.stampAt(rec.Time)
 		}
-		if c.state != "terminated" {
-			c.state = "running"
+		if c.state != runTerminated {
+			c.state = runRunning
 		}
 		b.containerEffect(f, c, CStStarted, Observe, rec, "")
 	case "ContainerDied":
@@ -1193,11 +1244,11 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		if c == nil {
 			return
 		}
-		c.state = "terminated"
+		c.state = runTerminated
 		c.died = b.stampAt(rec.Time)
-		if c.typ == ContainerInit && c.exitCode != nil && *c.exitCode == 0 {
+		if c.kind == kindInit && c.hasExit && c.exitCode == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
-		} else if c.typ == ContainerInit && c.exitCode == nil {
+		} else if c.kind == kindInit && !c.hasExit {
 			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
 		}
 	}
@@ -1287,8 +1338,7 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 		return
 	}
 	if v, ok := rec.Field("exitCode"); ok && v.Kind == parser.KindNumber {
-		code := int(v.Num)
-		c.exitCode = &code
+		c.exitCode, c.hasExit = int(v.Num), true
 	}
 }
 
@@ -1553,17 +1603,17 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 	}
 	switch {
 	case cs.waiting:
-		c.state = "waiting"
+		c.state = runWaiting
 		if cs.waitingReason != "" {
 			c.reason = b.intern(cs.waitingReason)
 		}
 	case cs.running:
-		c.state = "running"
+		c.state = runRunning
 		c.reason = "" // the waiting reason (PodInitializing, …) is over
 	case cs.terminated:
-		c.state = "terminated"
+		c.state = runTerminated
 		code := cs.exitCode
-		c.exitCode = &code
+		c.exitCode, c.hasExit = code, true
 		c.reason = b.intern(cs.terminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")

@@ -444,7 +444,7 @@ func typeRank(typ string) int {
 // containerViews judges one container's stages.
 func (b *Builder) containerViews(c *containerState, logEnd time.Time, v int, after time.Time) []stageView {
 	ids := ContainerStages
-	if c.typ != ContainerInit {
+	if c.kind != kindInit {
 		ids = ContainerStages[:3]
 	}
 	return b.judgeSeq(ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
@@ -462,7 +462,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	// Containers: init first, then regular, then ephemeral, each in the
 	// order the log named them.
 	cs := append([]*containerState{}, f.containers...)
-	sort.SliceStable(cs, func(i, j int) bool { return typeRank(cs[i].typ) < typeRank(cs[j].typ) })
+	sort.SliceStable(cs, func(i, j int) bool { return typeRank(cs[i].typ()) < typeRank(cs[j].typ()) })
 
 	// Pod creation stages before the containers.
 	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
@@ -485,7 +485,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		}
 		var group []int
 		for i, c := range cs {
-			if c.typ == typ {
+			if c.typ() == typ {
 				group = append(group, i)
 			}
 		}
@@ -549,7 +549,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	regular, plegged := 0, 0
 	var plegAt stamp
 	for _, c := range cs {
-		if c.typ != ContainerRegular {
+		if c.kind != kindRegular {
 			continue
 		}
 		regular++
@@ -579,7 +579,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		run.evidence = rs.evidence
 	}
 	for _, c := range cs {
-		if c.typ == ContainerRegular {
+		if c.kind == kindRegular {
 			if st := c.stages.get(CStStarted); st != nil && st.report().retries > 0 {
 				tr := run.mark()
 				tr.retries.add(st.trouble.retries)
@@ -608,7 +608,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	// Stages that do not apply.
 	hasInit := false
 	for _, c := range cs {
-		if c.typ == ContainerInit {
+		if c.kind == kindInit {
 			hasInit = true
 		}
 	}
@@ -653,7 +653,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	fl.Containers = make([]Container, 0, len(cs))
 	for ci, c := range cs {
-		ct := Container{Name: c.name, Type: c.typ, Image: c.image, IDs: own(b, c.ids), Restarts: c.restartCount, BackOffs: c.backOffs, PullBackOffs: c.pullBackOffs, ExitCode: c.exitCode, State: c.state, Reason: c.reason, Ready: c.ready}
+		ct := Container{Name: c.name, Type: c.typ(), Image: c.image, IDs: own(b, c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: c.reason, Ready: c.ready}
 		views := cviews[ci]
 		ct.Stages = make([]Stage, 0, len(views))
 		for i := range views {

@@ -75,7 +75,7 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Du
 				pulls = append(pulls, span{from, earlierOf(b.instantOf(p.to), until)})
 			}
 		}
-		if c.typ != ContainerInit {
+		if c.kind != kindInit {
 			continue
 		}
 		if !c.ran.from.IsZero() {
