@@ -1528,6 +1528,11 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 	if len(f.events) >= maxEvents {
 		return
 	}
+	if len(f.events) == cap(f.events) {
+		// A pod has some five to ten events: grown by half, not doubled,
+		// they waste half as much.
+		f.events = append(make([]event, 0, min(max(4, cap(f.events)*3/2), maxEvents)), f.events...)
+	}
 	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: b.internID(typ), reason: b.internID(reason), fieldPath: b.internID(fieldPath),
 		at: b.stampAt(rec.Time), count: 1})
 }
