@@ -205,8 +205,7 @@ type flowState struct {
 	containers  []*containerState
 	sandboxes   []string
 	events      []event
-	startup     *Startup
-	sloRule     sloRule
+	startup     *startupState
 	first, last stamp
 	phase       string
 }
@@ -1644,42 +1643,93 @@ func parseKubeTime(s string) (time.Time, bool) {
 	return time.Time{}, false
 }
 
+// startupState is a Startup as the builder keeps it, in 80 bytes of the
+// some 220 of a Startup and what it points to: what the kubelet's startup
+// line says, the rule it follows, podflow's end-to-end figure then.
+type startupState struct {
+	kubeletE2E, kubeletSLO, podflowE2E Duration // when has says
+	created, observed                  stamp
+	ev                                 evidence
+	has                                startupHas
+	rule                               sloRule
+}
+
+type startupHas uint8
+
+const (
+	hasKubeletE2E startupHas = 1 << iota
+	hasKubeletSLO
+	hasPodflowE2E
+)
+
 func (b *Builder) startup(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	st := &Startup{}
-	ev := b.evidenceOf(rec)
-	st.Evidence = &ev
+	st := f.startup
+	if st == nil {
+		st = &startupState{}
+		f.startup = st
+	} else {
+		b.release(st.ev)
+		*st = startupState{}
+	}
+	st.ev = b.stageEvidence(rec)
 	if v, ok := rec.Field("podStartE2EDuration"); ok {
 		if d, err := time.ParseDuration(v.String()); err == nil {
-			dd := Duration(d)
-			st.KubeletE2E = &dd
+			st.kubeletE2E, st.has = Duration(d), st.has|hasKubeletE2E
 		}
 	}
 	if v, ok := rec.Field("podStartSLOduration"); ok && v.Kind == parser.KindNumber {
-		dd := Duration(time.Duration(v.Num * float64(time.Second)))
-		st.KubeletSLO = &dd
+		st.kubeletSLO, st.has = Duration(time.Duration(v.Num*float64(time.Second))), st.has|hasKubeletSLO
 	}
 	// podflow's own figure: from the pod's creation to the moment this line
 	// shows the kubelet observed it running.
+	start := b.timeOf(f.first)
 	if v, ok := rec.Field("podCreationTimestamp"); ok && v.Kind == parser.KindString {
 		if t, ok := parseKubeTime(v.Str); ok && t.Before(rec.Time) {
-			st.Created = &t
+			st.created = b.stampAt(t)
+			start = t
 		}
 	}
-	start := b.timeOf(f.first)
-	if st.Created != nil {
-		start = *st.Created
-	}
 	obs := rec.Time
-	st.ObservedRunning = &obs
+	st.observed = b.stampAt(obs)
 	if !start.IsZero() {
-		e2e := Duration(obs.Sub(start))
-		st.PodflowE2E = &e2e
+		st.podflowE2E, st.has = Duration(obs.Sub(start)), st.has|hasPodflowE2E
 	}
-	f.startup = st
-	f.sloRule = sloRuleOf(rec)
+	st.rule = sloRuleOf(rec)
 	// The pod was observed running: at V0 this is the only proof.
 	b.stageEffect(f, StRunning, Observe, rec, "")
+}
+
+// publicStartup returns the flow's startup figures in their public form,
+// with podflow's SLO figure, in one allocation.
+func (b *Builder) publicStartup(f *flowState, v int) *Startup {
+	st := f.startup
+	blk := &struct {
+		Startup
+		ke2e, kslo, pe2e, pslo Duration
+		created, obs           time.Time
+		ev                     Evidence
+	}{ke2e: st.kubeletE2E, kslo: st.kubeletSLO, pe2e: st.podflowE2E, obs: b.timeOf(st.observed), ev: b.evidence(st.ev.where, st.ev.at, true)}
+	out := &blk.Startup
+	out.ObservedRunning, out.Evidence = &blk.obs, &blk.ev
+	if st.has&hasKubeletE2E != 0 {
+		out.KubeletE2E = &blk.ke2e
+	}
+	if st.has&hasKubeletSLO != 0 {
+		out.KubeletSLO = &blk.kslo
+	}
+	if st.has&hasPodflowE2E != 0 {
+		out.PodflowE2E = &blk.pe2e
+	}
+	if !st.created.IsZero() {
+		blk.created = b.timeOf(st.created)
+		out.Created = &blk.created
+	}
+	if d, ok := b.podflowSLO(f, out, st.rule, v); ok {
+		blk.pslo = d
+		out.PodflowSLO = &blk.pslo
+	}
+	return out
 }
 
 func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {

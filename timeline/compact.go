@@ -182,6 +182,11 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 			visit(&f.events[i].at)
 			visit(&f.events[i].last)
 		}
+		if st := f.startup; st != nil {
+			visit(&st.created)
+			visit(&st.observed)
+			visit(&st.ev.at)
+		}
 		for _, c := range f.containers {
 			for _, s := range c.stages {
 				stage(s)

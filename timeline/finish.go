@@ -454,7 +454,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: b.events(f), Startup: f.startup}
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: b.events(f)}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -664,14 +664,14 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	for i := range term {
 		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts))
 	}
-	if fl.Startup != nil {
-		st := *fl.Startup
-		st.PodflowSLO = b.podflowSLO(f, &st, f.sloRule, v)
-		fl.Startup = &st
+	if f.startup != nil {
+		fl.Startup = b.publicStartup(f, v)
 	} else if st := ownStartup(fl.Stages); st != nil {
 		// No kubelet figure: podflow's own, by the SLO's documented rule
 		// (pulls and init containers left out).
-		st.PodflowSLO = b.podflowSLO(f, st, sloTotals, v)
+		if d, ok := b.podflowSLO(f, st, sloTotals, v); ok {
+			st.PodflowSLO = &d
+		}
 		fl.Startup = st
 	}
 	b.verdict(f, &fl, logEnd)

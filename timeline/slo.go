@@ -10,7 +10,7 @@ import (
 
 // sloRule is how the kubelet that wrote the log leaves time out of
 // podStartSLOduration; podflow follows the same rule so both figures compare.
-type sloRule int
+type sloRule uint8
 
 const (
 	// sloPullSpan: E2E minus (lastFinishedPulling - firstStartedPulling),
@@ -61,11 +61,11 @@ const maxPulls = 16
 
 // podflowSLO is podflow's own podStartSLOduration: its end-to-end figure
 // minus the image pulls and init-container run time it saw, by the rule of
-// the kubelet that wrote the log. Nil when podflow has no end-to-end figure
-// or the log's verbosity v hides the pull events (V3) it needs.
-func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Duration {
+// the kubelet that wrote the log. None when podflow has no end-to-end
+// figure or the log's verbosity v hides the pull events (V3) it needs.
+func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Duration, bool) {
 	if v < 3 || st == nil || st.PodflowE2E == nil || st.ObservedRunning == nil {
-		return nil
+		return 0, false
 	}
 	until := b.instant(*st.ObservedRunning)
 	var pulls, inits []span
@@ -97,8 +97,7 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) *Du
 	default:
 		left -= extent(pulls)
 	}
-	d := Duration(left)
-	return &d
+	return Duration(left), true
 }
 
 func earlierOf(a, b instant) instant {
