@@ -7,7 +7,6 @@ import (
 	"errors"
 	"io"
 	"math"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,7 +116,7 @@ func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZe
 // pod has two or three.
 type containerState struct {
 	name, image, reason string
-	ids                 []string
+	ids                 []rid
 	stages              containerStages
 	restartCount        int
 	exitCode            int // when hasExit
@@ -203,7 +202,7 @@ type flowState struct {
 	incarnation int
 	stages      podStages
 	containers  []*containerState
-	sandboxes   []string
+	sandboxes   []rid
 	events      []event
 	startup     *startupState
 	first, last stamp
@@ -221,7 +220,7 @@ type nodeState struct {
 	lastStart  time.Time
 	byUID      map[string]*flowState
 	byName     map[string]*flowState
-	byID       map[string]*flowState
+	byID       map[rid]*flowState
 	findings   map[string]*Finding
 	// pulling lists, per image, the pods with a pull of it under way, so
 	// the runtime's PullImage lines (which name only the image) find them.
@@ -271,6 +270,7 @@ type Builder struct {
 	evInputIdx   map[string]int32
 	lastInput    int32
 	patch        patchDecoder // reused: its slices outlive one patch
+	idBuf        []byte       // packID's
 }
 
 // NewBuilder returns an empty builder.
@@ -381,7 +381,7 @@ func (b *Builder) Want(msg []byte) bool { return b.m.want(msg) }
 func (b *Builder) node(name string) *nodeState {
 	n := b.nodes[name]
 	if n == nil {
-		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[string]*flowState{}, findings: map[string]*Finding{}}
+		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[rid]*flowState{}, findings: map[string]*Finding{}}
 		b.nodes[name] = n
 		b.nodeOrder = append(b.nodeOrder, name)
 	}
@@ -706,9 +706,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		// Sandbox IDs, of failed attempts too, let PLEG and runtime lines
 		// that name only the ID find the pod.
 		if id := rec.Str("podSandboxID"); id != "" {
-			f.addSandbox(n, id)
+			f.addSandbox(n, b.packID(id))
 		} else if id := sandboxIDInError(rec.Err); id != "" {
-			f.addSandbox(n, id)
+			f.addSandbox(n, b.packID(id))
 		}
 	}
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
@@ -727,11 +727,12 @@ func sandboxIDInError(err string) string {
 	return id
 }
 
-func (f *flowState) addSandbox(n *nodeState, id string) {
-	if f.isSandbox(id) || len(f.sandboxes) >= maxSandboxes {
+// addSandbox keeps the sandbox ID p (packID).
+func (f *flowState) addSandbox(n *nodeState, p []byte) {
+	if f.isSandbox(p) || len(f.sandboxes) >= maxSandboxes {
 		return
 	}
-	id = strings.Clone(id)
+	id := rid(p)
 	f.sandboxes = append(f.sandboxes, id)
 	n.byID[id] = f
 }
@@ -1191,7 +1192,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		return
 	}
 	b.touch(f, rec)
-	id := stripRuntime(data)
+	id := b.packID(stripRuntime(data))
 	switch typ {
 	case "ContainerStarted":
 		if f.isSandbox(id) {
@@ -1218,12 +1219,13 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			return
 		}
 		// The ID as the container keeps it: one copy for both.
-		if k := slices.Index(c.ids, id); k >= 0 {
-			id = c.ids[k]
-		} else {
-			id = strings.Clone(id)
+		key := rid(id)
+		for _, cid := range c.ids {
+			if cid == rid(id) {
+				key = cid
+			}
 		}
-		n.byID[id] = f
+		n.byID[key] = f
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
 			c.plegAt = b.stampAt(rec.Time)
@@ -1253,19 +1255,21 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 	}
 }
 
-func (f *flowState) isSandbox(id string) bool {
+// isSandbox reports whether p (packID) is one of f's sandboxes.
+func (f *flowState) isSandbox(p []byte) bool {
 	for _, s := range f.sandboxes {
-		if s == id {
+		if s == rid(p) {
 			return true
 		}
 	}
 	return false
 }
 
-func (f *flowState) containerByID(id string) *containerState {
+// containerByID is the container whose ID is p (packID).
+func (f *flowState) containerByID(p []byte) *containerState {
 	for _, c := range f.containers {
 		for _, cid := range c.ids {
-			if cid == id {
+			if cid == rid(p) {
 				return c
 			}
 		}
@@ -1275,7 +1279,7 @@ func (f *flowState) containerByID(id string) *containerState {
 
 // claimID gives a runtime container ID the kubelet only named in a PLEG
 // event to the container that started earliest without one.
-func (b *Builder) claimID(f *flowState, id string) *containerState {
+func (b *Builder) claimID(f *flowState, p []byte) *containerState {
 	var best *containerState
 	for _, c := range f.containers {
 		if c.needsID && (best == nil || b.before(c.attemptAt, best.attemptAt)) {
@@ -1284,26 +1288,27 @@ func (b *Builder) claimID(f *flowState, id string) *containerState {
 	}
 	if best != nil {
 		if len(best.ids) < maxIDs {
-			best.ids = append(best.ids, strings.Clone(id))
+			best.ids = append(best.ids, rid(p))
 		}
 		best.needsID = false
 	}
 	return best
 }
 
-func (f *flowState) bindID(c *containerState, id string) {
-	if id == "" {
+// bindID gives c the container ID p (packID).
+func (f *flowState) bindID(c *containerState, p []byte) {
+	if len(p) == 0 {
 		return
 	}
 	for _, cid := range c.ids {
-		if cid == id {
+		if cid == rid(p) {
 			return
 		}
 	}
 	// Free the ID if a guess gave it to another container.
 	for _, o := range f.containers {
 		for i, cid := range o.ids {
-			if cid == id {
+			if cid == rid(p) {
 				o.ids = append(o.ids[:i], o.ids[i+1:]...)
 				o.needsID = true
 				break
@@ -1313,7 +1318,7 @@ func (f *flowState) bindID(c *containerState, id string) {
 	if len(c.ids) >= maxIDs {
 		return
 	}
-	id = strings.Clone(id)
+	id := rid(p)
 	c.ids = append(c.ids, id)
 	c.needsID = false
 	f.node.byID[id] = f
@@ -1321,10 +1326,10 @@ func (f *flowState) bindID(c *containerState, id string) {
 
 func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	uid := recordUID(rec)
-	id := stripRuntime(rec.Str("containerID"))
+	id := b.packID(stripRuntime(rec.Str("containerID")))
 	f := n.byUID[uid]
 	if f == nil {
-		f = n.byID[id]
+		f = n.byID[rid(id)]
 	}
 	if f == nil {
 		return
@@ -1597,7 +1602,7 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 		c.image = b.intern(cs.image)
 	}
 	if cs.containerID != "" {
-		f.bindID(c, stripRuntime(cs.containerID))
+		f.bindID(c, b.packID(stripRuntime(cs.containerID)))
 	}
 	if cs.hasRestartCount && cs.restartCount > c.restartCount {
 		c.restartCount = cs.restartCount

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/hex"
 	"math"
 	"strings"
 	"time"
@@ -293,4 +294,71 @@ func (b *Builder) internID(s string) uint32 {
 // addText enters a string the builder owns into b.texts.
 func (b *Builder) addText(s string) uint32 {
 	return uint32(reuse(&b.texts, &b.freeTexts, s))
+}
+
+// rid is a runtime (container or sandbox) ID as the builder keeps it, in
+// half the bytes: a 64-digit lowercase hex ID, as nearly all are, packed
+// in the 32 bytes it stands for; any other ID as itself, with 0xff added
+// when it could be taken for a packed one (32 bytes) or for one with 0xff
+// added (33 bytes or more, ending in 0xff).
+type rid string
+
+// packID writes id's rid into the builder's buffer and returns it: valid
+// until the next packID. Look up with rid(p) (no copy); keep rid(p).
+func (b *Builder) packID(id string) []byte {
+	p := b.idBuf[:0]
+	if len(id) == 64 {
+		for i := 0; i < 64; i += 2 {
+			hi, lo := unhex(id[i]), unhex(id[i+1])
+			if hi > 15 || lo > 15 {
+				p = p[:0]
+				break
+			}
+			p = append(p, hi<<4|lo)
+		}
+		if len(p) == 32 {
+			b.idBuf = p
+			return p
+		}
+	}
+	p = append(p, id...)
+	if len(id) == 32 || len(id) > 32 && id[len(id)-1] == 0xff {
+		p = append(p, 0xff)
+	}
+	b.idBuf = p
+	return p
+}
+
+// unhex is the value of a lowercase hex digit, or 16.
+func unhex(c byte) byte {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0'
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10
+	}
+	return 16
+}
+
+// String is the ID r stands for.
+func (r rid) String() string {
+	switch {
+	case len(r) == 32:
+		return hex.EncodeToString([]byte(r))
+	case len(r) > 32 && r[len(r)-1] == 0xff:
+		return string(r[:len(r)-1])
+	}
+	return string(r)
+}
+
+// ridStrings is ids as the IDs they stand for.
+func ridStrings(ids []rid) []string {
+	if ids == nil {
+		return nil
+	}
+	out := make([]string, len(ids))
+	for i, r := range ids {
+		out[i] = r.String()
+	}
+	return out
 }

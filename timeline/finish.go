@@ -57,7 +57,7 @@ func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
 		for _, id := range n.orphanOrder {
-			if n.byID[id] != nil {
+			if n.byID[rid(b.packID(id))] != nil {
 				continue
 			}
 			o := n.orphans[id]
@@ -454,7 +454,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: own(b, f.sandboxes), Events: b.events(f)}
+	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: ridStrings(f.sandboxes), Events: b.events(f)}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -653,7 +653,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	fl.Containers = make([]Container, 0, len(cs))
 	for ci, c := range cs {
-		ct := Container{Name: c.name, Type: c.typ(), Image: c.image, IDs: own(b, c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: c.reason, Ready: c.ready}
+		ct := Container{Name: c.name, Type: c.typ(), Image: c.image, IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: c.reason, Ready: c.ready}
 		views := cviews[ci]
 		ct.Stages = make([]Stage, 0, len(views))
 		for i := range views {

@@ -40,7 +40,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		case strings.Contains(msg, "returns sandbox id"):
 			id := lastQuoted(msg)
 			if id != "" {
-				f.addSandbox(n, id)
+				f.addSandbox(n, b.packID(id))
 			}
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 		case strings.Contains(msg, "failed"):
@@ -50,7 +50,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 	case strings.HasPrefix(msg, "CreateContainer within sandbox \""):
 		sid := firstQuoted(msg)
-		f := n.byID[sid]
+		f := n.byID[rid(b.packID(sid))]
 		if f == nil {
 			b.orphanLine(n, sid, rec)
 			return
@@ -68,7 +68,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		c := b.container(f, name, "")
 		switch {
 		case strings.Contains(msg, "returns container id"):
-			f.bindID(c, lastQuoted(msg))
+			f.bindID(c, b.packID(lastQuoted(msg)))
 			b.containerEffect(f, c, CStCreated, Complete, rec, "")
 		case strings.Contains(msg, "failed"):
 			b.containerEffect(f, c, CStCreated, Fail, rec, rec.Err)
@@ -77,12 +77,13 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 	case strings.HasPrefix(msg, "StartContainer for \""):
 		id := firstQuoted(msg)
-		f := n.byID[id]
+		p := b.packID(id)
+		f := n.byID[rid(p)]
 		if f == nil {
 			b.orphanLine(n, id, rec)
 			return
 		}
-		c := f.containerByID(id)
+		c := f.containerByID(p)
 		if c == nil {
 			return
 		}
@@ -94,7 +95,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 	default:
 		if id := firstQuoted(msg); id != "" {
-			if f := n.byID[id]; f != nil {
+			if f := n.byID[rid(b.packID(id))]; f != nil {
 				b.touch(f, rec)
 				return
 			}
