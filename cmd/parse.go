@@ -278,7 +278,9 @@ func redactRecord(r *redact.Redactor, rec *parser.Record) *parser.Record {
 	for _, f := range rec.Fields {
 		switch strings.ToLower(f.Key) {
 		case "node", "nodename", "hostname", "host":
-			r.Host(f.Value.Str)
+			if f.Value.Kind != parser.KindObject { // (an object's Str is its JSON text)
+				r.Host(f.Value.Str)
+			}
 		}
 	}
 	out.Host = r.Host(rec.Host)
@@ -300,6 +302,12 @@ func redactFields(r *redact.Redactor, fs []parser.Field) []parser.Field {
 }
 
 func redactValue(r *redact.Redactor, v parser.Value) parser.Value {
+	if v.Kind == parser.KindObject {
+		// Decoded here, so that what is printed is the masked members,
+		// not the object's text.
+		v.Obj, v.Str = redactFields(r, v.Members()), ""
+		return v
+	}
 	v.Str = r.Text(v.Str)
 	if v.List != nil {
 		l := make([]parser.Value, len(v.List))
@@ -308,7 +316,6 @@ func redactValue(r *redact.Redactor, v parser.Value) parser.Value {
 		}
 		v.List = l
 	}
-	v.Obj = redactFields(r, v.Obj)
 	return v
 }
 
@@ -411,7 +418,7 @@ func valueJSON(v parser.Value) any {
 		}
 		return l
 	case parser.KindObject:
-		return orderedObject(v.Obj)
+		return orderedObject(v.Members())
 	}
 	return v.Str
 }

@@ -83,16 +83,34 @@ func (k Kind) String() string {
 func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // Value is a decoded field value.
+//
+// The parser keeps a JSON object as its text (Str) and decodes its members
+// on demand, in Get and Members; Obj is then nil. Read an object's members
+// with Members, not Obj.
 type Value struct {
 	Kind Kind
-	Str  string  // string content, or the text of a number, bool or bare value
+	Str  string  // string content, the text of a number, bool or bare value, or of an object decoded on demand
 	Num  float64 // for KindNumber
 	List []Value // for KindList
-	Obj  []Field // for KindObject, in written order
+	Obj  []Field // for KindObject, in written order, when decoded at once
+}
+
+// lazy reports whether v is an object whose members are decoded on demand.
+func (v *Value) lazy() bool { return v.Kind == KindObject && v.Obj == nil && v.Str != "" }
+
+// Members returns the members of an object value, in written order.
+func (v Value) Members() []Field {
+	if v.lazy() {
+		return lazyMembers(v.Str)
+	}
+	return v.Obj
 }
 
 // Get returns the member of an object value with the given key.
 func (v Value) Get(key string) (Value, bool) {
+	if v.lazy() {
+		return lazyGet(v.Str, key)
+	}
 	for _, f := range v.Obj {
 		if f.Key == key {
 			return f.Value, true
@@ -118,7 +136,7 @@ func (v Value) String() string {
 	case KindObject:
 		var b strings.Builder
 		b.WriteByte('{')
-		for i, f := range v.Obj {
+		for i, f := range v.Members() {
 			if i > 0 {
 				b.WriteByte(' ')
 			}

@@ -34,6 +34,13 @@ type limits struct {
 	values int
 	// sc is where the record's values are built.
 	sc *scratch
+	// lazyTop: an object at depth 0 may be kept as its text too (a klog
+	// value), not only those nested in another value. The object a JSON
+	// record is made of is decoded at once.
+	lazyTop bool
+	// eager: objects are decoded at once (inside an object that skipJSON
+	// did not pass).
+	eager bool
 }
 
 func newLimits(payload int, sc *scratch) *limits {
@@ -396,8 +403,22 @@ func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bo
 	case (c == '{' || c == '[') && (depth >= maxDepth || lim.values <= 0):
 		return bareGroup(b, i)
 	case c == '{':
+		eager := lim.eager
+		if (depth > 0 || lim.lazyTop) && !eager {
+			saved := lim.values
+			if e, ok := skipJSON(b, i, depth, lim); ok {
+				return Value{Kind: KindObject, Str: b[i:e]}, e, true
+			}
+			// Malformed or at a limit: the eager decode says what to
+			// keep, and charges the limits as it always has. The
+			// objects inside it are decoded at once too, so that no
+			// byte is checked more than twice.
+			lim.values = saved
+			lim.eager = true
+		}
 		base := len(lim.sc.fields)
 		v, next, ok = parseObject(b, i, depth, lim)
+		lim.eager = eager
 		if ok && v.Kind == KindObject {
 			v.Obj = lim.sc.takeFields(base)
 		} else {
@@ -420,10 +441,7 @@ func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bo
 	case c == 'n' && hasPrefixAt(b, i, "null"):
 		return Value{Kind: KindNull, Str: "null"}, i + 4, true
 	case c == '-' || (c >= '0' && c <= '9'):
-		j := i + 1
-		for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
-			j++
-		}
+		j := numberEnd(b, i)
 		f, err := strconv.ParseFloat(string(b[i:j]), 64)
 		if err != nil {
 			return v, j, false
@@ -431,6 +449,163 @@ func parseJSONLim(b string, i, depth int, lim *limits) (v Value, next int, ok bo
 		return Value{Kind: KindNumber, Str: string(b[i:j]), Num: f}, j, true
 	}
 	return v, i, false
+}
+
+// skipJSON checks the JSON value at b[i:] as parseJSONLim decodes it,
+// building nothing, and returns the index after it. ok is true only where
+// parseJSONLim would decode it in full: it is well formed, and no group in
+// it reaches the depth or value limits, where parseJSONLim would keep that
+// group bare. lim.values is charged as parseJSONLim charges it.
+//
+// An object that passes is kept as its text (Value.Str) and its members
+// decoded on demand (Value.Get, Value.Members): the engine reads a few
+// members of a few objects (4 of the 26 of a container status), while
+// decoding them all at once costs 112 bytes a member for every record.
+func skipJSON(b string, i, depth int, lim *limits) (next int, ok bool) {
+	i = skipSpace(b, i)
+	if i >= len(b) {
+		return i, false
+	}
+	switch c := b[i]; {
+	case c == '"':
+		e := quotedEnd(b, i)
+		return e, e >= 0
+	case c == '{' || c == '[':
+		// (One level of room is kept, so that the members of a lazy
+		// object, decoded later from depth 1, stay clear of it too.)
+		if depth >= maxDepth-1 || lim.values <= 0 {
+			return i, false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		i = skipSpace(b, i+1)
+		if i < len(b) && b[i] == end {
+			return i + 1, true
+		}
+		for {
+			i = skipSpace(b, i)
+			if lim.values <= 0 {
+				return i, false
+			}
+			if c == '{' {
+				if i >= len(b) || b[i] != '"' {
+					return i, false
+				}
+				e := quotedEnd(b, i)
+				if e < 0 {
+					return i, false
+				}
+				i = skipSpace(b, e)
+				if i >= len(b) || b[i] != ':' {
+					return i, false
+				}
+				i++
+			}
+			lim.values--
+			n, ok := skipJSON(b, i, depth+1, lim)
+			if !ok {
+				return n, false
+			}
+			i = skipSpace(b, n)
+			if i < len(b) && b[i] == ',' {
+				i++
+				continue
+			}
+			if i < len(b) && b[i] == end {
+				return i + 1, true
+			}
+			return i, false
+		}
+	case c == 't' && hasPrefixAt(b, i, "true"):
+		return i + 4, true
+	case c == 'f' && hasPrefixAt(b, i, "false"):
+		return i + 5, true
+	case c == 'n' && hasPrefixAt(b, i, "null"):
+		return i + 4, true
+	case c == '-' || (c >= '0' && c <= '9'):
+		j := numberEnd(b, i)
+		_, err := strconv.ParseFloat(b[i:j], 64)
+		return j, err == nil
+	}
+	return i, false
+}
+
+// numberEnd returns the index after the run of number bytes at b[i:].
+func numberEnd(b string, i int) int {
+	j := i + 1
+	for j < len(b) && (b[j] >= '0' && b[j] <= '9' || b[j] == '.' || b[j] == 'e' || b[j] == 'E' || b[j] == '+' || b[j] == '-') {
+		j++
+	}
+	return j
+}
+
+// lazyMembers decodes the members of an object kept as its text.
+func lazyMembers(s string) []Field {
+	var sc scratch
+	if _, _, ok := parseObject(s, 0, 0, newLimits(len(s), &sc)); !ok {
+		return nil // (skipJSON let it through: not reached)
+	}
+	return sc.takeFields(0)
+}
+
+// lazyGet is Value.Get on an object kept as its text: it walks the
+// members, skipping values without decoding them, and decodes only the
+// value of the first member named key.
+func lazyGet(s, key string) (Value, bool) {
+	var sc scratch
+	i := skipSpace(s, 1)
+	if i < len(s) && s[i] == '}' {
+		return Value{}, false
+	}
+	for i < len(s) && s[i] == '"' {
+		e := quotedEnd(s, i)
+		if e < 0 {
+			break
+		}
+		k := s[i+1 : e-1]
+		var match bool
+		if plainLen(k) == len(k) {
+			match = k == key
+		} else {
+			dk, _ := quoted(s, i, &sc)
+			match = dk == key
+		}
+		vs := skipSpace(s, skipSpace(s, e)+1) // after the ':'
+		if match {
+			v, _, ok := parseJSONLim(s, vs, 1, newLimits(len(s), &sc))
+			return v, ok
+		}
+		n := jsonValueEnd(s, vs)
+		if n < 0 {
+			break
+		}
+		i = skipSpace(s, n)
+		if i >= len(s) || s[i] != ',' {
+			break
+		}
+		i = skipSpace(s, i+1)
+	}
+	return Value{}, false
+}
+
+// jsonValueEnd returns the index after the JSON value at s[i:], which
+// skipJSON found well formed.
+func jsonValueEnd(s string, i int) int {
+	switch s[i] {
+	case '"':
+		return quotedEnd(s, i)
+	case '{', '[':
+		return bracketEnd(s, i)
+	}
+	for j := i; j < len(s); j++ {
+		switch s[j] {
+		case ',', '}', ']', ' ', '\t', '\n', '\r':
+			return j
+		}
+	}
+	return len(s)
 }
 
 // parseObject is parseJSONLim for the object at b[i] == '{'. Its members
@@ -586,6 +761,11 @@ func keyAt(b string, i int) bool {
 // quoted message) and appends them to fields.
 func parseKV(b string, fields []Field, sc *scratch) []Field {
 	lim := newLimits(len(b), sc)
+	lim.lazyTop = true
+	return parseKVLim(b, fields, lim)
+}
+
+func parseKVLim(b string, fields []Field, lim *limits) []Field {
 	i := 0
 	for {
 		i = skipSpace(b, i)

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -165,7 +166,7 @@ func decodeWith(p string, sc *scratch) any {
 func checkScratch(t *testing.T, p string, used *scratch) {
 	t.Helper()
 	got, want := decodeWith(p, used), decodeWith(p, &scratch{})
-	if !reflect.DeepEqual(got, want) {
+	if !reflect.DeepEqual(expandAny(got), expandAny(want)) {
 		t.Fatalf("%q with a used scratch:\n%#v\nwith a fresh one:\n%#v", p, got, want)
 	}
 	if len(used.fields) != 0 || len(used.values) != 0 {
@@ -177,9 +178,141 @@ func checkScratch(t *testing.T, p string, used *scratch) {
 			if f.Value.Kind != KindObject && f.Value.Kind != KindList {
 				continue
 			}
-			if v, n, ok := parseJSON(f.Raw, 0, 0, &scratch{}); ok && n == len(f.Raw) && !reflect.DeepEqual(v, f.Value) {
+			if v, n, ok := parseJSON(f.Raw, 0, 0, &scratch{}); ok && n == len(f.Raw) && !reflect.DeepEqual(expand(v), expand(f.Value)) {
 				t.Fatalf("%q: %s decoded as a klog value:\n%#v\nalone:\n%#v", p, f.Key, f.Value, v)
 			}
+		}
+	}
+}
+
+// expand decodes the objects kept as text in v, all the way down, into
+// the form the parser gave before it kept them so.
+func expand(v Value) Value {
+	if v.Kind == KindObject {
+		m := v.Members()
+		v.Str, v.Obj = "", nil
+		if len(m) > 0 {
+			v.Obj = make([]Field, len(m))
+			for i, f := range m {
+				f.Value = expand(f.Value)
+				v.Obj[i] = f
+			}
+		}
+	}
+	if v.List != nil {
+		l := make([]Value, len(v.List))
+		for i, e := range v.List {
+			l[i] = expand(e)
+		}
+		v.List = l
+	}
+	return v
+}
+
+func expandFields(fs []Field) []Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]Field, len(fs))
+	for i, f := range fs {
+		f.Value = expand(f.Value)
+		out[i] = f
+	}
+	return out
+}
+
+// expandAny is expand on what decodeWith returns.
+func expandAny(x any) any {
+	switch x := x.(type) {
+	case []Field:
+		return expandFields(x)
+	case []any:
+		return []any{expand(x[0].(Value)), x[1], x[2]}
+	}
+	return x
+}
+
+// decodeEager decodes p as decodeWith does, with every object decoded at
+// once: what the parser gave before it kept objects as text.
+func decodeEager(p string) any {
+	lim := newLimits(len(p), &scratch{})
+	lim.eager = true
+	if len(p) > 0 && p[0] == '{' {
+		v, n, ok := parseJSONLim(p, 0, 0, lim)
+		return []any{v, n, ok}
+	}
+	return parseKVLim(p, nil, lim)
+}
+
+// lazyPayloads add to scratchPayloads objects that test the members'
+// decoding on demand: escaped, non-ASCII and repeated keys, spacing,
+// values of every kind, and objects past the depth and value limits.
+var lazyPayloads = []string{
+	` status={"ID":"fakeRuntime://20f1","Name":"init-config","State":"exited","StartedAt":"2026-11-22T06:25:29.925362324Z","ExitCode":0,"Hash":3836990697,"Resources":{"CPURequest":"0"},"User":null,"Mounts":null,"Ok":true,"No":false}`,
+	` o={ "a" : 1 , "b\u0041" : [ {"c" : "d"} , 2 ] , "é" : "e\"f" , "a" : 2 , "x\"y":{ } } p={"k":-1.5e3,"l":"\x41\/"}`,
+	` o={"a":1,"b":} p={"a":1e999} q={"a":"` + "ÿ" + `"} r={"a" 1}`,
+	` deep=` + strings.Repeat(`{"a":`, maxDepth+2) + `1` + strings.Repeat(`}`, maxDepth+2),
+	` edge=` + strings.Repeat(`{"a":`, maxDepth-2) + `1` + strings.Repeat(`}`, maxDepth-2),
+	` edge=` + strings.Repeat(`[`, maxDepth-3) + `{"a":{"b":1}}` + strings.Repeat(`]`, maxDepth-3),
+	` many={"a":[` + strings.Repeat(`1,`, maxValues) + `1],"b":{"c":2}} after={"d":3}`,
+	`{"ts":1,"msg":"m","pod":{"name":"p","namespace":"ns"},"node":{"name":"n"},"list":[{"a":{"b":{}}},{"c":[{"d":1}]}]}`,
+}
+
+// TestLazyObject checks that objects kept as text decode, in full (Members,
+// String) and member by member (Get), as the parser decoded them at once.
+func TestLazyObject(t *testing.T) {
+	for _, p := range append(append([]string{}, scratchPayloads...), lazyPayloads...) {
+		checkLazy(t, p)
+	}
+}
+
+func FuzzLazyObject(f *testing.F) {
+	for _, p := range append(append([]string{}, scratchPayloads...), lazyPayloads...) {
+		f.Add(p)
+	}
+	f.Fuzz(checkLazy)
+}
+
+func checkLazy(t *testing.T, p string) {
+	got, want := expandAny(decodeWith(p, &scratch{})), decodeEager(p)
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("%q decoded on demand:\n%#v\nat once:\n%#v", p, got, want)
+	}
+	var lazy, eager []Value
+	switch g := decodeWith(p, &scratch{}).(type) {
+	case []Field:
+		for i, f := range g {
+			lazy, eager = append(lazy, f.Value), append(eager, want.([]Field)[i].Value)
+		}
+	case []any:
+		lazy, eager = append(lazy, g[0].(Value)), append(eager, want.([]any)[0].(Value))
+	}
+	for i := range lazy {
+		checkLazyValue(t, p, lazy[i], eager[i])
+	}
+}
+
+// checkLazyValue compares l, as the parser keeps it, with e, decoded at
+// once, through the accessors, all the way down.
+func checkLazyValue(t *testing.T, p string, l, e Value) {
+	t.Helper()
+	if l.String() != e.String() {
+		t.Fatalf("%q: String() %q on demand, %q at once", p, l.String(), e.String())
+	}
+	for i := range min(len(l.List), len(e.List)) {
+		checkLazyValue(t, p, l.List[i], e.List[i])
+	}
+	if e.Kind != KindObject {
+		return
+	}
+	for _, f := range append(e.Obj, Field{Key: "missing"}, Field{Key: ""}) {
+		lv, lok := l.Get(f.Key)
+		ev, eok := e.Get(f.Key)
+		if lok != eok || !reflect.DeepEqual(expand(lv), ev) {
+			t.Fatalf("%q: Get(%q) = %#v, %v on demand; %#v, %v at once", p, f.Key, lv, lok, ev, eok)
+		}
+		if lok {
+			checkLazyValue(t, p, lv, ev)
 		}
 	}
 }
