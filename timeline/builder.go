@@ -394,7 +394,7 @@ func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	return ev
 }
 
-// evidence is an Evidence as a stage keeps it while the log is read, in 32
+// evidence is an Evidence as a stage keeps it while the log is read, in 24
 // bytes of Evidence's 80 (compact.go): a flow holds some twenty of them.
 type evidence struct {
 	where
@@ -1510,7 +1510,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 }
 
-// event is an Event as the builder keeps it, in 56 bytes of Event's 200
+// event is an Event as the builder keeps it, in 48 bytes of Event's 200
 // (compact.go): its evidence is the line's position, at the event's own
 // time; the text where keeps is the message.
 type event struct {

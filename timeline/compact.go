@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"encoding/hex"
-	"math"
 	"strings"
 	"time"
 
@@ -116,8 +115,8 @@ func reuse[T any](table *[]T, free *[]int, v T) int {
 
 // release gives back what e holds on the side: it is overwritten.
 func (b *Builder) release(e evidence) {
-	if e.wide {
-		b.freePos = append(b.freePos, int(e.offset))
+	if e.wide() {
+		b.freePos = append(b.freePos, int(e.pos))
 	}
 	if k, ok := b.words[b.texts[e.text]]; !ok || k != e.text {
 		// Not interned: its own entry.
@@ -224,17 +223,27 @@ func (b *Builder) instantOf(s stamp) instant {
 	return instant{sec: b.stampBase.sec + sec, nsec: int32(ns), zone: int32(s>>1) & (1<<stampZoneBits - 1)}
 }
 
-// where is a kept line's position and text in 24 bytes: the line number
-// and length in 32 bits and the input as an index in b.evInputs in 16 (or,
-// when one does not fit, offset indexes b.widePos), the text as an index
-// in b.texts.
+// where is a kept line's position and text in 16 bytes: in pos the byte
+// offset in 36 bits (64 GiB) and the line in 28 (268M lines); in more the
+// length in 18 bits (256 KiB) and the input in 13, an index in b.evInputs
+// (or, for a position that does not fit, more's top bit, and pos indexes
+// b.widePos); the text as an index in b.texts.
 type where struct {
-	offset       int64
-	line, length uint32
-	input        uint16
-	wide         bool
-	text         uint32
+	pos  uint64
+	more uint32
+	text uint32
 }
+
+const (
+	whereLineBits   = 28
+	whereOffsetBits = 64 - whereLineBits
+	whereLengthBits = 18
+	whereInputBits  = 13
+	whereWide       = 1 << 31
+)
+
+// wide reports whether w's position is in b.widePos.
+func (w where) wide() bool { return w.more&whereWide != 0 }
 
 // widePos is a position where does not hold.
 type widePos struct {
@@ -247,20 +256,24 @@ type widePos struct {
 func (b *Builder) where(rec *parser.Record, text uint32) where {
 	p := &rec.Pos
 	in := b.inputIndex(p.Input)
-	if p.Line >= 0 && p.Line <= math.MaxUint32 && p.Length >= 0 && uint64(p.Length) <= math.MaxUint32 && in <= math.MaxUint16 {
-		return where{offset: p.Offset, line: uint32(p.Line), length: uint32(p.Length), input: uint16(in), text: text}
+	if p.Offset >= 0 && p.Offset < 1<<whereOffsetBits && p.Line >= 0 && p.Line < 1<<whereLineBits &&
+		p.Length >= 0 && p.Length < 1<<whereLengthBits && in >= 0 && in < 1<<whereInputBits {
+		return where{pos: uint64(p.Offset)<<whereLineBits | uint64(p.Line), more: uint32(p.Length) | uint32(in)<<whereLengthBits, text: text}
 	}
 	k := reuse(&b.widePos, &b.freePos, widePos{line: p.Line, offset: p.Offset, length: p.Length, input: in})
-	return where{offset: int64(k), wide: true, text: text}
+	return where{pos: uint64(k), more: whereWide, text: text}
 }
 
 // evidence returns w as public evidence at time t, its text left out
 // when text is false.
 func (b *Builder) evidence(w where, t stamp, text bool) Evidence {
-	ev := Evidence{Input: b.evInputs[w.input], Line: int64(w.line), Offset: w.offset, Length: int(w.length), Time: b.time(b.instantOf(t))}
-	if w.wide {
-		p := b.widePos[w.offset]
+	ev := Evidence{Time: b.timeOf(t)}
+	if w.wide() {
+		p := b.widePos[w.pos]
 		ev.Input, ev.Line, ev.Offset, ev.Length = b.evInputs[p.input], p.line, p.offset, p.length
+	} else {
+		ev.Input = b.evInputs[w.more>>whereLengthBits]
+		ev.Line, ev.Offset, ev.Length = int64(w.pos&(1<<whereLineBits-1)), int64(w.pos>>whereLineBits), int(w.more&(1<<whereLengthBits-1))
 	}
 	if text {
 		ev.Text = b.texts[w.text]

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,19 +136,31 @@ func TestStampRoundTrip(t *testing.T) {
 func TestWhereRoundTrip(t *testing.T) {
 	b := NewBuilder(Options{})
 	id := b.textID("a text")
-	for i, p := range []parser.Position{
-		{Input: "a.log", Line: 1, Offset: 0, Length: 10},
-		{Input: "b.log", Line: math.MaxUint32, Offset: math.MaxInt64, Length: math.MaxUint32},
-		{Input: "b.log", Line: math.MaxUint32 + 1, Offset: 5, Length: 3},
-		{Input: "a.log", Line: 7, Offset: 5, Length: math.MaxUint32 + 1},
+	// The 8,192 inputs a where holds inline, then one past them.
+	for i := range 1 << whereInputBits {
+		b.inputIndex(strconv.Itoa(i))
+	}
+	last := strconv.Itoa(1<<whereInputBits - 1)
+	for i, tt := range []struct {
+		p    parser.Position
+		wide bool
+	}{
+		{parser.Position{Input: "0", Line: 1, Offset: 0, Length: 10}, false},
+		{parser.Position{Input: last, Line: 1<<whereLineBits - 1, Offset: 1<<whereOffsetBits - 1, Length: 1<<whereLengthBits - 1}, false},
+		{parser.Position{Input: "past", Line: 7, Offset: 5, Length: 3}, true},
+		{parser.Position{Input: "1", Line: 1 << whereLineBits, Offset: 5, Length: 3}, true},
+		{parser.Position{Input: "1", Line: 7, Offset: 1 << whereOffsetBits, Length: 3}, true},
+		{parser.Position{Input: "1", Line: 7, Offset: 5, Length: 1 << whereLengthBits}, true},
+		{parser.Position{Input: "1", Line: math.MaxInt64, Offset: math.MaxInt64, Length: math.MaxInt}, true},
+		{parser.Position{Input: "1", Line: -1, Offset: -1, Length: -1}, true},
 	} {
-		rec := &parser.Record{Pos: p, Time: time.Date(2026, 11, 22, 6, 0, 0, i, time.UTC)}
+		rec := &parser.Record{Pos: tt.p, Time: time.Date(2026, 11, 22, 6, 0, 0, i, time.UTC)}
 		w := b.where(rec, id)
-		if want := i >= 2; w.wide != want {
-			t.Errorf("%d: wide %v, want %v", i, w.wide, want)
+		if w.wide() != tt.wide {
+			t.Errorf("%d: wide %v, want %v", i, w.wide(), tt.wide)
 		}
-		ev := b.evidence(w, b.stamp(b.instant(rec.Time)), true)
-		want := Evidence{Input: p.Input, Line: p.Line, Offset: p.Offset, Length: p.Length, Time: rec.Time, Text: "a text"}
+		ev := b.evidence(w, b.stampAt(rec.Time), true)
+		want := Evidence{Input: tt.p.Input, Line: tt.p.Line, Offset: tt.p.Offset, Length: tt.p.Length, Time: rec.Time, Text: "a text"}
 		if ev != want {
 			t.Errorf("%d: %+v came back as %+v", i, want, ev)
 		}
