@@ -130,7 +130,7 @@ func TestCutEndsOnARune(t *testing.T) {
 // failing all day with ever new errors costs what it keeps, not a text or
 // a time per line.
 func TestSideTablesDoNotGrowWithLines(t *testing.T) {
-	const lines = 20_000
+	const lines = 10_000
 	first := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	far := first.AddDate(20, 0, 0) // too far from the first time for a compact stamp
 	var buf bytes.Buffer
@@ -146,6 +146,10 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 		last = fmt.Sprintf("failed to \"CreatePodSandbox\" for \"w-1_default\" with CreatePodSandboxError: attempt %d: %s", i, strings.Repeat("x", 400))
 		errJSON, _ := json.Marshal(last)
 		fmt.Fprintf(&buf, `{"ts":%d,"msg":"Error syncing pod, skipping","err":%s,%s}`+"\n", ts.UnixMilli(), errJSON, pod)
+		// A status patch with a long phase and container reason, new each
+		// time: the ones they replace are given back.
+		patch, _ := json.Marshal(fmt.Sprintf(`{"status":{"phase":"Phase-%d-%s","containerStatuses":[{"name":"app","state":{"terminated":{"exitCode":1,"reason":"Reason-%d-%s"}}}]}}`, i, strings.Repeat("p", 400), i, strings.Repeat("r", 400)))
+		fmt.Fprintf(&buf, `{"ts":%d,"msg":"Patch status for pod","v":3,%s,"patch":%s}`+"\n", ts.UnixMilli(), pod, patch)
 		fmt.Fprintf(&buf, `{"ts":%d,"msg":"Event occurred","v":3,"object":{"name":"w-1","namespace":"default"},"kind":"Pod","type":"Warning","reason":"Noted","message":"a note"}`+"\n", ts.UnixMilli())
 	}
 	b := NewBuilder(Options{})
@@ -163,7 +167,7 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	}
 	// Swept when doubled, or at the least 1024 entries.
 	if n := len(b.wideTimes); n > 2048 {
-		t.Errorf("%d times on the side after %d lines of one pod, some 40,000 of them far", n, lines)
+		t.Errorf("%d times on the side after %d lines of one pod, some 20,000 of them far", n, lines)
 	}
 	fl := b.Finish()
 	if len(fl.Items) != 1 {
@@ -180,5 +184,8 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	}
 	if len(f.Events) != 1 || f.Events[0].Count != lines || !f.Events[0].LastTime.Equal(far.Add((lines-1)*time.Second)) {
 		t.Errorf("events %+v", f.Events)
+	}
+	if len(f.Containers) != 1 || !strings.HasPrefix(f.Containers[0].Reason, fmt.Sprintf("Reason-%d-", lines-1)) {
+		t.Errorf("containers %+v, want app's latest reason", f.Containers)
 	}
 }

@@ -112,10 +112,10 @@ func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
 
-// containerState is a container as the builder keeps it, in 224 bytes: a
+// containerState is a container as the builder keeps it, in 192 bytes: a
 // pod has two or three.
 type containerState struct {
-	name, image, reason string
+	name, image, reason uint32 // indexes in b.texts
 	ids                 []rid
 	stages              containerStages
 	restartCount        int
@@ -194,19 +194,18 @@ func (c *containerState) exit() *int {
 type span struct{ from, to instant }
 
 type flowState struct {
-	ref         PodRef
-	node        *nodeState
-	source      string
-	static      bool
-	mirror      string
-	incarnation int
-	stages      podStages
-	containers  []*containerState
-	sandboxes   []rid
-	events      []event
-	startup     *startupState
-	first, last stamp
-	phase       string
+	ref           PodRef
+	node          *nodeState
+	mirror        string
+	incarnation   int
+	stages        podStages
+	containers    []*containerState
+	sandboxes     []rid
+	events        []event
+	startup       *startupState
+	first, last   stamp
+	source, phase uint32 // indexes in b.texts
+	static        bool
 }
 
 type nodeState struct {
@@ -289,7 +288,9 @@ func NewBuilder(opts Options) *Builder {
 	for k, v := range opts.Budgets {
 		budgets[k] = v
 	}
-	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets, wideFloor: 1024}
+	// Text 0 is "": the zero index is the empty text.
+	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets, wideFloor: 1024,
+		words: map[string]uint32{"": 0}, texts: []string{""}}
 }
 
 // InputSpan tells the builder the time span of all lines of an input,
@@ -480,6 +481,22 @@ func (b *Builder) intern(s string) string {
 		return keepReason(s)
 	}
 	return b.addWord(strings.Clone(s))
+}
+
+// nameID is name as an index in b.texts.
+func (b *Builder) nameID(s string) uint32 {
+	if len(s) > maxInternLen {
+		return b.addText(strings.Clone(s))
+	}
+	return b.internID(s)
+}
+
+// setText sets *dst to s's index in b.texts, giving back what *dst held
+// when it was not interned.
+func (b *Builder) setText(dst *uint32, s string) {
+	old := *dst
+	*dst = b.internID(s)
+	b.releaseText(old)
 }
 
 // name is intern for names, which must stay whole: a long one is copied,
@@ -937,13 +954,13 @@ func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowStat
 func (b *Builder) container(f *flowState, name, typ string) *containerState {
 	var c *containerState
 	for _, x := range f.containers {
-		if x.name == name {
+		if b.texts[x.name] == name {
 			c = x
 			break
 		}
 	}
 	if c == nil {
-		c = &containerState{name: b.name(name), kind: kindOf(typ)}
+		c = &containerState{name: b.nameID(name), kind: kindOf(typ)}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.kind == kindRegular {
 		c.kind = kindOf(typ)
@@ -1075,12 +1092,12 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 	}
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
 		c.backOffs.inc()
-		c.reason = "CrashLoopBackOff"
+		b.setText(&c.reason, "CrashLoopBackOff")
 		c.state = runWaiting
 	}
 	if eff == Retry && id == CStImage {
 		c.pullBackOffs.inc()
-		c.reason = "ImagePullBackOff"
+		b.setText(&c.reason, "ImagePullBackOff")
 		c.state = runWaiting
 	}
 	b.applyEffect(s, eff, rec, reason)
@@ -1110,14 +1127,14 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				f = b.newFlow(n, r)
 			case f.static && source == "api":
 				// The mirror pod of a static pod.
-			case f.source != "" && f.stages.get(StTerminating) != nil:
+			case f.source != 0 && f.stages.get(StTerminating) != nil:
 				f = b.newFlow(n, r)
 			}
 			if f == nil {
 				continue
 			}
-			if f.source == "" {
-				f.source = b.intern(source)
+			if f.source == 0 {
+				b.setText(&f.source, source)
 			}
 			if source == "file" || source == "http" {
 				f.static = true
@@ -1497,8 +1514,8 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 				continue
 			}
 			c := b.container(f, cname, ctyp)
-			if mk.Stage == CStImage && c.image == "" {
-				c.image = b.intern(firstQuoted(message)) // Pulling image "x"
+			if mk.Stage == CStImage && c.image == 0 {
+				b.setText(&c.image, firstQuoted(message)) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages.get(CStCreated) != nil {
@@ -1578,7 +1595,7 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 		f.node.byUID[u] = f
 	}
 	if p.phase != "" {
-		f.phase = b.intern(p.phase)
+		b.setText(&f.phase, p.phase)
 	}
 	for i := range p.init {
 		b.applyCStatus(f, &p.init[i], ContainerInit, rec)
@@ -1598,8 +1615,8 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 		return
 	}
 	c := b.container(f, cs.name, typ)
-	if cs.image != "" && c.image == "" {
-		c.image = b.intern(cs.image)
+	if cs.image != "" && c.image == 0 {
+		b.setText(&c.image, cs.image)
 	}
 	if cs.containerID != "" {
 		f.bindID(c, b.packID(stripRuntime(cs.containerID)))
@@ -1614,16 +1631,16 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 	case cs.waiting:
 		c.state = runWaiting
 		if cs.waitingReason != "" {
-			c.reason = b.intern(cs.waitingReason)
+			b.setText(&c.reason, cs.waitingReason)
 		}
 	case cs.running:
 		c.state = runRunning
-		c.reason = "" // the waiting reason (PodInitializing, …) is over
+		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
 	case cs.terminated:
 		c.state = runTerminated
 		code := cs.exitCode
 		c.exitCode, c.hasExit = code, true
-		c.reason = b.intern(cs.terminatedReason)
+		b.setText(&c.reason, cs.terminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.

@@ -118,10 +118,15 @@ func (b *Builder) release(e evidence) {
 	if e.wide() {
 		b.freePos = append(b.freePos, int(e.pos))
 	}
-	if k, ok := b.words[b.texts[e.text]]; !ok || k != e.text {
-		// Not interned: its own entry.
-		b.texts[e.text] = ""
-		b.freeTexts = append(b.freeTexts, int(e.text))
+	b.releaseText(e.text)
+}
+
+// releaseText gives back text k when it is not interned (its own entry):
+// what held it is overwritten.
+func (b *Builder) releaseText(k uint32) {
+	if w, ok := b.words[b.texts[k]]; !ok || w != k {
+		b.texts[k] = ""
+		b.freeTexts = append(b.freeTexts, int(k))
 	}
 }
 

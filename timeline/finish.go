@@ -454,7 +454,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: f.source, Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: ridStrings(f.sandboxes), Events: b.events(f)}
+	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: ridStrings(f.sandboxes), Events: b.events(f)}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -653,7 +653,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	fl.Containers = make([]Container, 0, len(cs))
 	for ci, c := range cs {
-		ct := Container{Name: c.name, Type: c.typ(), Image: c.image, IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: c.reason, Ready: c.ready}
+		ct := Container{Name: b.texts[c.name], Type: c.typ(), Image: b.texts[c.image], IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts[c.reason], Ready: c.ready}
 		views := cviews[ci]
 		ct.Stages = make([]Stage, 0, len(views))
 		for i := range views {
@@ -784,7 +784,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		fl.Verdict = VerdictRunning
 	}
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
-		switch f.phase {
+		switch b.texts[f.phase] {
 		case "Succeeded":
 			fl.Verdict = VerdictCompleted
 		case "Failed":

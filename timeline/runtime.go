@@ -115,7 +115,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 	hit := false
 	for _, f := range n.pulling[img] {
 		for _, c := range f.containers {
-			if c.image != img || c.pullOpen.IsZero() {
+			if b.texts[c.image] != img || c.pullOpen.IsZero() {
 				continue
 			}
 			hit = true
