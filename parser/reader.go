@@ -42,7 +42,7 @@ type Options struct {
 	// (MultiReader: every file, never standard input, which must not wait
 	// for a chunk to fill). Records, positions and Stats are the same.
 	Workers int
-	// ChunkBytes is how much input one worker parses at a time (0: 1 MiB).
+	// ChunkBytes is how much input one worker parses at a time (0: 256 KiB).
 	ChunkBytes int
 	// StartOffset and StartLine place the input in a longer stream: its
 	// first byte lies at StartOffset, after StartLine lines (reading on
