@@ -6,8 +6,12 @@ import (
 	"os"
 
 	"github.com/podflow/podflow/cmd"
+	"github.com/podflow/podflow/internal/memlimit"
 )
 
 func main() {
-	os.Exit(cmd.Main(cmd.SystemIO(), os.Args))
+	stop := memlimit.Start()
+	code := cmd.Main(cmd.SystemIO(), os.Args)
+	stop()
+	os.Exit(code)
 }
