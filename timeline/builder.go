@@ -112,14 +112,24 @@ func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)
 
 func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
 
-// containerState is a container as the builder keeps it, in 192 bytes: a
+// containerState is a container as the builder keeps it, in 176 bytes: a
 // pod has two or three.
 type containerState struct {
+	ids          []rid
+	stages       containerStages
+	restartCount int
+	exitCode     int // when hasExit
+	attemptAt    stamp
+	died         stamp
+	plegAt       stamp
+	// pulls are the image pulls the events show (Pulling → Pulled), for the
+	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
+	pulls    []stampSpan
+	pullOpen stamp
+	// ran is the runtime's own start and finish of an init container, from
+	// "Computing init container action"; it beats PLEG's relist delay.
+	ran                 stampSpan
 	name, image, reason uint32 // indexes in b.texts
-	ids                 []rid
-	stages              containerStages
-	restartCount        int
-	exitCode            int // when hasExit
 	starts              tally
 	backOffs            tally
 	pullBackOffs        tally
@@ -129,16 +139,6 @@ type containerState struct {
 	ready               bool
 	needsID             bool
 	plegStarted         bool
-	attemptAt           stamp
-	died                stamp
-	plegAt              stamp
-	// pulls are the image pulls the events show (Pulling → Pulled), for the
-	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
-	pulls    []stampSpan
-	pullOpen stamp
-	// ran is the runtime's own start and finish of an init container, from
-	// "Computing init container action"; it beats PLEG's relist delay.
-	ran stampSpan
 }
 
 // containerKind is a container's type (ContainerInit, …) in a byte.
