@@ -1388,7 +1388,12 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 		name := ""
 		for _, p := range parts {
 			if strings.Contains(smk.ErrHas, p.reason) || strings.Contains(errText, smk.ErrHas) && strings.Contains(smk.ErrHas, p.reason) {
-				reason = p.reason + ": " + p.message
+				// Composed in the builder's buffer: it repeats across pods.
+				t := append(append(append(b.text[:0], p.reason...), ": "...), p.message...)
+				if cap(t) <= 4*maxEvidenceText {
+					b.text = t
+				}
+				reason = b.internBytes(t)
 				if p.action != "CreatePodSandbox" && p.action != "KillPodSandbox" {
 					name = p.target
 				}
