@@ -2,7 +2,7 @@ package parser
 
 import (
 	"bytes"
-	"strings"
+	"unsafe"
 )
 
 // klogHeader is the decoded fixed part of `Lmmdd hh:mm:ss.uuuuuu PID file:line] `.
@@ -124,21 +124,29 @@ func klogMsg(payload []byte) []byte {
 
 // decodeKlog fills rec from a complete klog record (header line plus any
 // continuation lines joined with '\n').
+//
+// The text of the fields is copied in one string, as encoding/csv copies
+// a record, and keys, raw texts and values are substrings of it. The
+// header, read into numbers, and the source and message, which the
+// kubelet repeats on every line of a kind, are not part of it: the source
+// and a message with nothing to unquote are interned per Reader (a
+// message with escapes is decoded into its own string).
 func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
-	// One string per record: source, message, keys and values are
-	// substrings of it (as encoding/csv does per record).
-	s := string(b)
 	rec.Severity = h.sev
 	rec.PID = h.pid
-	rec.Source = s[h.srcStart:h.srcEnd]
+	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
 	rec.Time = r.clock.klogTime(h)
 	rec.Verbosity = -1
-	payload := s[h.payload:]
+	payload := b[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {
-		if msg, e := quoted(payload, 0, &r.scratch); e > 0 {
+		if e := msgEnd(payload, 0); e > 0 {
 			rec.Format = FormatKlog
-			rec.Msg = msg
-			rec.Fields = parseKV(payload[e:], rec.Fields[:0], &r.scratch)
+			if raw := payload[1 : e-1]; plainLen(view(raw)) == len(raw) {
+				rec.Msg = r.intern(raw)
+			} else {
+				rec.Msg = quotedCopy(view(payload[:e]), &r.scratch)
+			}
+			rec.Fields = parseKV(string(payload[e:]), rec.Fields[:0], &r.scratch)
 			r.scratch.trim()
 			for _, f := range rec.Fields {
 				if f.Key == "err" {
@@ -150,9 +158,37 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
 		}
 	}
 	rec.Format = FormatKlogLegacy
-	rec.Msg = strings.TrimRight(payload, " \n")
+	rec.Msg = string(bytes.TrimRight(payload, " \n"))
 	rec.Fields = rec.Fields[:0]
 }
+
+// internMax and internLen bound what a Reader interns: a message that
+// embeds values is not repeated, and should not fill the table.
+const (
+	internMax = 4096
+	internLen = 128
+)
+
+// intern returns b as a string, the same string each time for short
+// texts seen before.
+func (r *Reader) intern(b []byte) string {
+	if s, ok := r.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(b) <= internLen && len(r.strs) < internMax {
+		if r.strs == nil {
+			r.strs = map[string]string{}
+		}
+		r.strs[s] = s
+	}
+	return s
+}
+
+// view is b as a string, to be scanned, not kept: nothing taken from it
+// may outlive b's next reuse. (quoted returns substrings of its input;
+// quotedCopy does not.)
+func view(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }
 
 // decodeJSON fills rec from a --logging-format=json line.
 func (r *Reader) decodeJSON(b []byte, rec *Record) bool {

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -107,4 +109,61 @@ func FuzzKlogHeader(f *testing.F) {
 			t.Fatalf("parseKlogHeader(%q) = %+v, %v; want %+v, %v", b, got, gok, want, wok)
 		}
 	})
+}
+
+// TestRecordStringsOutliveBuffers keeps every string of every record, as
+// a caller may, and checks them once the whole input is read: the reader
+// reuses its line buffers, so a string that aliased one (the message is
+// read through a view of the buffer) would have changed. Each record is
+// compared with the same line read alone.
+func TestRecordStringsOutliveBuffers(t *testing.T) {
+	lines := []string{
+		`I1122 06:25:31.183000   12052 kubelet.go:2400] "SyncLoop ADD" source="api" pods=["ns/a"]`,
+		`I1122 06:25:31.183001   12052 operation_generator.go:721] "MountVolume.SetUp succeeded for volume \"config\" (UniqueName: \"kubernetes.io/configmap/u-config\")" pod="ns/a"`,
+		`I1122 06:25:31.183002   12052 kubelet.go:2400] "Prüfung für Pod" pod="ns/ä"`,
+		"I1122 06:25:31.183003   12052 kubelet.go:2400] \"bad \xff byte\" k=\"v\xfe\"",
+		`I1122 06:25:31.183004   12052 kubelet.go:2400] "JSON \/ escape \u00e9" k="\x41"`,
+		`I1122 06:25:31.183005   12052 kubelet.go:2400] "` + strings.Repeat("long message ", 20) + `" k=1`,
+		`I1122 06:25:31.183006   12052 kuberuntime_container.go:1115] "Computing init container action" status={"State":"exited","ExitCode":0}`,
+		`I1122 06:25:31.183007   12052 server.go:123] legacy printf message with "quotes"  `,
+		`I1122 06:25:31.183008   12052 kubelet.go:2400] "SyncLoop ADD" source="api" pods=["ns/b"]`,
+	}
+	var in strings.Builder
+	for range 300 { // more than a parallel chunk
+		for _, l := range lines {
+			in.WriteString(l + "\n")
+		}
+	}
+	for _, workers := range []int{1, 2} {
+		rd := NewReader(strings.NewReader(in.String()), Options{Year: 2026, Workers: workers, ChunkBytes: 4096})
+		var kept []Record
+		for {
+			rec, err := rd.Next()
+			if err != nil {
+				break
+			}
+			r := *rec
+			r.Fields = append([]Field(nil), rec.Fields...) // (the slice is the reader's; its strings are not)
+			kept = append(kept, r)
+		}
+		if len(kept) != 300*len(lines) {
+			t.Fatalf("workers=%d: %d records, want %d", workers, len(kept), 300*len(lines))
+		}
+		text := func(r *Record) string {
+			return fmt.Sprintf("%q %q %q %#v", r.Msg, r.Source, r.Err, expandFields(r.Fields))
+		}
+		var want []string
+		for _, l := range lines {
+			alone, err := NewReader(strings.NewReader(l), Options{Year: 2026}).Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, text(alone))
+		}
+		for i := range kept {
+			if g, w := text(&kept[i]), want[i%len(lines)]; g != w {
+				t.Fatalf("workers=%d, record %d, kept to the end:\n%s\nread alone:\n%s", workers, i, g, w)
+			}
+		}
+	}
 }

@@ -203,6 +203,8 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo map[string]bool
+	// strs interns klog sources and messages (see intern).
+	strs map[string]string
 	// scratch is working memory for decoding records.
 	scratch scratch
 

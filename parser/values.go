@@ -176,6 +176,25 @@ func quoted(b string, i int, sc *scratch) (string, int) {
 	return unquote(b[i:e]), e
 }
 
+// quotedCopy is quoted for the whole quoted string q, whose result shares
+// no memory with q: q may be a view of a buffer that is reused.
+func quotedCopy(q string, sc *scratch) string {
+	k := 1 + plainLen(q[1:])
+	if k < len(q) && q[k] == '"' {
+		return strings.Clone(q[1:k])
+	}
+	if k < len(q) && q[k] == '\\' {
+		buf := append(sc.bytes[:0], q[1:k]...)
+		buf, _, ok := appendGoString(buf, q, k)
+		sc.bytes = buf[:0]
+		if ok {
+			return string(buf)
+		}
+	}
+	// (unquote may return a substring of its input.)
+	return strings.Clone(unquote(q))
+}
+
 // appendGoString decodes the Go-quoted text at s[i:] up to its closing
 // quote, appending it to dst, and returns the index after the quote. ok is
 // false where strconv.Unquote would not give the same: an escape it
