@@ -136,9 +136,31 @@ func (b *Builder) releaseText(k uint32) {
 // are not given back one by one but swept, like a garbage collector,
 // when the table has doubled since the last sweep. Stamps are then
 // renumbered: it runs between records (Add), when no stamp is held
-// outside the builder's flows.
+// outside the builder's flows. When most times the flows hold are on the
+// side (the log's first time, the base, was far from the rest), all are
+// made again from the latest as the base.
 func (b *Builder) sweepTimes() {
 	if len(b.wideTimes) < max(b.wideSweep, b.wideFloor) {
+		return
+	}
+	near, far := 0, 0
+	var latest instant
+	b.eachStamp(func(s *stamp) {
+		switch {
+		case s.compact():
+			near++
+		case *s != 0:
+			far++
+			if in := b.wideTimes[*s>>1]; in.After(latest) {
+				latest = in
+			}
+		}
+	})
+	if far > near {
+		base, wide := b.stampBase, b.wideTimes
+		b.stampBase, b.wideTimes = latest, nil
+		b.eachStamp(func(s *stamp) { *s = b.stamp(decodeStamp(*s, base, wide)) })
+		b.wideSweep = 2 * len(b.wideTimes)
 		return
 	}
 	keep := make([]int32, len(b.wideTimes))
@@ -211,21 +233,24 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 }
 
 // instantOf converts s back.
-func (b *Builder) instantOf(s stamp) instant {
+func (b *Builder) instantOf(s stamp) instant { return decodeStamp(s, b.stampBase, b.wideTimes) }
+
+// decodeStamp is s as made from base with wide on the side.
+func decodeStamp(s stamp, base instant, wide []instant) instant {
 	switch {
 	case s == 0:
 		return instant{}
 	case s&stampWide != 0:
-		return b.wideTimes[s>>1]
+		return wide[s>>1]
 	}
-	ns := int64(s>>stampShift) - stampBias + int64(b.stampBase.nsec)
+	ns := int64(s>>stampShift) - stampBias + int64(base.nsec)
 	sec := ns / 1e9
 	ns -= sec * 1e9
 	if ns < 0 {
 		sec--
 		ns += 1e9
 	}
-	return instant{sec: b.stampBase.sec + sec, nsec: int32(ns), zone: int32(s>>1) & (1<<stampZoneBits - 1)}
+	return instant{sec: base.sec + sec, nsec: int32(ns), zone: int32(s>>1) & (1<<stampZoneBits - 1)}
 }
 
 // where is a kept line's position and text in 16 bytes: in pos the byte

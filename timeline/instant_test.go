@@ -220,41 +220,61 @@ func TestEachStampVisitsEveryStamp(t *testing.T) {
 	}
 }
 
-// Times far from the first are kept on the side and swept: the list is the
-// one a builder that never sweeps makes.
+// Times far from the first are kept on the side and swept, or made again
+// from a new base when most are far: the list is the one a builder that
+// never sweeps makes.
 func TestSweptTimesComeBack(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(corpus, "v1.36.3/07-twenty-pods.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	build := func(floor int) []byte {
-		b := NewBuilder(Options{})
-		// A first time twenty years before the log: every time of the
-		// log is far from it, kept on the side.
-		b.stampAt(time.Date(2006, 1, 1, 0, 0, 0, 0, time.UTC))
-		b.wideFloor = floor
-		sweeps := 0
-		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "twenty.log", Year: 2026, Want: b.Want})
-		for {
-			rec, err := r.Next()
-			if err != nil {
-				break
-			}
-			n := len(b.wideTimes)
-			b.Add(rec)
-			if len(b.wideTimes) < n {
-				sweeps++
-			}
-		}
-		if floor < 100 && sweeps < 5 {
-			t.Errorf("%d sweeps: the test proves nothing", sweeps)
-		}
-		js, _ := json.Marshal(b.Finish())
-		return js
+	tests := []struct {
+		name  string
+		first time.Time // the first time the builder stamps, its base
+		years []int     // the log is read once per year, each as its own node
+	}{
+		// Most times near the base: the far ones (twenty years on) swept.
+		{"sweep", time.Date(2026, 11, 22, 0, 0, 0, 0, time.UTC), []int{2026, 2046}},
+		// The log four years after the base, then twice twenty years
+		// after: most times are far, until the base moves to the latest.
+		{"rebase", time.Date(2006, 1, 1, 0, 0, 0, 0, time.UTC), []int{2010, 2026, 2027}},
 	}
-	swept, kept := build(8), build(math.MaxInt)
-	if !bytes.Equal(swept, kept) {
-		t.Error("the list differs when times on the side are swept")
+	for _, tt := range tests {
+		build := func(floor int) (js []byte, sweeps int, base time.Time) {
+			b := NewBuilder(Options{})
+			b.stampAt(tt.first)
+			b.wideFloor = floor
+			for _, year := range tt.years {
+				r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: strconv.Itoa(year) + ".log", Year: year, Want: b.Want})
+				for {
+					rec, err := r.Next()
+					if err != nil {
+						break
+					}
+					n := len(b.wideTimes)
+					b.Add(rec)
+					if len(b.wideTimes) < n {
+						sweeps++
+					}
+				}
+			}
+			base = b.time(b.stampBase)
+			js, _ = json.Marshal(b.Finish())
+			return js, sweeps, base
+		}
+		swept, sweeps, base := build(8)
+		kept, _, _ := build(math.MaxInt)
+		if !bytes.Equal(swept, kept) {
+			t.Errorf("%s: the list differs when times on the side are swept", tt.name)
+		}
+		switch {
+		case tt.name == "sweep" && sweeps < 5:
+			t.Errorf("sweep: %d sweeps, the test proves nothing", sweeps)
+		case tt.name == "rebase" && base.Year() != 2026:
+			t.Errorf("rebase: the base is %v after %d sweeps, want it moved to the log's time", base, sweeps)
+		case tt.name == "sweep" && !base.Equal(tt.first):
+			t.Errorf("sweep: the base moved to %v", base)
+		}
 	}
 }
 
