@@ -9,6 +9,8 @@ import (
 )
 
 // waitFor waits until the output since the last wait holds every string.
+// The wait is long because a loaded machine (CI, the race detector) can be
+// slow to load a log and render; a passing test never waits that long.
 func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
 	t.Helper()
 	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
@@ -19,7 +21,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
 		}
 		return true
 	},
-		teatest.WithDuration(10*time.Second), teatest.WithCheckInterval(100*time.Millisecond))
+		teatest.WithDuration(30*time.Second), teatest.WithCheckInterval(100*time.Millisecond))
 }
 
 func TestTUITeatestStallRawFilterZoom(t *testing.T) {
@@ -36,7 +38,7 @@ func TestTUITeatestStallRawFilterZoom(t *testing.T) {
 	waitFor(t, tm, "filter:api")
 	tm.Send(keyMsg("enter"))
 	tm.Send(keyMsg("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
 }
 
 func TestTUITeatestReplay(t *testing.T) {
@@ -50,5 +52,5 @@ func TestTUITeatestReplay(t *testing.T) {
 	}
 	waitFor(t, tm, "SLOW 59s")
 	tm.Send(keyMsg("q"))
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
 }
