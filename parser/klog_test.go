@@ -167,3 +167,63 @@ func TestRecordStringsOutliveBuffers(t *testing.T) {
 		}
 	}
 }
+
+// decodeKlogRef is decodeKlog as it was before the header, source and
+// message were left out of the record's string: one string per record,
+// everything a substring of it.
+func decodeKlogRef(b []byte, h klogHeader, sc *scratch) Record {
+	s := string(b)
+	rec := Record{Source: s[h.srcStart:h.srcEnd], Format: FormatKlogLegacy}
+	payload := s[h.payload:]
+	if len(payload) > 0 && payload[0] == '"' {
+		if msg, e := quoted(payload, 0, sc); e > 0 {
+			rec.Format, rec.Msg, rec.Fields = FormatKlog, msg, parseKV(payload[e:], nil, sc)
+			for _, f := range rec.Fields {
+				if f.Key == "err" {
+					rec.Err = f.Value.String()
+					break
+				}
+			}
+			return rec
+		}
+	}
+	rec.Msg = strings.TrimRight(payload, " \n")
+	return rec
+}
+
+// FuzzDecodeKlog checks decodeKlog against decodeKlogRef, twice on the same
+// Reader (the second time with the source and message interned), and with
+// the input overwritten after each decode: nothing may alias it.
+func FuzzDecodeKlog(f *testing.F) {
+	for _, s := range []string{
+		`I1122 06:25:31.183001   12052 operation_generator.go:721] "MountVolume.SetUp succeeded for volume \"config\"" pod="ns/a"`,
+		`I1122 06:25:31.183002   12052 kubelet.go:2400] "Prüfung" pod="ns/ä" k="\x41\/"`,
+		"I1122 06:25:31.183003   12052 kubelet.go:2400] \"bad \xff\" k=\"v\xfe\"\n\tcont",
+		`I1122 06:25:31.183006   12052 kuberuntime_container.go:1115] "Computing init container action" status={"State":"exited","ExitCode":0}`,
+		`I1122 06:25:31.183007   12052 server.go:123] legacy "printf" message  `,
+		`I1122 06:25:31.183008   12052 kubelet.go:2400] "unclosed \" message`,
+		`I1122 06:25:31.183008   12052 x.go:1] "\u00e9\n" err="boom"`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, ok := parseKlogHeader(data)
+		if !ok {
+			return
+		}
+		want := decodeKlogRef(data, h, &scratch{})
+		wantText := fmt.Sprintf("%v %q %q %q %#v", want.Format, want.Msg, want.Source, want.Err, expandFields(want.Fields))
+		r := NewReader(strings.NewReader(""), Options{Year: 2026})
+		for i := range 2 {
+			buf := bytes.Clone(data)
+			var rec Record
+			r.decodeKlog(buf, h, &rec)
+			for j := range buf {
+				buf[j] = 'X'
+			}
+			if got := fmt.Sprintf("%v %q %q %q %#v", rec.Format, rec.Msg, rec.Source, rec.Err, expandFields(rec.Fields)); got != wantText {
+				t.Fatalf("decode %d of %q:\n%s\nwant\n%s", i+1, data, got, wantText)
+			}
+		}
+	})
+}
