@@ -603,7 +603,9 @@ func (b *Builder) Add(rec *parser.Record) {
 			if nv, ok := v.Get("name"); ok {
 				v = nv
 			}
-			n.hostname = strings.Clone(v.Str)
+			if v.Kind != parser.KindObject { // an object's Str is its JSON text, not a name
+				n.hostname = strings.Clone(v.Str)
+			}
 		}
 		return
 	case strings.HasPrefix(msg, "MountVolume.SetUp failed"), strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
