@@ -1,9 +1,14 @@
-// Package memlimit keeps podflow's heap close to what it holds live. Go's
-// default collector lets the heap grow to twice the live heap between
-// collections; on a big log most of the live heap is the flows being built,
-// which stay until the end, so that doubling is pure waste. A soft memory
-// limit a little above the live heap, raised as the live heap grows, makes
-// the collector run sooner only when memory is actually at stake.
+// Package memlimit bounds all the memory podflow's Go runtime holds, not
+// only the heap goal. Go's collector aims at twice the live heap but the
+// process holds more: the heap overshoots the goal while a collection runs,
+// and freed pages go back to the system only slowly. A soft memory limit
+// counts all of it and makes the runtime return pages as the limit nears.
+//
+// The limit is twice the live heap, Go's own goal, so collections come no
+// more often than by default and time stays linear in the log; but at least
+// Floor, so that a small run is not made to collect more than it would
+// anyway. In between, from half the floor to the floor, the limit is what
+// keeps a log of some ten thousand pods under 100 MiB.
 package memlimit
 
 import (
@@ -15,22 +20,18 @@ import (
 )
 
 const (
-	// Floor is the limit while the live heap is small: under it Go's
-	// default pacing (heap up to twice the live heap) is left alone, since
-	// collecting sooner would cost CPU to save memory nobody misses.
-	Floor = 92 << 20
-	// minHeadroom is the smallest room for garbage above the live heap:
-	// below it collections would come too often for the memory they save.
-	minHeadroom = 24 << 20
-	interval    = 50 * time.Millisecond
+	// Floor is the smallest limit.
+	Floor    = 92 << 20
+	interval = 50 * time.Millisecond
 )
 
-// Headroom is the garbage allowed above a live heap of live bytes: a
-// quarter of it, at least minHeadroom (Go's default allows all of it).
-func Headroom(live uint64) uint64 { return max(minHeadroom, live/4) }
-
 // Limit is the soft memory limit for a live heap of live bytes.
-func Limit(live uint64) uint64 { return max(Floor, live+Headroom(live)) }
+func Limit(live uint64) uint64 {
+	if live > math.MaxUint64/2 {
+		return math.MaxUint64
+	}
+	return max(Floor, 2*live)
+}
 
 // Start follows the live heap and keeps the soft memory limit at
 // Limit(live) until stop is called, which restores the limit it

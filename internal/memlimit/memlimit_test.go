@@ -1,6 +1,7 @@
 package memlimit
 
 import (
+	"math"
 	"runtime/debug"
 	"testing"
 	"time"
@@ -11,11 +12,11 @@ func TestLimit(t *testing.T) {
 		live, want uint64
 	}{
 		{0, Floor},
-		{40 << 20, Floor},                // small heaps keep Go's own pacing
-		{Floor - minHeadroom, Floor},     // the floor is where headroom starts to bind
-		{80 << 20, 80<<20 + minHeadroom}, // minimum headroom
-		{400 << 20, 400<<20 + 100<<20},   // a quarter of a big live heap
-		{1 << 40, 1<<40 + 1<<38},         // no overflow on absurd sizes
+		{30 << 20, Floor},     // small heaps: the floor, above Go's goal
+		{Floor / 2, Floor},    // where Go's goal reaches the floor
+		{80 << 20, 160 << 20}, // above it: Go's own goal, twice the live heap
+		{1 << 40, 1 << 41},    // no overflow on absurd sizes
+		{math.MaxUint64 / 3 * 2, math.MaxUint64},
 	} {
 		if got := Limit(tc.live); got != tc.want {
 			t.Errorf("Limit(%d MiB) = %d MiB, want %d MiB", tc.live>>20, got>>20, tc.want>>20)
