@@ -294,10 +294,57 @@ func (t *Table) Print(w io.Writer, color bool) {
 // those that could act on a terminal or a CI log \u-escaped
 // (sanitize.EscapeJSON).
 func printJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(sanitize.JSONWriter(w))
+	w = sanitize.JSONWriter(w)
+	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
+		return streamFlowList(w, fl)
+	}
+	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
+}
+
+// streamFlowList writes a FlowList as printJSON would, byte for byte, but
+// one item at a time: encoding/json builds a whole document in memory
+// before writing it, some 200 MB for a log of 10,000 pods.
+func streamFlowList(w io.Writer, fl *timeline.FlowList) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	env := *fl
+	env.Items = []timeline.Flow{}
+	if err := enc.Encode(&env); err != nil {
+		return err
+	}
+	// The first `"items": []` is the field: inside a string the quote
+	// after items would be escaped.
+	const empty = `"items": []`
+	head := bytes.Clone(buf.Bytes())
+	at := bytes.Index(head, []byte(empty))
+	if at < 0 {
+		return fmt.Errorf("json: no items in the FlowList envelope")
+	}
+	if _, err := w.Write(append(head[:at:at], `"items": [`...)); err != nil {
+		return err
+	}
+	enc.SetIndent("    ", "  ")
+	for i := range fl.Items {
+		buf.Reset()
+		if i > 0 {
+			buf.WriteByte(',')
+		}
+		buf.WriteString("\n    ")
+		if err := enc.Encode(&fl.Items[i]); err != nil {
+			return err
+		}
+		buf.Truncate(buf.Len() - 1) // Encode's newline
+		if _, err := w.Write(buf.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(append([]byte("\n  ]"), head[at+len(empty):]...))
+	return err
 }
 
 // printYAML writes v as YAML with the keys and order its JSON form has:
