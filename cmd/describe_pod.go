@@ -133,8 +133,30 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline
 	return nil, usageErrorf("%q is ambiguous: pick one with -n NAMESPACE or --uid UID", name)
 }
 
+// describeTrim keeps the detail of the flows the pod named may resolve to
+// (any whose name starts with it, or whose UID it is) and only the row of
+// the others, which the list of an ambiguous name shows. With --redact a
+// name may be a mask, which flows carry only once judged: nothing is
+// trimmed then.
+func describeTrim(ioS *IO, name, uid string) func(*timeline.Flow) {
+	if ioS.Redact != nil {
+		return nil
+	}
+	name = strings.TrimPrefix(strings.TrimPrefix(name, "pods/"), "pod/")
+	if i := strings.IndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return func(f *timeline.Flow) {
+		if strings.HasPrefix(f.Pod.Name, name) || f.Pod.UID != "" && (f.Pod.UID == name || f.Pod.UID == uid) {
+			return
+		}
+		rowOnly(f)
+	}
+}
+
 func describePodRun(o *DescribePodOptions) error {
 	ioS := o.IO
+	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"path/filepath"
 	"testing"
 )
@@ -62,4 +63,52 @@ func tableOf(t *testing.T, o *GetPodsOptions, a *Analysis, wide bool) string {
 	ioS, _, out, _ := NewTestIO(false)
 	printPodTable(ioS, fl.Items, wide, false, false)
 	return out.String()
+}
+
+// TestDescribeTrimKeepsThePod: describe drops the detail of flows the name
+// cannot resolve to; every pod of the corpus must describe as with the
+// full flows, and an ambiguous prefix must list the same pods.
+func TestDescribeTrimKeepsThePod(t *testing.T) {
+	in := []string{corpus + "v1.36.3/"}
+	ioS, _, _, _ := NewTestIO(false)
+	full, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	describeWith := func(a *Analysis, name string) (string, string) {
+		ioS, _, _, errOut := NewTestIO(false)
+		f, err := resolvePod(ioS, a.Flows, name, "", "")
+		if err != nil {
+			return "", errOut.String() + err.Error()
+		}
+		var buf bytes.Buffer
+		d := &describer{w: &buf, a: a, f: f, maxEvidence: 3, wrapAt: 100}
+		d.describe()
+		return buf.String(), ""
+	}
+	names := []string{"batch-worker-", "web"} // prefixes several pods share
+	for i, f := range full.Flows.Items {
+		names = append(names, f.Pod.Name)
+		if i%10 == 0 {
+			names = append(names, f.Pod.Namespace+"/"+f.Pod.Name, "pod/"+f.Pod.Name)
+		}
+	}
+	described := 0
+	for _, name := range names {
+		trimmed, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000, trim: describeTrim(ioS, name, "")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantOut, wantErr := describeWith(full, name)
+		gotOut, gotErr := describeWith(trimmed, name)
+		if gotOut != wantOut || gotErr != wantErr {
+			t.Errorf("describe %q: trimmed flows give\n%s%s\nfull flows give\n%s%s", name, gotOut, gotErr, wantOut, wantErr)
+		}
+		if wantOut != "" {
+			described++
+		}
+	}
+	if described < len(full.Flows.Items) {
+		t.Errorf("only %d of %d pods described", described, len(full.Flows.Items))
+	}
 }
