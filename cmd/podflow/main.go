@@ -4,6 +4,9 @@ package main
 
 import (
 	"os"
+	// --tz works where the system has no zone database (scratch and
+	// distroless images, Windows): some 450 KB.
+	_ "time/tzdata"
 
 	"github.com/podflow/podflow/cmd"
 	"github.com/podflow/podflow/internal/memlimit"

@@ -1,0 +1,4 @@
+package parser
+
+// Zones the tests name load on a machine without a zone database too.
+import _ "time/tzdata"
