@@ -353,6 +353,58 @@ func streamFlowList(w io.Writer, fl *timeline.FlowList) error {
 // scalars are cleaned as terminal text (SanitizeLines), since the YAML
 // encoder writes bidi and other hidden characters raw.
 func printYAML(w io.Writer, v any) error {
+	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
+		return streamFlowListYAML(w, fl)
+	}
+	return writeYAML(w, v)
+}
+
+// streamFlowListYAML writes a FlowList as writeYAML would, byte for byte,
+// one item at a time: the node tree of a whole list costs some 1 KB of
+// memory per byte of YAML, a gigabyte for a log of 1,000 pods.
+func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
+	env := *fl
+	env.Items = []timeline.Flow{}
+	var buf bytes.Buffer
+	if err := writeYAML(&buf, &env); err != nil {
+		return err
+	}
+	// Top-level keys alone start a line: a string holding this text is
+	// quoted or indented.
+	const empty = "\nitems: []\n"
+	head := bytes.Clone(buf.Bytes())
+	at := bytes.Index(head, []byte(empty))
+	if at < 0 {
+		return fmt.Errorf("yaml: no items in the FlowList envelope")
+	}
+	if _, err := w.Write(append(head[:at+1:at+1], "items:\n"...)); err != nil {
+		return err
+	}
+	var out bytes.Buffer
+	for i := range fl.Items {
+		buf.Reset()
+		if err := writeYAML(&buf, fl.Items[i:i+1]); err != nil {
+			return err
+		}
+		// A one-item list at the top level, moved under items: every line
+		// two columns in (empty lines of a block scalar stay empty).
+		out.Reset()
+		for line := range bytes.Lines(buf.Bytes()) {
+			if len(line) > 1 {
+				out.WriteString("  ")
+			}
+			out.Write(line)
+		}
+		if _, err := w.Write(out.Bytes()); err != nil {
+			return err
+		}
+	}
+	_, err := w.Write(head[at+len(empty):])
+	return err
+}
+
+// writeYAML is printYAML for any value, as one document.
+func writeYAML(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
