@@ -452,72 +452,57 @@ func (d *patchDecoder) object() (open, ok bool) {
 
 func (d *patchDecoder) top() bool {
 	d.open()
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
+	return d.members(func(k string) bool {
 		switch {
 		case fieldIs(k, "metadata"):
-			ok = d.metadata()
+			return d.fields(func(k string) bool {
+				if fieldIs(k, "uid") {
+					return d.strField(&d.doc.uid)
+				}
+				return d.skip()
+			})
 		case fieldIs(k, "status"):
-			ok = d.status()
-		default:
-			ok = d.skip()
+			return d.fields(d.status)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return d.skip()
+	})
 }
 
-func (d *patchDecoder) metadata() bool {
-	open, ok := d.object()
-	if !open {
-		return ok
-	}
+// members reads the members of an open object, each by member(key).
+func (d *patchDecoder) members(member func(key string) bool) bool {
 	for first := true; ; first = false {
 		k, done, ok := d.member(first)
 		if !ok || done {
 			return ok
 		}
-		if fieldIs(k, "uid") {
-			ok = d.strField(&d.doc.uid)
-		} else {
-			ok = d.skip()
-		}
-		if !ok {
+		if !member(k) {
 			return false
 		}
 	}
 }
 
-func (d *patchDecoder) status() bool {
+// fields reads an object into a struct field (null leaves it), each
+// member by member(key).
+func (d *patchDecoder) fields(member func(key string) bool) bool {
 	open, ok := d.object()
 	if !open {
 		return ok
 	}
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
-		switch {
-		case fieldIs(k, "phase"):
-			ok = d.strField(&d.doc.phase)
-		case fieldIs(k, "conditions"):
-			ok = decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
-		case fieldIs(k, "initContainerStatuses"):
-			ok = decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
-		case fieldIs(k, "containerStatuses"):
-			ok = decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
-		default:
-			ok = d.skip()
-		}
-		if !ok {
-			return false
-		}
+	return d.members(member)
+}
+
+func (d *patchDecoder) status(k string) bool {
+	switch {
+	case fieldIs(k, "phase"):
+		return d.strField(&d.doc.phase)
+	case fieldIs(k, "conditions"):
+		return decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
+	case fieldIs(k, "initContainerStatuses"):
+		return decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
+	case fieldIs(k, "containerStatuses"):
+		return decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
 	}
+	return d.skip()
 }
 
 // decodeSlice reads an array into *dst as encoding/json does: element i
@@ -568,59 +553,35 @@ func decodeSlice[T any](d *patchDecoder, dst *[]T, elem func(*patchDecoder, *T) 
 }
 
 func (d *patchDecoder) condition(c *patchCond) bool {
-	open, ok := d.object()
-	if !open {
-		return ok
-	}
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
+	return d.fields(func(k string) bool {
 		switch {
 		case fieldIs(k, "type"):
-			ok = d.strField(&c.typ)
+			return d.strField(&c.typ)
 		case fieldIs(k, "status"):
-			ok = d.strField(&c.status)
-		default:
-			ok = d.skip()
+			return d.strField(&c.status)
 		}
-		if !ok {
-			return false
-		}
-	}
+		return d.skip()
+	})
 }
 
 func (d *patchDecoder) containerStatus(cs *cstatus) bool {
-	open, ok := d.object()
-	if !open {
-		return ok
-	}
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
+	return d.fields(func(k string) bool {
 		switch {
 		case fieldIs(k, "name"):
-			ok = d.strField(&cs.name)
+			return d.strField(&cs.name)
 		case fieldIs(k, "containerID"):
-			ok = d.strField(&cs.containerID)
+			return d.strField(&cs.containerID)
 		case fieldIs(k, "image"):
-			ok = d.strField(&cs.image)
+			return d.strField(&cs.image)
 		case fieldIs(k, "ready"):
-			ok = d.boolField(&cs.ready, &cs.hasReady)
+			return d.boolField(&cs.ready, &cs.hasReady)
 		case fieldIs(k, "restartCount"):
-			ok = d.intField(&cs.restartCount, &cs.hasRestartCount)
+			return d.intField(&cs.restartCount, &cs.hasRestartCount)
 		case fieldIs(k, "state"):
-			ok = d.state(cs)
-		default:
-			ok = d.skip()
+			return d.fields(func(k string) bool { return d.state(cs, k) })
 		}
-		if !ok {
-			return false
-		}
-	}
+		return d.skip()
+	})
 }
 
 // boolField reads a *bool field.
@@ -639,51 +600,37 @@ func (d *patchDecoder) boolField(dst, has *bool) bool {
 	return false
 }
 
-func (d *patchDecoder) state(cs *cstatus) bool {
-	open, ok := d.object()
-	if !open {
-		return ok
+func (d *patchDecoder) state(cs *cstatus, k string) bool {
+	switch {
+	case fieldIs(k, "waiting"):
+		return d.pointerObject(&cs.waiting, func() { cs.waitingReason = "" }, func(k string) bool {
+			switch {
+			case fieldIs(k, "reason"):
+				return d.strField(&cs.waitingReason)
+			case fieldIs(k, "message"):
+				return d.strField(nil) // read for its type: a number is an error
+			}
+			return d.skip()
+		})
+	case fieldIs(k, "running"):
+		return d.pointerObject(&cs.running, func() {}, func(k string) bool {
+			if fieldIs(k, "startedAt") {
+				return d.strField(nil)
+			}
+			return d.skip()
+		})
+	case fieldIs(k, "terminated"):
+		return d.pointerObject(&cs.terminated, func() { cs.exitCode, cs.terminatedReason = 0, "" }, func(k string) bool {
+			switch {
+			case fieldIs(k, "exitCode"):
+				return d.intField(&cs.exitCode, nil)
+			case fieldIs(k, "reason"):
+				return d.strField(&cs.terminatedReason)
+			}
+			return d.skip()
+		})
 	}
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
-		switch {
-		case fieldIs(k, "waiting"):
-			ok = d.pointerObject(&cs.waiting, func() { cs.waitingReason = "" }, func(k string) bool {
-				switch {
-				case fieldIs(k, "reason"):
-					return d.strField(&cs.waitingReason)
-				case fieldIs(k, "message"):
-					return d.strField(nil) // read for its type: a number is an error
-				}
-				return d.skip()
-			})
-		case fieldIs(k, "running"):
-			ok = d.pointerObject(&cs.running, func() {}, func(k string) bool {
-				if fieldIs(k, "startedAt") {
-					return d.strField(nil)
-				}
-				return d.skip()
-			})
-		case fieldIs(k, "terminated"):
-			ok = d.pointerObject(&cs.terminated, func() { cs.exitCode, cs.terminatedReason = 0, "" }, func(k string) bool {
-				switch {
-				case fieldIs(k, "exitCode"):
-					return d.intField(&cs.exitCode, nil)
-				case fieldIs(k, "reason"):
-					return d.strField(&cs.terminatedReason)
-				}
-				return d.skip()
-			})
-		default:
-			ok = d.skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+	return d.skip()
 }
 
 // pointerObject reads a pointer-to-struct field: null sets it nil (has
@@ -703,15 +650,7 @@ func (d *patchDecoder) pointerObject(has *bool, zero func(), member func(key str
 		return false
 	}
 	*has = true
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
-		if !member(k) {
-			return false
-		}
-	}
+	return d.members(member)
 }
 
 // fieldIs matches a key to a field name as encoding/json does: exactly,
