@@ -1,9 +1,9 @@
 package timeline
 
 import (
+	"encoding/json"
 	"strconv"
 	"unicode"
-	"unicode/utf16"
 	"unicode/utf8"
 )
 
@@ -182,7 +182,13 @@ func (d *patchDecoder) str() (string, bool) {
 	if !ok || plain {
 		return body, ok
 	}
-	return unquoteSlow(body), true
+	// Rare (an escape, invalid UTF-8): encoding/json's own unquoting, on
+	// a string scanStr found valid.
+	var out string
+	if json.Unmarshal([]byte(`"`+body+`"`), &out) != nil {
+		return "", false
+	}
+	return out, true
 }
 
 // scanStr reads and validates a string at '"' and returns its body, plain
@@ -239,53 +245,6 @@ var strPlain = func() (t [256]bool) {
 	}
 	return t
 }()
-
-// unquoteSlow is encoding/json's unquoteBytes for a validated string body.
-func unquoteSlow(s string) string {
-	b := make([]byte, 0, len(s)+2*utf8.UTFMax)
-	for r := 0; r < len(s); {
-		switch c := s[r]; {
-		case c == '\\':
-			r++
-			switch s[r] {
-			case 'b':
-				b = append(b, '\b')
-			case 'f':
-				b = append(b, '\f')
-			case 'n':
-				b = append(b, '\n')
-			case 'r':
-				b = append(b, '\r')
-			case 't':
-				b = append(b, '\t')
-			case 'u':
-				rr := getu4(s[r-1:])
-				r += 5
-				if utf16.IsSurrogate(rr) {
-					if dec := utf16.DecodeRune(rr, getu4(s[r:])); dec != unicode.ReplacementChar {
-						r += 6
-						b = utf8.AppendRune(b, dec)
-						continue
-					}
-					rr = unicode.ReplacementChar
-				}
-				b = utf8.AppendRune(b, rr)
-				continue
-			default: // '"', '\\', '/'
-				b = append(b, s[r])
-			}
-			r++
-		case c < utf8.RuneSelf:
-			b = append(b, c)
-			r++
-		default:
-			rr, n := utf8.DecodeRuneInString(s[r:])
-			r += n
-			b = utf8.AppendRune(b, rr)
-		}
-	}
-	return string(b)
-}
 
 // getu4 decodes \uXXXX at the start of s, or returns -1.
 func getu4(s string) rune {
