@@ -294,17 +294,21 @@ func (t *Table) Print(w io.Writer, color bool) {
 // those that could act on a terminal or a CI log \u-escaped
 // (sanitize.EscapeJSON).
 func printJSON(w io.Writer, v any) error {
-	w = sanitize.JSONWriter(w)
 	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
-		return streamFlowList(w, fl)
+		return streamFlowList(sanitize.JSONWriter(w), fl)
 	}
-	enc := json.NewEncoder(w)
+	return writeJSON(w, v)
+}
+
+// writeJSON is printJSON for any value, as one document.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
 
-// streamFlowList writes a FlowList as printJSON would, byte for byte, but
+// streamFlowList writes a FlowList as writeJSON would, byte for byte, but
 // one item at a time: encoding/json builds a whole document in memory
 // before writing it, some 200 MB for a log of 10,000 pods.
 func streamFlowList(w io.Writer, fl *timeline.FlowList) error {
