@@ -308,6 +308,24 @@ func rowOnly(f *timeline.Flow) {
 	f.Containers = cs
 }
 
+// timingOnly keeps what stats and trace read of a flow: who it is, its
+// verdict, and when each stage began and ended, how and why; evidence,
+// events and the rest go as the flow is judged.
+func timingOnly(f *timeline.Flow) {
+	f.Events, f.Evidence, f.Startup = nil, nil, nil
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	for i := range f.Stages {
+		f.Stages[i].Evidence = nil
+	}
+	for i := range f.Containers {
+		c := &f.Containers[i]
+		c.IDs = nil
+		for j := range c.Stages {
+			c.Stages[j].Evidence = nil
+		}
+	}
+}
+
 // shortReason is the REASON width of the default table.
 const shortReason = 80
 

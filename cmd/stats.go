@@ -234,6 +234,7 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 
 func statsRun(o *StatsOptions) error {
 	ioS := o.IO
+	o.Load.trim = timingOnly
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err

@@ -77,11 +77,12 @@ regex).`,
 
 func traceRun(o *TraceOptions) error {
 	ioS := o.IO
-	a, err := analyze(ioS, o.Paths, o.Load)
+	names, err := NewPodFilter(redactAll(ioS.Redact, o.Names))
 	if err != nil {
 		return err
 	}
-	names, err := NewPodFilter(redactAll(ioS.Redact, o.Names))
+	o.Load.trim = traceTrim(ioS, names)
+	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
 	}
@@ -107,6 +108,22 @@ func traceRun(o *TraceOptions) error {
 		w = f
 	}
 	return printJSON(w, v)
+}
+
+// traceTrim keeps the timing of the pods the trace exports and only the
+// row of the others. Under --redact the names are matched once the flows
+// are masked, after the trim, so every pod keeps its timing.
+func traceTrim(ioS *IO, names *PodFilter) func(*timeline.Flow) {
+	if names.Empty() || ioS.Redact != nil {
+		return timingOnly
+	}
+	return func(f *timeline.Flow) {
+		if names.Match(f) {
+			timingOnly(f)
+		} else {
+			rowOnly(f)
+		}
+	}
 }
 
 // ---- Chrome Trace Event format ----

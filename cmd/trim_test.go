@@ -2,8 +2,11 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"testing"
+
+	"github.com/podflow/podflow/timeline"
 )
 
 // TestRowOnlyKeepsWhatTheTableReads: get pods and get nodes drop each
@@ -110,5 +113,71 @@ func TestDescribeTrimKeepsThePod(t *testing.T) {
 	}
 	if described < len(full.Flows.Items) {
 		t.Errorf("only %d of %d pods described", described, len(full.Flows.Items))
+	}
+}
+
+// TestTimingOnlyKeepsStatsAndTrace: stats and trace drop each flow's
+// evidence as it is judged (timingOnly, traceTrim); the stage table, the
+// over-time buckets and both trace formats must be what the full flows
+// give, for all pods and for a few picked by name.
+func TestTimingOnlyKeepsStatsAndTrace(t *testing.T) {
+	files, err := filepath.Glob(corpus + "v*/*.log")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus logs: %v", err)
+	}
+	inputs := [][]string{{corpus}}
+	for _, f := range files {
+		inputs = append(inputs, []string{f})
+	}
+	export := func(a *Analysis, names *PodFilter) string {
+		var flows []timeline.Flow
+		for i := range a.Flows.Items {
+			if names.Match(&a.Flows.Items[i]) {
+				flows = append(flows, a.Flows.Items[i])
+			}
+		}
+		v := []any{buildChrome(flows), buildOTLP(flows)}
+		if names.Empty() { // stats reads every pod
+			b, over := overTime(a.Flows, 0)
+			v = append(v, stageStats(a.Flows), b, over)
+		}
+		j, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(j)
+	}
+	for _, in := range inputs {
+		ioS, _, _, _ := NewTestIO(false)
+		full, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(full.Flows.Items) == 0 {
+			t.Fatalf("%v: no pods", in)
+		}
+		evidence := 0
+		for _, f := range full.Flows.Items {
+			for _, s := range f.Stages {
+				evidence += len(s.Evidence)
+			}
+		}
+		if evidence == 0 {
+			t.Fatalf("%v: no stage evidence to drop; the test proves nothing", in)
+		}
+		picks := [][]string{nil, {full.Flows.Items[0].Pod.Name}, {full.Flows.Items[len(full.Flows.Items)/2].Pod.Key(), "^web"}}
+		for _, pick := range picks {
+			names, err := NewPodFilter(pick)
+			if err != nil {
+				t.Fatal(err)
+			}
+			trimmed, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000, trim: traceTrim(ioS, names)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := export(trimmed, names), export(full, names); got != want {
+				t.Errorf("%v pods %q: trimmed flows give\n%.2000s\nfull flows give\n%.2000s", in, pick, got, want)
+			}
+		}
 	}
 }
