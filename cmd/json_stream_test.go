@@ -2,10 +2,13 @@ package cmd
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"testing"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
+	"go.yaml.in/yaml/v3"
 )
 
 // TestStreamedFlowListIsOneDocument: -o json and -o yaml write a FlowList
@@ -16,6 +19,8 @@ func TestStreamedFlowListIsOneDocument(t *testing.T) {
 	synthetic := &timeline.FlowList{APIVersion: timeline.APIVersion, Kind: timeline.KindFlowList, Items: []timeline.Flow{
 		{Pod: timeline.PodRef{Name: "a"}, Reason: "first\n\n  indented\nitems: []\ntrailing \n", Diagnosis: "one\n\n\ntwo"},
 		{Pod: timeline.PodRef{Name: "b"}, Reason: "- dash\n# hash\n"},
+		{Pod: timeline.PodRef{Name: "true", Namespace: "123", UID: ""}, Reason: "null", Diagnosis: "~",
+			Findings: yamlTricky, Hidden: []string{"a\r\nb", " lead", "trail ", "a: b", "{x}", "[y]", "'q'", "\"dq\""}},
 	}}
 	lists := map[string]*timeline.FlowList{"synthetic": synthetic}
 	for name, in := range map[string][]string{
@@ -36,6 +41,7 @@ func TestStreamedFlowListIsOneDocument(t *testing.T) {
 	}{
 		{"json", printJSON, writeJSON},
 		{"yaml", printYAML, writeYAML},
+		{"yaml against the YAML parser", printYAML, yamlViaParser},
 	}
 	for name, fl := range lists {
 		for _, f := range formats {
@@ -55,5 +61,53 @@ func TestStreamedFlowListIsOneDocument(t *testing.T) {
 					g[max(i-80, 0):min(i+80, len(g))], w[max(i-80, 0):min(i+80, len(w))])
 			}
 		}
+	}
+}
+
+// yamlTricky are strings YAML must quote, escape or drop characters of.
+var yamlTricky = []string{"true", "false", "yes", "no", "on", "null", "Null", "~", "", "0", "-1", "1.5", "1e3", "0x1F",
+	"0o17", ".inf", "-.Inf", ".nan", "2026-11-22", "12:30:00", "- x", ": a", "? q", "#c", "&a", "*b", "!t", "|", ">", "%d",
+	"@x", "`y", "a #b", "a: b", "tab\there", "del\x7f", "c1\u0085x", "nonchar\ufffe\uffff", "bidi\u202eevil", "esc\x1b[31mred",
+	"line\u2028sep", "<>&", "日本語", "emoji 🚀", "bell\a", "nul\x00", "multi\nline\n", "\n", "  \n  "}
+
+// yamlViaParser is how writeYAML made its node tree before yamlNode: the
+// JSON text read by the YAML parser, then restyled. yamlNode must give
+// the same bytes.
+func yamlViaParser(w io.Writer, v any) error {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	b = bytes.Map(func(r rune) rune {
+		if r >= 0x7f && (sanitize.Unsafe(r) || r == 0xfffe || r == 0xffff) {
+			return -1
+		}
+		return r
+	}, b)
+	var n yaml.Node
+	if err := yaml.Unmarshal(b, &n); err != nil {
+		return err
+	}
+	blockStyle(&n)
+	enc := yaml.NewEncoder(w)
+	enc.SetIndent(2)
+	if err := enc.Encode(&n); err != nil {
+		return err
+	}
+	return enc.Close()
+}
+
+func blockStyle(n *yaml.Node) {
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		n.Style = 0
+	case yaml.ScalarNode:
+		if n.Style == yaml.DoubleQuotedStyle {
+			n.Style = 0 // the encoder quotes again where YAML needs it
+		}
+		n.Value = sanitize.SanitizeLines(n.Value)
+	}
+	for _, c := range n.Content {
+		blockStyle(c)
 	}
 }
