@@ -287,6 +287,48 @@ func TestHardWrapJoins(t *testing.T) {
 	}
 }
 
+// TestHardWrapWidth checks when a line continues the one before it
+// without a line break: when the line before is as wide as the first line
+// of the record (in runes, a prefix included), at a width people wrap at.
+func TestHardWrapWidth(t *testing.T) {
+	// first returns a record's first line, w runes wide, ending in the
+	// bare value of k.
+	first := func(prefix string, w int, tail string) string {
+		l := prefix + `I1122 06:03:25.000000 1 a.go:1] "m" k=`
+		return l + strings.Repeat("x", w-utf8.RuneCountInString(l+tail)) + tail
+	}
+	const jd = "Nov 22 06:03:25 node-1 kubelet[1]: "
+	tests := []struct {
+		name string
+		in   []string
+		want string // the value of k
+	}{
+		{"80 wide", []string{first("", 80, ""), "yy"}, "yy"},
+		{"81 wide", []string{first("", 81, ""), "yy"}, "\nyy"},
+		{"79 wide", []string{first("", 79, ""), "yy"}, "yy"},
+		{"77 wide", []string{first("", 77, ""), "yy"}, "\nyy"},
+		{"80 runes, 81 bytes", []string{first("", 80, "é"), "yy"}, "é" + "yy"},
+		{"81 runes, 82 bytes", []string{first("", 81, "é"), "yy"}, "é\nyy"},
+		{"80 wide with a journald prefix", []string{first(jd, 80, ""), jd + "yy"}, "yy"},
+		{"81 wide with a journald prefix", []string{first(jd, 81, ""), jd + "yy"}, "\nyy"},
+		{"80, 80, 5", []string{first("", 80, ""), strings.Repeat("z", 80), "yy"}, strings.Repeat("z", 80) + "yy"},
+		{"80, 75, 5", []string{first("", 80, ""), strings.Repeat("z", 75), "yy"}, strings.Repeat("z", 75) + "\nyy"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := strings.Join(tt.in, "\n") + "\n"
+			recs, _ := readRecords(t, strings.NewReader(in), Options{Year: 2026})
+			if len(recs) != 1 {
+				t.Fatalf("got %d records", len(recs))
+			}
+			v := recs[0].Str("k")
+			if got := strings.TrimLeft(v, "x"); got != tt.want {
+				t.Errorf("k = …%q, want …%q", got, tt.want)
+			}
+		})
+	}
+}
+
 // TestLineWidth checks the stand-in widths lineWidth gives instead of
 // counting runes: the hard-wrap test must answer as with the true width.
 func TestLineWidth(t *testing.T) {

@@ -169,7 +169,7 @@ func (r *Reader) startParallel() {
 	r.scanned = true
 	p.state = r.saveState()
 	for i := 0; i < n; i++ {
-		w := &Reader{opts: r.opts, clock: r.clock}
+		w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
 		go func() {
 			for c := range p.work {
 				w.runChunk(c, &c.assumed)
@@ -413,7 +413,7 @@ func (r *Reader) nextParallel() (*Record, error) {
 		if !actual.compatible(&c.assumed) {
 			// The worker assumed another state: parse again from the
 			// real one, in order.
-			w := &Reader{opts: r.opts, clock: r.clock}
+			w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
 			w.runChunk(c, &actual)
 		}
 		r.loadState(&c.end)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"time"
 	"unicode/utf8"
 )
@@ -142,8 +143,9 @@ type pending struct {
 	length    int
 	lines     int
 	multiline bool // inside a klog `key=<` … ` >` value
-	firstW    int  // width in runes of the first physical line
-	lastW     int  // width in runes of the last physical line
+	firstN    int  // bytes of the first line in buf
+	firstW    int  // width in runes of the first physical line; -1: not measured yet (see wrapped)
+	lastW     int  // width in runes of the last physical line; -1: that of the first
 	// Quote state of buf[:qPos], so that each continuation line scans only
 	// its own bytes (a goroutine dump of 20,000 lines stays linear).
 	qPos       int
@@ -202,11 +204,15 @@ type Reader struct {
 	byFormat [len(formatNames)]int64
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
-	wantMemo map[string]bool
+	wantMemo wantMemo
 	// strs interns klog sources and messages (see intern).
 	strs map[string]string
 	// scratch is working memory for decoding records.
 	scratch scratch
+
+	// slow turns off the shortcut for bare klog lines in consume, for
+	// tests that compare it with the full path.
+	slow bool
 
 	parN int       // workers of a parallel reader; 0: sequential
 	src  io.Reader // the input of a parallel reader
@@ -356,6 +362,20 @@ func (r *Reader) Next() (*Record, error) {
 // consume classifies one physical line; it returns a record when this line
 // completes the one before it.
 func (r *Reader) consume(line []byte, phys int, start int64) *Record {
+	// Most lines are a bare klog header: no wrapper to strip, and a header
+	// ends any record or multi-line value before it whatever the state.
+	// They skip the steps below, which would find just that (bareLogLine
+	// holds for every line parseKlogHeader accepts, and a line starting
+	// with I, W, E or F has no byte-order mark or NULs to trim).
+	if len(line) >= 30 && !r.slow {
+		switch line[0] {
+		case 'I', 'W', 'E', 'F':
+			if h, ok := parseKlogHeader(line); ok {
+				format, msg := klogPayload(line, &h)
+				return r.begin(line, line, nil, format, &h, msg, phys, start)
+			}
+		}
+	}
 	content, pfx := r.stripPrefix(line)
 	// A UTF-8 byte-order mark on the first line, and the NULs a
 	// copytruncate leaves where the file was cut, hide a record's header.
@@ -388,7 +408,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.stats.Annotations++
 		case r.cur.active && sameStream(&r.cur.pfx, &pfx):
 			sep := byte('\n')
-			if r.cur.want && (r.cur.openQuote() || r.cur.lastW == r.cur.firstW && wrapWidth(r.cur.firstW)) {
+			if r.cur.want && (r.cur.openQuote() || r.cur.wrapped()) {
 				sep = 0 // a terminal or editor hard-wrapped the line
 			}
 			r.appendCont(line, content, sep, start, phys)
@@ -397,24 +417,50 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		}
 		return nil
 	}
+	return r.begin(line, content, &pfx, format, &h, msg, phys, start)
+}
+
+// begin starts the record whose first line is line (content without its
+// prefix pfx; nil: none), completing the one before it.
+func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klogHeader, msg []byte, phys int, start int64) *Record {
 	var out *Record
 	if r.cur.active {
 		out = r.flush()
 	}
 	want := r.want(format, msg)
 	r.cur = pending{
-		active: true, want: want, format: format, hdr: h, pfx: pfx,
-		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1,
+		active: true, want: want, format: format, hdr: *h,
+		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1, firstN: len(content),
+	}
+	if pfx != nil {
+		r.cur.pfx = *pfx
 	}
 	if want {
 		r.cur.buf = append(r.cur.buf, content...)
-		r.cur.firstW = lineWidth(line)
-		r.cur.lastW = r.cur.firstW
+		// The width of the first line is wanted only when a continuation
+		// line follows; a line without a prefix is what buf holds.
+		r.cur.firstW, r.cur.lastW = -1, -1
+		if len(line) != len(content) {
+			r.cur.firstW = lineWidth(line)
+			r.cur.lastW = r.cur.firstW
+		}
 	}
 	if format == FormatKlog && bytes.HasSuffix(content, []byte("=<")) {
 		r.cur.multiline = true
 	}
 	return out
+}
+
+// wrapped reports whether the last line of the record looks hard-wrapped:
+// as wide as its first, at a width people wrap at.
+func (p *pending) wrapped() bool {
+	if p.firstW < 0 {
+		p.firstW = lineWidth(p.buf[:p.firstN])
+		if p.lastW < 0 {
+			p.lastW = p.firstW
+		}
+	}
+	return p.lastW == p.firstW && wrapWidth(p.firstW)
 }
 
 // wantMemoMax bounds the memo of Want answers; messages past it are asked
@@ -432,17 +478,78 @@ func (r *Reader) want(format Format, msg []byte) bool {
 	if format != FormatKlog && format != FormatJSON || len(msg) > 128 {
 		return r.opts.Want(msg)
 	}
-	if v, ok := r.wantMemo[string(msg)]; ok {
-		return v
-	}
-	v := r.opts.Want(msg)
-	if len(r.wantMemo) < wantMemoMax {
-		if r.wantMemo == nil {
-			r.wantMemo = map[string]bool{}
+	return r.wantMemo.get(msg, r.opts.Want)
+}
+
+// wantMemo is a hash set of messages with Want's answers. It is cheaper
+// than a map on every line: its hash takes the length and the first and
+// last eight bytes of the message (a map hashes all of it), and a lookup
+// is then one comparison of the message with the entry found, most times.
+// Entries are never removed; past wantMemoMax, Want is asked each time.
+type wantMemo struct {
+	slots []wantSlot // a power of two of them, at most half used
+	n     int
+}
+
+type wantSlot struct {
+	msg  string
+	used bool
+	want bool
+}
+
+func (m *wantMemo) get(msg []byte, want func([]byte) bool) bool {
+	if len(m.slots) > 0 {
+		mask := uint64(len(m.slots) - 1)
+		for i := msgHash(msg) & mask; ; i = (i + 1) & mask {
+			s := &m.slots[i]
+			if !s.used {
+				break
+			}
+			if s.msg == string(msg) {
+				return s.want
+			}
 		}
-		r.wantMemo[string(msg)] = v
+	}
+	v := want(msg)
+	if m.n < wantMemoMax {
+		m.add(string(msg), v)
 	}
 	return v
+}
+
+func (m *wantMemo) add(msg string, v bool) {
+	if 2*(m.n+1) > len(m.slots) {
+		old := m.slots
+		m.slots = make([]wantSlot, max(256, 2*len(old)))
+		m.n = 0
+		for _, s := range old {
+			if s.used {
+				m.add(s.msg, s.want)
+			}
+		}
+	}
+	mask := uint64(len(m.slots) - 1)
+	i := msgHash([]byte(msg)) & mask
+	for m.slots[i].used {
+		i = (i + 1) & mask
+	}
+	m.slots[i] = wantSlot{msg: msg, used: true, want: v}
+	m.n++
+}
+
+// msgHash mixes the length and the first and last eight bytes of b.
+func msgHash(b []byte) uint64 {
+	var h uint64
+	if n := len(b); n >= 8 {
+		h = binary.LittleEndian.Uint64(b) ^ bits.RotateLeft64(binary.LittleEndian.Uint64(b[n-8:]), 29)
+	} else {
+		for _, c := range b {
+			h = h<<8 | uint64(c)
+		}
+	}
+	h ^= uint64(len(b)) << 56
+	h *= 0x9e3779b97f4a7c15
+	return h ^ h>>29
 }
 
 // sameStream reports whether a line with prefix q may continue a record
@@ -518,11 +625,8 @@ func classify(b []byte) (Format, klogHeader, []byte) {
 	switch b[0] {
 	case 'I', 'W', 'E', 'F':
 		if h, ok := parseKlogHeader(b); ok {
-			payload := b[h.payload:]
-			if len(payload) > 0 && payload[0] == '"' {
-				return FormatKlog, h, klogMsg(payload)
-			}
-			return FormatKlogLegacy, h, payload
+			f, msg := klogPayload(b, &h)
+			return f, h, msg
 		}
 	case '{':
 		if len(b) > 1 && (b[1] == '"' || b[1] == ' ') {
@@ -534,6 +638,16 @@ func classify(b []byte) (Format, klogHeader, []byte) {
 		}
 	}
 	return FormatUnknown, klogHeader{}, nil
+}
+
+// klogPayload returns the format of the klog line b with header h and its
+// raw message.
+func klogPayload(b []byte, h *klogHeader) (Format, []byte) {
+	payload := b[h.payload:]
+	if len(payload) > 0 && payload[0] == '"' {
+		return FormatKlog, klogMsg(payload)
+	}
+	return FormatKlogLegacy, payload
 }
 
 // flush completes the pending record. Records the caller did not want are

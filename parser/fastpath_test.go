@@ -1,0 +1,86 @@
+package parser
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+)
+
+// readText reads data to the end and renders every record and the Stats
+// as text, for comparing two ways of reading.
+func readText(t *testing.T, data []byte, opts Options, slow bool) string {
+	t.Helper()
+	rd := NewReader(bytes.NewReader(data), opts)
+	rd.slow = slow
+	var b strings.Builder
+	for {
+		rec, err := rd.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatalf("Next: %v", err)
+		}
+		r := *rec
+		r.Fields = nil // (a parallel reader's empty Fields may be nil or not)
+		if len(rec.Fields) > 0 {
+			r.Fields = expandFields(rec.Fields)
+		}
+		fmt.Fprintf(&b, "%#v\n", r)
+	}
+	fmt.Fprintf(&b, "%#v\n", rd.Stats())
+	return b.String()
+}
+
+// fastPathWants are Want filters the fast-path comparisons run with: none,
+// one that declines half the messages, one that keeps a few by prefix.
+var fastPathWants = []func([]byte) bool{
+	nil,
+	func(m []byte) bool { return len(m)%2 == 0 },
+	func(m []byte) bool { return bytes.HasPrefix(m, []byte("SyncLoop")) || bytes.HasPrefix(m, []byte("Event")) },
+}
+
+// checkFastPath reads data with consume's shortcut for bare klog lines
+// and with the full path only: records, positions and Stats must agree.
+func checkFastPath(t *testing.T, data []byte) {
+	for i, want := range fastPathWants {
+		for _, workers := range []int{1, 2} {
+			opts := Options{Year: 2026, Want: want, MaxLineBytes: 4096, Workers: workers, ChunkBytes: 256}
+			if workers > 1 {
+				opts.MaxLineBytes = 0 // (the parallel path keeps the default)
+			}
+			fast, slow := readText(t, data, opts, false), readText(t, data, opts, true)
+			if fast != slow {
+				f, s := strings.Split(fast, "\n"), strings.Split(slow, "\n")
+				k := 0
+				for k < min(len(f), len(s))-1 && f[k] == s[k] {
+					k++
+				}
+				t.Fatalf("want #%d, workers=%d, %d bytes of input, line %d of the output:\nfast path:\n%s\nfull path:\n%s",
+					i, workers, len(data), k+1, f[k], s[k])
+			}
+		}
+	}
+}
+
+func TestFastPathMatchesFullPath(t *testing.T) {
+	for _, f := range []string{
+		"corpus/v1.36.3/07-twenty-pods.log", "corpus/v1.28.15/01-happy-path.log", "formats/klog-multiline.log",
+		"formats/hard-wrapped-80.log", "formats/pasted-quote.log", "formats/grep-n.log", "formats/crlf.log",
+		"formats/journald-short.log", "formats/annotations.log", "formats/klog-legacy.log",
+	} {
+		t.Run(f, func(t *testing.T) { checkFastPath(t, testdataBytes(t, f)) })
+	}
+}
+
+func FuzzFastPath(f *testing.F) {
+	seedFile(f, "formats/klog-multiline.log", "formats/hard-wrapped-80.log", "formats/pasted-quote.log",
+		"formats/grep-n.log", "formats/crlf.log", "formats/annotations.log", "formats/klog-1.2x.log")
+	seedLines(f, 20, "corpus/v1.36.3/01-happy-path.log")
+	f.Add([]byte("\xef\xbb\xbf" + klogLine + "\n> " + klogLine + "\n\t" + klogLine + "\n" + klogLine[:29] + "\n"))
+	f.Add([]byte(`I1122 06:03:25.000000 1 a.go:1] "m" k=<` + "\n\tx\n" + klogLine + "\n >\n"))
+	f.Fuzz(checkFastPath)
+}
