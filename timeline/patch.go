@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"math/bits"
 	"strconv"
 	"unicode"
 	"unicode/utf8"
@@ -50,6 +51,11 @@ type patchDecoder struct {
 	i     int
 	depth int
 	doc   patchDoc
+	// keyASCII says the key member last read is plain ASCII as written:
+	// it can match a field name only when of the same length (is).
+	keyASCII bool
+	// strASCII says the same of the string scanStr last read.
+	strASCII bool
 }
 
 // decode reads s into d.doc, reusing its slices; false when
@@ -92,6 +98,14 @@ func (d *patchDecoder) peek() byte {
 }
 
 func (d *patchDecoder) ws() {
+	// Patches are compact JSON: nearly always nothing to skip.
+	if d.i < len(d.s) && d.s[d.i] > ' ' {
+		return
+	}
+	d.wsSlow()
+}
+
+func (d *patchDecoder) wsSlow() {
 	for d.i < len(d.s) {
 		switch d.s[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -144,6 +158,7 @@ func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
 	if !ok {
 		return "", false, false
 	}
+	d.keyASCII = d.strASCII
 	d.ws()
 	if d.peek() != ':' {
 		return "", false, false
@@ -196,19 +211,29 @@ func (d *patchDecoder) str() (string, bool) {
 func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 	start := d.i + 1
 	plain = true
+	d.strASCII = true
 	i := start
 	for i < len(d.s) {
-		c := d.s[i]
-		if strPlain[c] {
+		// Eight bytes at a time to the first special byte: a patch's
+		// strings are keys, times, names and images, nearly all plain ASCII.
+		if i+8 <= len(d.s) {
+			m := special8(load8(d.s, i))
+			if m == 0 {
+				i += 8
+				continue
+			}
+			i += bits.TrailingZeros64(m) >> 3
+		} else if strPlain[d.s[i]] {
 			i++
 			continue
 		}
+		c := d.s[i]
 		switch {
 		case c == '"':
 			d.i = i + 1
 			return d.s[start:i], plain, true
 		case c == '\\':
-			plain = false
+			plain, d.strASCII = false, false
 			i++
 			if i >= len(d.s) {
 				return "", false, false
@@ -227,6 +252,7 @@ func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 		case c < ' ':
 			return "", false, false
 		default:
+			d.strASCII = false
 			r, n := utf8.DecodeRuneInString(d.s[i:])
 			if r == utf8.RuneError && n == 1 {
 				plain = false
@@ -235,6 +261,26 @@ func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// load8 is s[i:i+8] as a little-endian word (one load).
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// special8 flags the bytes of x that are not strPlain: below ' ', '"',
+// '\\' or non-ASCII. Each test for a byte below n may also flag bytes
+// above (more significant than) one it rightly flags, never below, so the
+// lowest flag is the first special byte.
+func special8(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	below := func(x uint64, n uint64) uint64 { return (x - ones*n) & ^x & high }
+	return x&high | below(x, ' ') | below(x^(ones*'"'), 1) | below(x^(ones*'\\'), 1)
 }
 
 // strPlain marks the bytes a string holds as they are: ASCII but for
@@ -413,14 +459,14 @@ func (d *patchDecoder) top() bool {
 	d.open()
 	return d.members(func(k string) bool {
 		switch {
-		case fieldIs(k, "metadata"):
+		case d.is(k, "metadata"):
 			return d.fields(func(k string) bool {
-				if fieldIs(k, "uid") {
+				if d.is(k, "uid") {
 					return d.strField(&d.doc.uid)
 				}
 				return d.skip()
 			})
-		case fieldIs(k, "status"):
+		case d.is(k, "status"):
 			return d.fields(d.status)
 		}
 		return d.skip()
@@ -452,13 +498,13 @@ func (d *patchDecoder) fields(member func(key string) bool) bool {
 
 func (d *patchDecoder) status(k string) bool {
 	switch {
-	case fieldIs(k, "phase"):
+	case d.is(k, "phase"):
 		return d.strField(&d.doc.phase)
-	case fieldIs(k, "conditions"):
+	case d.is(k, "conditions"):
 		return decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
-	case fieldIs(k, "initContainerStatuses"):
+	case d.is(k, "initContainerStatuses"):
 		return decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
-	case fieldIs(k, "containerStatuses"):
+	case d.is(k, "containerStatuses"):
 		return decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
 	}
 	return d.skip()
@@ -514,9 +560,9 @@ func decodeSlice[T any](d *patchDecoder, dst *[]T, elem func(*patchDecoder, *T) 
 func (d *patchDecoder) condition(c *patchCond) bool {
 	return d.fields(func(k string) bool {
 		switch {
-		case fieldIs(k, "type"):
+		case d.is(k, "type"):
 			return d.strField(&c.typ)
-		case fieldIs(k, "status"):
+		case d.is(k, "status"):
 			return d.strField(&c.status)
 		}
 		return d.skip()
@@ -526,17 +572,17 @@ func (d *patchDecoder) condition(c *patchCond) bool {
 func (d *patchDecoder) containerStatus(cs *cstatus) bool {
 	return d.fields(func(k string) bool {
 		switch {
-		case fieldIs(k, "name"):
+		case d.is(k, "name"):
 			return d.strField(&cs.name)
-		case fieldIs(k, "containerID"):
+		case d.is(k, "containerID"):
 			return d.strField(&cs.containerID)
-		case fieldIs(k, "image"):
+		case d.is(k, "image"):
 			return d.strField(&cs.image)
-		case fieldIs(k, "ready"):
+		case d.is(k, "ready"):
 			return d.boolField(&cs.ready, &cs.hasReady)
-		case fieldIs(k, "restartCount"):
+		case d.is(k, "restartCount"):
 			return d.intField(&cs.restartCount, &cs.hasRestartCount)
-		case fieldIs(k, "state"):
+		case d.is(k, "state"):
 			return d.fields(func(k string) bool { return d.state(cs, k) })
 		}
 		return d.skip()
@@ -561,29 +607,29 @@ func (d *patchDecoder) boolField(dst, has *bool) bool {
 
 func (d *patchDecoder) state(cs *cstatus, k string) bool {
 	switch {
-	case fieldIs(k, "waiting"):
+	case d.is(k, "waiting"):
 		return d.pointerObject(&cs.waiting, func() { cs.waitingReason = "" }, func(k string) bool {
 			switch {
-			case fieldIs(k, "reason"):
+			case d.is(k, "reason"):
 				return d.strField(&cs.waitingReason)
-			case fieldIs(k, "message"):
+			case d.is(k, "message"):
 				return d.strField(nil) // read for its type: a number is an error
 			}
 			return d.skip()
 		})
-	case fieldIs(k, "running"):
+	case d.is(k, "running"):
 		return d.pointerObject(&cs.running, func() {}, func(k string) bool {
-			if fieldIs(k, "startedAt") {
+			if d.is(k, "startedAt") {
 				return d.strField(nil)
 			}
 			return d.skip()
 		})
-	case fieldIs(k, "terminated"):
+	case d.is(k, "terminated"):
 		return d.pointerObject(&cs.terminated, func() { cs.exitCode, cs.terminatedReason = 0, "" }, func(k string) bool {
 			switch {
-			case fieldIs(k, "exitCode"):
+			case d.is(k, "exitCode"):
 				return d.intField(&cs.exitCode, nil)
-			case fieldIs(k, "reason"):
+			case d.is(k, "reason"):
 				return d.strField(&cs.terminatedReason)
 			}
 			return d.skip()
@@ -612,11 +658,36 @@ func (d *patchDecoder) pointerObject(has *bool, zero func(), member func(key str
 	return d.members(member)
 }
 
+// is is fieldIs for the key member last read.
+func (d *patchDecoder) is(key, name string) bool {
+	if len(key) != len(name) && d.keyASCII {
+		return false
+	}
+	return fieldIs(key, name)
+}
+
 // fieldIs matches a key to a field name as encoding/json does: exactly,
 // else after folding case (Unicode simple folding: "ſ" matches "s").
 // name is ASCII.
 func fieldIs(key, name string) bool {
-	if key == name {
+	// A rune of the key stands for one byte of the name, and takes one
+	// byte (ASCII) or more: a shorter key never matches.
+	if len(key) < len(name) {
+		return false
+	}
+	return key == name || fieldFold(key, name)
+}
+
+// fieldFold is fieldIs for keys not exactly the name.
+func fieldFold(key, name string) bool {
+	if len(key) == len(name) {
+		// Only ASCII can match: one byte a rune.
+		for i := 0; i < len(key); i++ {
+			c := key[i]
+			if c >= utf8.RuneSelf || upper(c) != upper(name[i]) {
+				return false
+			}
+		}
 		return true
 	}
 	j := 0

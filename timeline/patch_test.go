@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -262,6 +264,45 @@ func BenchmarkStatusPatch(b *testing.B) {
 		for _, p := range patches {
 			if !d.decode(p) {
 				b.Fatal(fmt.Sprintf("%.100q", p))
+			}
+		}
+	}
+}
+
+// special8's lowest flag is the first byte strPlain rejects, whatever the
+// bytes above it: every byte value at every position, over plain and
+// random neighbours.
+func TestSpecial8FindsFirstSpecialByte(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	first := func(w [8]byte) int {
+		for i, c := range w {
+			if !strPlain[c] {
+				return i
+			}
+		}
+		return 8
+	}
+	check := func(w [8]byte) {
+		got := 8
+		if m := special8(load8(string(w[:]), 0)); m != 0 {
+			got = bits.TrailingZeros64(m) >> 3
+		}
+		if want := first(w); got != want {
+			t.Fatalf("special8(%q): first special byte %d, want %d", w, got, want)
+		}
+	}
+	for pos := 0; pos < 8; pos++ {
+		for c := 0; c < 256; c++ {
+			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+			w[pos] = byte(c)
+			check(w)
+			for range 20 {
+				for i := range w {
+					if i != pos {
+						w[i] = byte(rng.Uint32())
+					}
+				}
+				check(w)
 			}
 		}
 	}
