@@ -2,7 +2,9 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,10 +43,16 @@ type limits struct {
 	// eager: objects are decoded at once (inside an object that skipJSON
 	// did not pass).
 	eager bool
+	// guess is what parseKlogValue's checks of objects that turn out not
+	// to be JSON may still scan (as scan for failed bracket matches).
+	guess int
+	// noGuess turns that check off, for tests that compare it with the
+	// way it saves.
+	noGuess bool
 }
 
 func newLimits(payload int, sc *scratch) *limits {
-	return &limits{scan: 2*payload + 64<<10, values: maxValues, sc: sc}
+	return &limits{scan: 2*payload + 64<<10, guess: 2*payload + 64<<10, values: maxValues, sc: sc}
 }
 
 // scratch is working memory a Reader reuses from record to record: an
@@ -199,24 +207,49 @@ func quotedCopy(q string, sc *scratch) string {
 // quote, appending it to dst, and returns the index after the quote. ok is
 // false where strconv.Unquote would not give the same: an escape it
 // rejects, a bare newline, invalid UTF-8, no closing quote.
+//
+// Escapes come every few bytes in the Go-quoted JSON the kubelet logs
+// (patch="{\"metadata\":…"), so runs of plain bytes are short: the decoded
+// text, never longer than the quoted one, is stored by index into room made
+// once, and a run is copied eight bytes a step as it is scanned (bytes
+// stored past its end are overwritten next).
 func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) {
+	n := len(dst)
+	buf := slices.Grow(dst, len(s)-i)
+	buf = buf[:cap(buf)]
+	// (Output never runs ahead of input: n-len(dst) <= i-i0, so room for
+	// len(s)-i more bytes is left at every step.)
 	for {
-		k := i + plainLen(s[i:])
-		dst = append(dst, s[i:k]...)
-		i = k
+		for i+8 <= len(s) {
+			w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+			binary.LittleEndian.PutUint64(buf[n:n+8], w)
+			m := notPlain(w)
+			if m == 0 {
+				i, n = i+8, n+8
+				continue
+			}
+			k := bits.TrailingZeros64(m) / 8
+			i, n = i+k, n+k
+			break
+		}
+		for i < len(s) && plainByte[s[i]] {
+			buf[n] = s[i]
+			i, n = i+1, n+1
+		}
 		if i >= len(s) {
-			return dst, -1, false
+			return buf[:n], -1, false
 		}
 		switch c := s[i]; {
 		case c == '"':
-			return dst, i + 1, true
+			return buf[:n], i + 1, true
 		case c == '\\':
 			if i+1 >= len(s) {
-				return dst, -1, false
+				return buf[:n], -1, false
 			}
 			e := s[i+1]
 			if d := simpleEscape[e]; d != 0 {
-				dst = append(dst, d)
+				buf[n] = d
+				n++
 				i += 2
 				continue
 			}
@@ -224,49 +257,51 @@ func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) 
 			case 'x':
 				v, ok := hexDigits(s, i+2, 2)
 				if !ok {
-					return dst, -1, false
+					return buf[:n], -1, false
 				}
-				dst = append(dst, byte(v))
+				buf[n] = byte(v)
+				n++
 				i += 4
 			case 'u', 'U':
-				n := 4
+				k := 4
 				if e == 'U' {
-					n = 8
+					k = 8
 				}
-				v, ok := hexDigits(s, i+2, n)
+				v, ok := hexDigits(s, i+2, k)
 				if !ok || !utf8.ValidRune(v) {
-					return dst, -1, false
+					return buf[:n], -1, false
 				}
-				dst = utf8.AppendRune(dst, v)
-				i += 2 + n
+				n += utf8.EncodeRune(buf[n:], v)
+				i += 2 + k
 			case '0', '1', '2', '3', '4', '5', '6', '7':
 				if i+4 > len(s) {
-					return dst, -1, false
+					return buf[:n], -1, false
 				}
 				v := rune(e - '0')
 				for _, d := range []byte(s[i+2 : i+4]) {
 					if d < '0' || d > '7' {
-						return dst, -1, false
+						return buf[:n], -1, false
 					}
 					v = v<<3 | rune(d-'0')
 				}
 				if v > 255 {
-					return dst, -1, false
+					return buf[:n], -1, false
 				}
-				dst = append(dst, byte(v))
+				buf[n] = byte(v)
+				n++
 				i += 4
 			default:
-				return dst, -1, false
+				return buf[:n], -1, false
 			}
 		case c >= utf8.RuneSelf:
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
-				return dst, -1, false // strconv writes U+FFFD for it
+				return buf[:n], -1, false // strconv writes U+FFFD for it
 			}
-			dst = append(dst, s[i:i+size]...)
+			n += copy(buf[n:], s[i:i+size])
 			i += size
 		default: // a bare newline: strconv rejects the string
-			return dst, -1, false
+			return buf[:n], -1, false
 		}
 	}
 }
@@ -292,14 +327,12 @@ var simpleEscape = [256]byte{
 // (a borrow can set bits above it, never below), so the lowest bit set
 // across the tests is the first byte that is not plain.
 func plainLen(s string) int {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
 		t := s[i : i+8] // (one bounds check, one load)
 		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
 			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		q, bs, nl := w^(lo*'"'), w^(lo*'\\'), w^(lo*'\n')
-		if m := (w | (q-lo)&^q | (bs-lo)&^bs | (nl-lo)&^nl) & hi; m != 0 {
+		if m := notPlain(w); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
@@ -309,6 +342,15 @@ func plainLen(s string) int {
 		}
 	}
 	return i
+}
+
+// notPlain has the top bit set of each byte of w, and maybe of bytes
+// above it, that is not plain (see plainLen): the lowest bit set marks the
+// first such byte; 0 when all eight are plain.
+func notPlain(w uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	q, bs, nl := w^(lo*'"'), w^(lo*'\\'), w^(lo*'\n')
+	return (w | (q-lo)&^q | (bs-lo)&^bs | (nl-lo)&^nl) & hi
 }
 
 // hexDigits reads n hex digits at s[i:].
@@ -800,26 +842,34 @@ func parseKVLim(b string, fields []Field, lim *limits) []Field {
 			rest := string(b[ks:])
 			return append(fields, Field{Key: "", Raw: rest, Value: Value{Kind: KindBare, Str: rest}})
 		}
-		key := string(b[ks:i])
+		key := b[ks:i]
 		i++
 		vs := i
 		lim.values--
-		v, n := parseKlogValue(b, i, lim)
-		fields = append(fields, Field{Key: key, Raw: string(b[vs:n]), Value: v})
+		// The value is decoded in place: a Value is 80 bytes, and
+		// copied out of a call and into the slice it costs more than
+		// most values take to read.
+		fields = append(fields, Field{Key: key})
+		f := &fields[len(fields)-1]
+		n := parseKlogValue(&f.Value, b, i, lim)
+		f.Raw = b[vs:n]
 		i = n
 	}
 }
 
-// parseKlogValue reads one klog value at b[i:], in any rendering klog has
-// used: Go-quoted, multi-line <…>, JSON, %+v structs, bare tokens.
-func parseKlogValue(b string, i int, lim *limits) (Value, int) {
+// parseKlogValue reads one klog value at b[i:] into the zero value *v, in
+// any rendering klog has used: Go-quoted, multi-line <…>, JSON, %+v
+// structs, bare tokens. It returns the index after the value.
+func parseKlogValue(v *Value, b string, i int, lim *limits) int {
 	if i >= len(b) {
-		return Value{Kind: KindBare}, i
+		v.Kind = KindBare
+		return i
 	}
 	switch b[i] {
 	case '"':
 		if str, e := quoted(b, i, lim.sc); e > 0 {
-			return Value{Kind: KindString, Str: str}, e
+			v.Kind, v.Str = KindString, str
+			return e
 		}
 	case '<':
 		// Multi-line value: `<` newline, TAB-indented lines, newline, ` >`.
@@ -832,30 +882,50 @@ func parseKlogValue(b string, i int, lim *limits) (Value, int) {
 					line = b[end:nl]
 				}
 				if string(line) == " >" {
-					text := trimMultiline(b[i+2 : end])
-					return Value{Kind: KindString, Str: text}, end + 2
+					v.Kind, v.Str = KindString, trimMultiline(b[i+2:end])
+					return end + 2
 				}
 				if nl < 0 {
 					break
 				}
 				end = nl + 1
 			}
-			text := trimMultiline(b[i+2:])
-			return Value{Kind: KindString, Str: text}, len(b)
+			v.Kind, v.Str = KindString, trimMultiline(b[i+2:])
+			return len(b)
 		}
 		if hasPrefixAt(b, i, "<nil>") {
-			return Value{Kind: KindNull, Str: "<nil>"}, i + 5
+			v.Kind, v.Str = KindNull, "<nil>"
+			return i + 5
 		}
 	case '{', '[':
+		// A klog value that is a JSON object is kept as its text once
+		// skipJSON has checked it (see parseJSONLim), and the check finds
+		// its end: where bracketEnd would (in JSON, brackets outside
+		// strings are its own), so the match below need not scan it
+		// first. A value that fails the check leaves the limits as they
+		// were and goes the way below, which fails it again.
+		if b[i] == '{' && lim.lazyTop && !lim.eager && !lim.noGuess && lim.values > 0 && lim.scan > 0 && lim.guess > 0 {
+			saved := lim.values
+			e, ok := skipJSON(b, i, 0, lim)
+			if ok {
+				v.Kind, v.Str = KindObject, b[i:e]
+				return e
+			}
+			lim.values = saved
+			lim.guess -= max(e-i, 1)
+		}
 		if e := bracketEndLim(b, i, lim); e > 0 {
-			if v, n, ok := parseJSONLim(b, i, 0, lim); ok && n == e {
-				return v, e
+			if jv, n, ok := parseJSONLim(b, i, 0, lim); ok && n == e {
+				*v = jv
+				return e
 			}
 			raw := b[i:e]
 			if raw[0] == '[' {
-				return bareList(raw, lim), e
+				*v = bareList(raw, lim)
+				return e
 			}
-			return Value{Kind: KindBare, Str: string(raw)}, e
+			v.Kind, v.Str = KindBare, raw
+			return e
 		}
 	case '&':
 		if i+1 < len(b) && (b[i+1] == '{' || isKeyByte(b[i+1])) {
@@ -865,14 +935,16 @@ func parseKlogValue(b string, i int, lim *limits) (Value, int) {
 			}
 			if j < len(b) && b[j] == '{' {
 				if e := bracketEndLim(b, j, lim); e > 0 {
-					return Value{Kind: KindBare, Str: string(b[i:e])}, e
+					v.Kind, v.Str = KindBare, b[i:e]
+					return e
 				}
 			}
 		}
 	case 'm':
 		if hasPrefixAt(b, i, "map[") {
 			if e := bracketEndLim(b, i+3, lim); e > 0 {
-				return Value{Kind: KindBare, Str: string(b[i:e])}, e
+				v.Kind, v.Str = KindBare, b[i:e]
+				return e
 			}
 		}
 	}
@@ -895,8 +967,8 @@ func parseKlogValue(b string, i int, lim *limits) (Value, int) {
 	for end > i && isSpace(b[end-1]) {
 		end--
 	}
-	tok := b[i:end]
-	return bareValue(tok), j
+	setBare(v, b[i:end])
+	return j
 }
 
 func indexByteFrom(b string, from int, c byte) int {
@@ -926,19 +998,29 @@ func trimMultiline(b string) string {
 }
 
 func bareValue(tok string) Value {
-	s := string(tok)
+	var v Value
+	setBare(&v, tok)
+	return v
+}
+
+// setBare is bareValue into the zero value *v.
+func setBare(v *Value, s string) {
+	v.Str = s
 	switch s {
 	case "true", "false":
-		return Value{Kind: KindBool, Str: s}
+		v.Kind = KindBool
+		return
 	case "null", "<nil>", "(MISSING)":
-		return Value{Kind: KindNull, Str: s}
+		v.Kind = KindNull
+		return
 	}
-	if len(tok) > 0 && (tok[0] == '-' || tok[0] >= '0' && tok[0] <= '9') {
+	if len(s) > 0 && (s[0] == '-' || s[0] >= '0' && s[0] <= '9') {
 		if f, err := strconv.ParseFloat(s, 64); err == nil {
-			return Value{Kind: KindNumber, Str: s, Num: f}
+			v.Kind, v.Num = KindNumber, f
+			return
 		}
 	}
-	return Value{Kind: KindBare, Str: s}
+	v.Kind = KindBare
 }
 
 // bareList splits klog's %+v list rendering, e.g. KObjs' [ns/a ns/b].

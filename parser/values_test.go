@@ -355,3 +355,29 @@ func FuzzPlainLen(f *testing.F) {
 		}
 	})
 }
+
+// FuzzKlogObjectEnd checks parseKlogValue's shortcut for JSON objects,
+// whose end skipJSON finds without bracketEnd, against the match it
+// saves: the same fields, and the limits left as they were.
+func FuzzKlogObjectEnd(f *testing.F) {
+	for _, p := range append(append([]string{}, scratchPayloads...), lazyPayloads...) {
+		f.Add(p)
+	}
+	f.Add(` a={"x":1}) b={"y":(} c={"z":"(}"} d={"a":[1,2} e={ "f" : { } }`)
+	f.Add(` k={"a":" k={"a":" k={"a":"`)
+	f.Fuzz(func(t *testing.T, p string) {
+		type result struct {
+			Fields       []Field
+			Scan, Values int
+		}
+		run := func(noGuess bool) result {
+			lim := newLimits(len(p), &scratch{})
+			lim.lazyTop, lim.noGuess = true, noGuess
+			fs := parseKVLim(p, nil, lim)
+			return result{fs, lim.scan, lim.values}
+		}
+		if got, want := run(false), run(true); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q:\n%#v\nwithout the shortcut:\n%#v", p, got, want)
+		}
+	})
+}
