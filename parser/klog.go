@@ -131,7 +131,13 @@ func klogMsg(payload []byte) []byte {
 // kubelet repeats on every line of a kind, are not part of it: the source
 // and a message with nothing to unquote are interned per Reader (a
 // message with escapes is decoded into its own string).
-func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
+//
+// memo, when not "", is the raw message of the record's first line as
+// Want's memo keeps it, and plain says whether it needs no unquoting. The
+// raw message of the record starts where the first line's does, in bytes
+// that are the first line's: when it is as long, it is the same, and memo
+// serves as its interned string.
+func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, plain bool) {
 	rec.Severity = h.sev
 	rec.PID = h.pid
 	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
@@ -141,8 +147,15 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record) {
 	if len(payload) > 0 && payload[0] == '"' {
 		if e := msgEnd(payload, 0); e > 0 {
 			rec.Format = FormatKlog
-			if raw := payload[1 : e-1]; plainLen(view(raw)) == len(raw) {
-				rec.Msg = r.intern(raw)
+			raw := payload[1 : e-1]
+			if memo == "" || len(memo) != len(raw) {
+				memo, plain = "", plainLen(view(raw)) == len(raw)
+			}
+			if plain {
+				rec.Msg = memo
+				if memo == "" {
+					rec.Msg = r.intern(raw)
+				}
 			} else {
 				rec.Msg = quotedCopy(view(payload[:e]), &r.scratch)
 			}
@@ -172,15 +185,15 @@ const (
 // intern returns b as a string, the same string each time for short
 // texts seen before.
 func (r *Reader) intern(b []byte) string {
-	if s, ok := r.strs[string(b)]; ok {
-		return s
+	if len(b) > internLen {
+		return string(b)
+	}
+	if e := r.strs.find(b); e != nil {
+		return e.s
 	}
 	s := string(b)
-	if len(b) <= internLen && len(r.strs) < internMax {
-		if r.strs == nil {
-			r.strs = map[string]string{}
-		}
-		r.strs[s] = s
+	if r.strs.n < internMax {
+		r.strs.add(s)
 	}
 	return s
 }

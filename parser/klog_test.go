@@ -213,11 +213,26 @@ func FuzzDecodeKlog(f *testing.F) {
 		}
 		want := decodeKlogRef(data, h, &scratch{})
 		wantText := fmt.Sprintf("%v %q %q %q %#v", want.Format, want.Msg, want.Source, want.Err, expandFields(want.Fields))
+		// The message of the first line, as Want's memo would hold it.
+		first := data
+		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {
+			first = data[:nl]
+		}
+		var memo string
+		if h.payload <= len(first) {
+			if f, msg := klogPayload(first, &h); f == FormatKlog {
+				memo = string(msg)
+			}
+		}
 		r := NewReader(strings.NewReader(""), Options{Year: 2026})
-		for i := range 2 {
+		for i := range 4 {
 			buf := bytes.Clone(data)
 			var rec Record
-			r.decodeKlog(buf, h, &rec)
+			if i < 2 {
+				r.decodeKlog(buf, h, &rec, "", false)
+			} else {
+				r.decodeKlog(buf, h, &rec, memo, plainLen(memo) == len(memo))
+			}
 			for j := range buf {
 				buf[j] = 'X'
 			}

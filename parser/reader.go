@@ -151,6 +151,10 @@ type pending struct {
 	qPos       int
 	qIn, qSkip bool
 	capped     bool // buf reached MaxLineBytes: later lines counted, not kept
+	// msg is the raw message of a klog line as Want's memo holds it
+	// (or ""), and msgPlain whether it needs no unquoting.
+	msg      string
+	msgPlain bool
 }
 
 // openQuote reports whether buf ends inside a quoted string, scanning only
@@ -204,9 +208,9 @@ type Reader struct {
 	byFormat [len(formatNames)]int64
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
-	wantMemo wantMemo
+	wantMemo strTable
 	// strs interns klog sources and messages (see intern).
-	strs map[string]string
+	strs strTable
 	// scratch is working memory for decoding records.
 	scratch scratch
 
@@ -427,13 +431,16 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 	if r.cur.active {
 		out = r.flush()
 	}
-	want := r.want(format, msg)
+	want, memo := r.want(format, msg)
 	r.cur = pending{
 		active: true, want: want, format: format, hdr: *h,
 		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1, firstN: len(content),
 	}
 	if pfx != nil {
 		r.cur.pfx = *pfx
+	}
+	if want && memo != nil && format == FormatKlog {
+		r.cur.msg, r.cur.msgPlain = memo.s, memo.plain
 	}
 	if want {
 		r.cur.buf = append(r.cur.buf, content...)
@@ -471,70 +478,83 @@ const wantMemoMax = 4096
 // messages are few and repeat on every line of their kind, so the answer
 // is remembered (Want is a function of the message alone); printf
 // messages, which embed values, are asked each time.
-func (r *Reader) want(format Format, msg []byte) bool {
+//
+// The entry of a remembered message comes back too: its text serves as
+// the record's message (see decodeKlog).
+func (r *Reader) want(format Format, msg []byte) (bool, *strSlot) {
 	if r.opts.Want == nil {
-		return true
+		return true, nil
 	}
 	if format != FormatKlog && format != FormatJSON || len(msg) > 128 {
-		return r.opts.Want(msg)
+		return r.opts.Want(msg), nil
 	}
-	return r.wantMemo.get(msg, r.opts.Want)
+	if e := r.wantMemo.find(msg); e != nil {
+		return e.want, e
+	}
+	v := r.opts.Want(msg)
+	if r.wantMemo.n >= wantMemoMax {
+		return v, nil
+	}
+	e := r.wantMemo.add(string(msg))
+	e.want = v
+	return v, e
 }
 
-// wantMemo is a hash set of messages with Want's answers. It is cheaper
-// than a map on every line: its hash takes the length and the first and
-// last eight bytes of the message (a map hashes all of it), and a lookup
-// is then one comparison of the message with the entry found, most times.
-// Entries are never removed; past wantMemoMax, Want is asked each time.
-type wantMemo struct {
-	slots []wantSlot // a power of two of them, at most half used
+// strTable is a hash set of short strings (Want's answers, interned
+// texts). It is cheaper than a map on every line: its hash takes the
+// length and the first and last eight bytes of the text (a map hashes all
+// of it), and a lookup is then one comparison with the entry found, most
+// times. Entries are never removed.
+type strTable struct {
+	slots []strSlot // a power of two of them, at most half used
 	n     int
 }
 
-type wantSlot struct {
-	msg  string
-	used bool
-	want bool
+type strSlot struct {
+	s     string
+	used  bool
+	want  bool // Want's answer for s
+	plain bool // s needs no unquoting (plainLen)
 }
 
-func (m *wantMemo) get(msg []byte, want func([]byte) bool) bool {
-	if len(m.slots) > 0 {
-		mask := uint64(len(m.slots) - 1)
-		for i := msgHash(msg) & mask; ; i = (i + 1) & mask {
-			s := &m.slots[i]
-			if !s.used {
-				break
-			}
-			if s.msg == string(msg) {
-				return s.want
+// find returns the entry for b, or nil.
+func (t *strTable) find(b []byte) *strSlot {
+	if len(t.slots) == 0 {
+		return nil
+	}
+	mask := uint64(len(t.slots) - 1)
+	for i := msgHash(b) & mask; ; i = (i + 1) & mask {
+		e := &t.slots[i]
+		if !e.used {
+			return nil
+		}
+		if e.s == string(b) {
+			return e
+		}
+	}
+}
+
+// add enters s, which is not in t yet, and returns its entry.
+func (t *strTable) add(s string) *strSlot {
+	if 2*(t.n+1) > len(t.slots) {
+		old := t.slots
+		t.slots = make([]strSlot, max(256, 2*len(old)))
+		t.n = 0
+		for _, e := range old {
+			if e.used {
+				*t.add(e.s) = e
 			}
 		}
 	}
-	v := want(msg)
-	if m.n < wantMemoMax {
-		m.add(string(msg), v)
-	}
-	return v
-}
-
-func (m *wantMemo) add(msg string, v bool) {
-	if 2*(m.n+1) > len(m.slots) {
-		old := m.slots
-		m.slots = make([]wantSlot, max(256, 2*len(old)))
-		m.n = 0
-		for _, s := range old {
-			if s.used {
-				m.add(s.msg, s.want)
-			}
-		}
-	}
-	mask := uint64(len(m.slots) - 1)
-	i := msgHash([]byte(msg)) & mask
-	for m.slots[i].used {
+	mask := uint64(len(t.slots) - 1)
+	i := msgHash([]byte(s)) & mask
+	for t.slots[i].used {
 		i = (i + 1) & mask
 	}
-	m.slots[i] = wantSlot{msg: msg, used: true, want: v}
-	m.n++
+	t.n++
+	e := &t.slots[i]
+	*e = strSlot{s: s, used: true, plain: plainLen(s) == len(s)}
+	return e
 }
 
 // msgHash mixes the length and the first and last eight bytes of b.
@@ -682,7 +702,7 @@ func (r *Reader) flush() *Record {
 	ok := true
 	switch p.format {
 	case FormatKlog, FormatKlogLegacy:
-		r.decodeKlog(p.buf, p.hdr, rec)
+		r.decodeKlog(p.buf, p.hdr, rec, p.msg, p.msgPlain)
 	case FormatJSON:
 		ok = r.decodeJSON(p.buf, rec)
 	case FormatLogrus:
