@@ -8,7 +8,7 @@ import (
 type matcher struct {
 	exact    map[string][]*Marker
 	prefixes []*Marker
-	events   map[string][]*Marker
+	events   map[string]eventMarkers
 	syncErrs []*Marker
 	// wantPrefixes are raw-message prefixes worth decoding besides the
 	// markers: identity and node lines.
@@ -22,23 +22,40 @@ type matcher struct {
 	// exactShape has bit min(len, 255) of word [first byte] set for each
 	// exact marker message; only messages of such a shape are looked up.
 	exactShape [256][4]uint64
+	// prefixByFirst holds the prefix markers by first byte, in order.
+	prefixByFirst [256][]*Marker
+	// Results of lookup, event and syncError that are filtered, reused:
+	// each is read before the next call of the same method.
+	prefixBuf, eventBuf, errBuf []*Marker
+}
+
+// eventMarkers are the markers of one event reason.
+type eventMarkers struct {
+	markers   []*Marker
+	byMessage bool // some match only some messages (EventMsg)
 }
 
 func newMatcher(p *Pipeline) *matcher {
-	m := &matcher{exact: map[string][]*Marker{}, events: map[string][]*Marker{}}
+	m := &matcher{exact: map[string][]*Marker{}, events: map[string]eventMarkers{}}
 	for i := range p.Markers {
 		mk := &p.Markers[i]
 		switch {
 		case mk.ErrHas != "":
 			m.syncErrs = append(m.syncErrs, mk)
 		case mk.Event != "":
-			m.events[mk.Event] = append(m.events[mk.Event], mk)
+			e := m.events[mk.Event]
+			e.markers = append(e.markers, mk)
+			e.byMessage = e.byMessage || mk.EventMsg != ""
+			m.events[mk.Event] = e
 		case mk.Msg != "":
 			m.exact[mk.Msg] = append(m.exact[mk.Msg], mk)
 		case mk.Prefix != "":
 			m.prefixes = append(m.prefixes, mk)
 			m.wantPrefixes = append(m.wantPrefixes, []byte(mk.Prefix))
 		}
+	}
+	for _, mk := range m.prefixes {
+		m.prefixByFirst[mk.Prefix[0]] = append(m.prefixByFirst[mk.Prefix[0]], mk)
 	}
 	for msg := range m.exact {
 		n := min(len(msg), 255)
@@ -90,36 +107,53 @@ func (m *matcher) want(msg []byte) bool {
 	return false
 }
 
-// lookup returns the markers a message matches, exact first, then by prefix.
+// lookup returns the markers a message matches, exact first, then by
+// prefix. The result is valid until the next lookup.
 func (m *matcher) lookup(msg string) []*Marker {
-	if mk := m.exact[msg]; mk != nil {
-		return mk
+	if len(msg) == 0 {
+		return nil // markers have a message or a prefix
 	}
-	var out []*Marker
-	for _, mk := range m.prefixes {
+	if n := min(len(msg), 255); m.exactShape[msg[0]][n/64]&(1<<(n%64)) != 0 {
+		if mk := m.exact[msg]; mk != nil {
+			return mk
+		}
+	}
+	out := m.prefixBuf[:0]
+	for _, mk := range m.prefixByFirst[msg[0]] {
 		if strings.HasPrefix(msg, mk.Prefix) {
 			out = append(out, mk)
 		}
 	}
+	m.prefixBuf = out
 	return out
 }
 
+// event returns the markers of an event. The result is valid until the
+// next call.
 func (m *matcher) event(reason, message string) []*Marker {
-	var out []*Marker
-	for _, mk := range m.events[reason] {
+	e := m.events[reason]
+	if !e.byMessage {
+		return e.markers
+	}
+	out := m.eventBuf[:0]
+	for _, mk := range e.markers {
 		if mk.EventMsg == "" || strings.HasPrefix(message, mk.EventMsg) {
 			out = append(out, mk)
 		}
 	}
+	m.eventBuf = out
 	return out
 }
 
+// syncError returns the markers a sync error matches. The result is valid
+// until the next call.
 func (m *matcher) syncError(err string) []*Marker {
-	var out []*Marker
+	out := m.errBuf[:0]
 	for _, mk := range m.syncErrs {
 		if strings.Contains(err, mk.ErrHas) {
 			out = append(out, mk)
 		}
 	}
+	m.errBuf = out
 	return out
 }
