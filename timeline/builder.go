@@ -269,7 +269,9 @@ type Builder struct {
 	evInputIdx   map[string]int32
 	lastInput    int32
 	patch        patchDecoder // reused: its slices outlive one patch
-	idBuf        []byte       // packID's
+	flowCache    flowCache
+	reference    bool   // tests: no caches, the reference path for every record
+	idBuf        []byte // packID's
 }
 
 // NewBuilder returns an empty builder.
@@ -815,9 +817,9 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		}
 	}
 	b.flows = append(b.flows, f)
-	n.byName[ref.Key()] = f
+	b.indexName(n, ref.Key(), f)
 	if ref.UID != "" {
-		n.byUID[ref.UID] = f
+		b.indexUID(n, ref.UID, f)
 		if isStaticUID(ref.UID) {
 			f.static = true
 		}
@@ -892,12 +894,32 @@ func refOf(rec *parser.Record, pod *parser.Value) (PodRef, bool) {
 // flowFor finds (or, when create is set, starts) the flow a record is about.
 func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowState {
 	pod, podUID, podID := podFields(rec)
+	// A structured record's reference is read from these fields alone (a
+	// printf one's may come from its message): their text is the key.
+	c := &b.flowCache
+	class := byte(keyFlowFor)
+	if create {
+		class = keyFlowForCreate
+	}
+	c.begin(class)
+	cached := !b.reference && rec.Structured() && c.value(pod) && c.value(podUID) && c.value(podID)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = c.get(n); f != nil {
+			return f
+		}
+	}
 	uid := uidOf(podUID, podID)
 	ref, hasRef := refOf(rec, pod)
 	if uid == "" && ref.UID != "" {
 		uid = ref.UID
 	}
-	return b.resolve(n, ref, hasRef, uid, create)
+	f := b.resolve(n, ref, hasRef, uid, create)
+	if cached {
+		b.remember(slot, n, f, ref, hasRef, uid)
+	}
+	return f
 }
 
 func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, create bool) *flowState {
@@ -915,7 +937,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 		case f != nil && uid != "" && f.ref.UID == "":
 			uid = strings.Clone(uid)
 			f.ref.UID = uid
-			n.byUID[uid] = f
+			b.indexUID(n, uid, f)
 			if isStaticUID(uid) {
 				f.static = true
 			}
@@ -925,7 +947,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 				// The mirror pod of a static pod: one pod.
 				uid = strings.Clone(uid)
 				f.mirror = uid
-				n.byUID[uid] = f
+				b.indexUID(n, uid, f)
 				return f
 			}
 			if !create && !f.terminal() && f.stages.get(StTerminating) == nil {
@@ -1599,7 +1621,7 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 		// A static pod's status goes to its mirror pod, under the API's UID.
 		u = strings.Clone(u)
 		f.mirror = u
-		f.node.byUID[u] = f
+		b.indexUID(f.node, u, f)
 	}
 	if p.phase != "" {
 		b.setText(&f.phase, p.phase)

@@ -78,6 +78,9 @@ func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 			n.byUID, n.byName, n.byID, n.pulling, n.orphans = nil, nil, nil, nil, nil
 		}
 	}
+	if !b.snapshot {
+		b.flowCache.reset()
+	}
 	n := 0
 	for _, f := range b.flows {
 		if f != nil {

@@ -150,3 +150,40 @@ func FuzzLogText(f *testing.F) {
 		checkInvariants(t, b.Finish())
 	})
 }
+
+// The builder's caches (flowCache, …) must not change what it concludes:
+// the same records through a builder that uses none give the same list.
+func FuzzCachesMatchReference(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 20, 0, 0, 3, 30, 0, 1, 5, 40, 1, 2, 7})
+	f.Add(bytes.Repeat([]byte{7, 17, 33, 2, 50, 1, 0, 9}, 40))
+	for i := 0; i < len(Reference.Markers); i++ {
+		f.Add([]byte{byte(i), 0, 0, 1, byte(i + 1), 16, 1, 2, byte(i + 2), 32, 130, 3, byte(i + 3), 48, 2, 1})
+	}
+	// A pod's records between changes to the indexes: added, synced,
+	// deleted and added again (a new flow by the same name), then its UIDs
+	// learnt (the first one, then another: a new incarnation).
+	f.Add([]byte{
+		0, 0x30, 0, 1, 17, 0x30, 0, 1, 2, 0x30, 0, 1, 17, 0x30, 0, 1,
+		0, 0x30, 0, 1, 17, 0x30, 0, 1, 16, 0x30, 0, 1,
+		17, 0x00, 0, 1, 16, 0x30, 0, 1, 17, 0x10, 0, 1, 16, 0x30, 0, 1, 17, 0x00, 0, 1,
+	})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fast, ref := NewBuilder(Options{}), NewBuilder(Options{})
+		ref.reference = true
+		for _, rec := range recordsFrom(data) {
+			fast.Add(rec)
+			ref.Add(rec)
+		}
+		got, err := json.Marshal(fast.Finish())
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := json.Marshal(ref.Finish())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("with caches:\n%s\nwithout:\n%s", got, want)
+		}
+	})
+}
