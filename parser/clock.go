@@ -49,7 +49,7 @@ func (c *clock) anchor(t time.Time) {
 	c.lastMonth = int(t.Month())
 }
 
-func (c *clock) klogTime(h klogHeader) time.Time {
+func (c *clock) klogTime(h *klogHeader) time.Time {
 	if c.lastMonth == 0 && !c.anchored && !c.yearFixed && !c.modTime.IsZero() {
 		// A log written before the file was last modified: a first month
 		// later than the mtime's month belongs to the previous year.
@@ -65,7 +65,7 @@ func (c *clock) klogTime(h klogHeader) time.Time {
 	// them (the zone is looked up by the second), to the bit.
 	if s := &c.secHdr; h.sec != s.sec || h.min != s.min || h.hour != s.hour || h.day != s.day || h.month != s.month || c.year != c.secYear || c.sec.IsZero() {
 		c.sec = time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, 0, c.loc)
-		c.secYear, c.secHdr = c.year, h
+		c.secYear, c.secHdr = c.year, *h
 	}
 	return c.sec.Add(time.Duration(h.micros) * time.Microsecond)
 }

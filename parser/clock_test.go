@@ -37,7 +37,7 @@ func TestClockSecondMemo(t *testing.T) {
 			for _, at := range ats {
 				w := at.In(loc)
 				h := klogHeader{month: int(w.Month()), day: w.Day(), hour: w.Hour(), min: w.Minute(), sec: w.Second(), micros: w.Nanosecond() / 1000}
-				got := c.klogTime(h) // (moves c.year on at New Year)
+				got := c.klogTime(&h) // (moves c.year on at New Year)
 				if want := time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, h.micros*1000, loc); got != want {
 					t.Fatalf("%s: klogTime(%+v) = %v, want %v", name, h, got, want)
 				}
@@ -51,9 +51,9 @@ func TestClockSecondMemo(t *testing.T) {
 func TestClockSecondMemoYear(t *testing.T) {
 	c := clock{year: 2025, loc: time.UTC}
 	h := klogHeader{month: 11, day: 22, hour: 6, min: 25, sec: 28, micros: 451801}
-	c.klogTime(h)
+	c.klogTime(&h)
 	c.year = 2026
-	if got, want := c.klogTime(h), time.Date(2026, 11, 22, 6, 25, 28, 451801000, time.UTC); got != want {
+	if got, want := c.klogTime(&h), time.Date(2026, 11, 22, 6, 25, 28, 451801000, time.UTC); got != want {
 		t.Errorf("klogTime = %v, want %v", got, want)
 	}
 }

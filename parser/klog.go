@@ -37,8 +37,17 @@ func digit2(b []byte, i int) (int, bool) {
 // parseKlogHeader reads the klog header at the start of b by fixed offsets
 // (no regexp: this runs on every line).
 func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
+	ok = parseKlogHeaderTo(&h, b)
+	return h, ok
+}
+
+// parseKlogHeaderTo is parseKlogHeader into *h, every field of which it
+// sets when it returns true. (Returned, the 88-byte header is copied
+// right after its fields were stored one by one, and the copy waits for
+// them.)
+func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	if len(b) < 30 {
-		return h, false
+		return false
 	}
 	switch b[0] {
 	case 'I':
@@ -50,10 +59,10 @@ func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
 	case 'F':
 		h.sev = SeverityFatal
 	default:
-		return h, false
+		return false
 	}
 	if b[5] != ' ' || b[8] != ':' || b[11] != ':' || b[14] != '.' {
-		return h, false
+		return false
 	}
 	var ok1, ok2, ok3, ok4, ok5, ok6, ok7, ok8 bool
 	var us1, us2, us3 int
@@ -66,30 +75,33 @@ func parseKlogHeader(b []byte) (h klogHeader, ok bool) {
 	us2, ok7 = digit2(b, 17)
 	us3, ok8 = digit2(b, 19)
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6 && ok7 && ok8) || h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
-		return h, false
+		return false
 	}
 	h.micros = us1*10000 + us2*100 + us3
 	i := 21
 	if i >= len(b) || b[i] != ' ' {
-		return h, false
+		return false
 	}
 	for i < len(b) && b[i] == ' ' {
 		i++
 	}
 	ps := i
+	pid := 0
 	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		if i-ps < 10 {
-			h.pid = h.pid*10 + int(b[i]-'0')
+			pid = pid*10 + int(b[i]-'0')
 		}
 		i++
 	}
+	h.pid = pid
 	if i == ps || i >= len(b) || b[i] != ' ' {
-		return h, false
+		return false
 	}
 	i++
 	h.srcStart = i
+	var ok bool
 	h.srcEnd, h.payload, ok = klogSource(b, i)
-	return h, ok
+	return ok
 }
 
 // klogSource finds the end of the header's file:line, which starts at
@@ -141,7 +153,7 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, pl
 	rec.Severity = h.sev
 	rec.PID = h.pid
 	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
-	rec.Time = r.clock.klogTime(h)
+	rec.Time = r.clock.klogTime(&h)
 	rec.Verbosity = -1
 	payload := b[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {

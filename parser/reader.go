@@ -137,6 +137,7 @@ type pending struct {
 	format    Format
 	hdr       klogHeader
 	pfx       prefix
+	hasPfx    bool // pfx may be other than zero
 	buf       []byte
 	line      int64
 	offset    int64
@@ -214,6 +215,8 @@ type Reader struct {
 	// scratch is working memory for decoding records.
 	scratch scratch
 
+	// hdr is where consume reads a header line's header.
+	hdr klogHeader
 	// slow turns off the shortcut for bare klog lines in consume, for
 	// tests that compare it with the full path.
 	slow bool
@@ -374,9 +377,9 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	if len(line) >= 30 && !r.slow {
 		switch line[0] {
 		case 'I', 'W', 'E', 'F':
-			if h, ok := parseKlogHeader(line); ok {
-				format, msg := klogPayload(line, &h)
-				return r.begin(line, line, nil, format, &h, msg, phys, start)
+			if h := &r.hdr; parseKlogHeaderTo(h, line) {
+				format, msg := klogPayload(line, h)
+				return r.begin(line, line, nil, format, h, msg, phys, start)
 			}
 		}
 	}
@@ -432,28 +435,35 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		out = r.flush()
 	}
 	want, memo := r.want(format, msg)
-	r.cur = pending{
-		active: true, want: want, format: format, hdr: *h,
-		buf: r.cur.buf[:0], line: r.lineNo, offset: start, length: phys, lines: 1, firstN: len(content),
+	p := &r.cur
+	if want || p.want {
+		*p = pending{buf: p.buf[:0]}
 	}
+	// (Between declined records, what only a wanted one reads (buf, the
+	// widths, the quote state, capped, msg) is left as it was: most
+	// lines are declined, and the whole of pending costs more to clear
+	// than the rest of such a line.)
+	p.active, p.want, p.format, p.hdr = true, want, format, *h
+	p.line, p.offset, p.length, p.lines = r.lineNo, start, phys, 1
+	p.multiline = format == FormatKlog && bytes.HasSuffix(content, []byte("=<"))
 	if pfx != nil {
-		r.cur.pfx = *pfx
-	}
-	if want && memo != nil && format == FormatKlog {
-		r.cur.msg, r.cur.msgPlain = memo.s, memo.plain
+		p.pfx, p.hasPfx = *pfx, true
+	} else if p.hasPfx {
+		p.pfx, p.hasPfx = prefix{}, false
 	}
 	if want {
-		r.cur.buf = append(r.cur.buf, content...)
+		p.firstN = len(content)
+		if memo != nil && format == FormatKlog {
+			p.msg, p.msgPlain = memo.s, memo.plain
+		}
+		p.buf = append(p.buf, content...)
 		// The width of the first line is wanted only when a continuation
 		// line follows; a line without a prefix is what buf holds.
-		r.cur.firstW, r.cur.lastW = -1, -1
+		p.firstW, p.lastW = -1, -1
 		if len(line) != len(content) {
-			r.cur.firstW = lineWidth(line)
-			r.cur.lastW = r.cur.firstW
+			p.firstW = lineWidth(line)
+			p.lastW = p.firstW
 		}
-	}
-	if format == FormatKlog && bytes.HasSuffix(content, []byte("=<")) {
-		r.cur.multiline = true
 	}
 	return out
 }
@@ -681,7 +691,7 @@ func (r *Reader) flush() *Record {
 		if p.format == FormatKlog || p.format == FormatKlogLegacy {
 			// Declined records still move the clock: the log's end time and
 			// the December→January rollover must see every line.
-			r.seeTime(r.clock.klogTime(p.hdr))
+			r.seeTime(r.clock.klogTime(&p.hdr))
 		}
 		return nil
 	}
