@@ -234,44 +234,48 @@ type nodeState struct {
 // Builder consumes records one at a time (streaming) and keeps state
 // proportional to pods, not lines.
 type Builder struct {
-	opts         Options
-	p            *Pipeline
-	m            *matcher
-	nodes        map[string]*nodeState
-	nodeOrder    []string
-	flows        []*flowState
-	unattributed []Evidence
-	unattrCount  int
-	inputs       map[string]bool
-	inputOrder   []string
-	inputNodes   map[string]map[*nodeState]bool
-	records      int64
-	budgets      map[string]time.Duration
-	capped       bool
-	dropped      int64
-	snapshot     bool              // judging for Snapshot: copy what the builder still changes
-	words        map[string]uint32 // interned strings, by index in texts
-	texts        []string          // interned strings, and texts of evidence and events
-	stampBase    instant           // stamps' (compact.go)
-	wideTimes    []instant
-	widePos      []widePos
-	freeTexts    []int // entries of texts and widePos to reuse
-	freePos      []int
-	wideSweep    int               // the size of wideTimes that calls for a sweep
-	wideFloor    int               // and the least (a sweep walks every flow)
-	fileKeys     map[string]string // input → node key of a host-less input
-	zones        []*time.Location  // instants' zones (instant.go)
-	lastZone     int32
-	lastKey      recordKey // the last record's, and its node
-	lastNode     *nodeState
-	text         []byte   // evidenceText's buffer
-	evInputs     []string // inputs named by stage evidence and events
-	evInputIdx   map[string]int32
-	lastInput    int32
-	patch        patchDecoder // reused: its slices outlive one patch
-	flowCache    flowCache
-	reference    bool   // tests: no caches, the reference path for every record
-	idBuf        []byte // packID's
+	opts          Options
+	p             *Pipeline
+	m             *matcher
+	nodes         map[string]*nodeState
+	nodeOrder     []string
+	flows         []*flowState
+	unattributed  []Evidence
+	unattrCount   int
+	inputs        map[string]bool
+	inputOrder    []string
+	inputNodes    map[string]map[*nodeState]bool
+	records       int64
+	budgets       map[string]time.Duration
+	capped        bool
+	dropped       int64
+	snapshot      bool              // judging for Snapshot: copy what the builder still changes
+	words         map[string]uint32 // interned strings, by index in texts
+	texts         []string          // interned strings, and texts of evidence and events
+	stampBase     instant           // stamps' (compact.go)
+	wideTimes     []instant
+	widePos       []widePos
+	freeTexts     []int // entries of texts and widePos to reuse
+	freePos       []int
+	wideSweep     int               // the size of wideTimes that calls for a sweep
+	wideFloor     int               // and the least (a sweep walks every flow)
+	fileKeys      map[string]string // input → node key of a host-less input
+	zones         []*time.Location  // instants' zones (instant.go)
+	lastZone      int32
+	lastKey       recordKey // the last record's, and its node
+	lastNode      *nodeState
+	text          []byte   // evidenceText's buffer
+	evInputs      []string // inputs named by stage evidence and events
+	evInputIdx    map[string]int32
+	lastInput     int32
+	patch         patchDecoder // reused: its slices outlive one patch
+	flowCache     flowCache
+	ranMemo       textMemo[ranStatus]                    // initAction's
+	stageFacts    *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
+	lastStampTime time.Time                              // stampAt's last time, while lastStamp is not 0
+	lastStamp     stamp
+	reference     bool   // tests: no caches, the reference path for every record
+	idBuf         []byte // packID's
 }
 
 // NewBuilder returns an empty builder.
@@ -1266,7 +1270,10 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 				key = cid
 			}
 		}
-		n.byID[key] = f
+		if n.byID[key] != f {
+			// Set only when new: a container is seen started again and again.
+			n.byID[key] = f
+		}
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
 			c.plegAt = b.stampAt(rec.Time)
@@ -1869,8 +1876,13 @@ func sortFlows(items []Flow) {
 // ContainerStages), nil until a line moves it. A stage of another pipeline
 // has no slot: nothing would judge it.
 type (
-	podStages       [12]*stageState
-	containerStages [4]*stageState
+	podStages       [podSlots]*stageState
+	containerStages [containerSlots]*stageState
+)
+
+const (
+	podSlots       = 12
+	containerSlots = 4
 )
 
 func podSlot(id string) int {

@@ -55,8 +55,19 @@ func (b *Builder) stamp(i instant) stamp {
 	return stamp(uint64(len(b.wideTimes)-1)<<1 | stampWide)
 }
 
-// stampAt is t as a stamp.
-func (b *Builder) stampAt(t time.Time) stamp { return b.stamp(b.instant(t)) }
+// stampAt is t as a stamp. A record's time is stamped several times
+// (its flow's span, its stage, its evidence): the last time's stamp is
+// kept while it holds (a compact one, till sweepTimes renumbers).
+func (b *Builder) stampAt(t time.Time) stamp {
+	if b.lastStamp != 0 && t == b.lastStampTime && !b.reference {
+		return b.lastStamp
+	}
+	s := b.stamp(b.instant(t))
+	if s.compact() {
+		b.lastStampTime, b.lastStamp = t, s
+	}
+	return s
+}
 
 // timeOf is the time s was made from.
 func (b *Builder) timeOf(s stamp) time.Time { return b.time(b.instantOf(s)) }
@@ -143,6 +154,7 @@ func (b *Builder) sweepTimes() {
 	if len(b.wideTimes) < max(b.wideSweep, b.wideFloor) {
 		return
 	}
+	b.lastStamp = 0
 	near, far := 0, 0
 	var latest instant
 	b.eachStamp(func(s *stamp) {

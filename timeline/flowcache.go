@@ -151,3 +151,44 @@ func (b *Builder) indexName(n *nodeState, key string, f *flowState) {
 	n.byName[key] = f
 	b.flowCache.forget(b.flowCache.depHash(depName, key))
 }
+
+// textMemo remembers what was read of the last few distinct texts (a JSON
+// value the kubelet logs again and again word for word), in a
+// direct-mapped table of copies: a text is read again only when another
+// took its slot.
+type textMemo[T any] struct {
+	seed maphash.Seed
+	ents [textMemoSize]memoEntry[T]
+}
+
+const (
+	textMemoSize = 64
+	maxMemoText  = 4 << 10 // longer texts are read each time, not copied
+)
+
+type memoEntry[T any] struct {
+	key  []byte
+	full bool
+	val  T
+}
+
+// get returns s's slot and, when hit, what was read of s.
+func (m *textMemo[T]) get(s string) (slot *memoEntry[T], val T, hit bool) {
+	if m.seed == (maphash.Seed{}) {
+		m.seed = maphash.MakeSeed()
+	}
+	e := &m.ents[maphash.String(m.seed, s)&(textMemoSize-1)]
+	if e.full && string(e.key) == s {
+		return e, e.val, true
+	}
+	return e, val, false
+}
+
+// put remembers val for s in slot (from get).
+func (m *textMemo[T]) put(slot *memoEntry[T], s string, val T) {
+	if len(s) > maxMemoText {
+		return
+	}
+	slot.key = append(slot.key[:0], s...)
+	slot.full, slot.val = true, val
+}

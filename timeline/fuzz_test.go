@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -68,6 +69,12 @@ func recordsFrom(data []byte) []*parser.Record {
 				`{"metadata":{"uid":"`+fuzzUIDs[int(data[i+3])%len(fuzzUIDs)]+`"},"status":{"phase":"Running","conditions":[{"type":"Ready","status":"True"}],"containerStatuses":[{"name":"`+ctr+`","containerID":"x://`+string(rune('a'+data[i+3]%6))+`","state":{"terminated":{"exitCode":1}}}]}}`))
 		case mk.Special == SpecialStartup:
 			rec.Fields = append(rec.Fields, str("pod", pod), str("podStartE2EDuration", "1.5s"), str("podCreationTimestamp", "2026-11-22 06:00:00 +0000 UTC"))
+		case mk.Special == SpecialInitAction:
+			// Statuses repeat word for word, as the kubelet logs them.
+			status := fmt.Sprintf(`{"ID":"x://%c","Name":%q,"State":%q,"StartedAt":"2026-11-22T06:00:0%d.5Z","FinishedAt":"2026-11-22T06:00:0%dZ","ExitCode":%d}`,
+				'a'+data[i+3]%6, ctr, []string{"exited", "running", "exited"}[data[i+2]%3], data[i+3]%4, 1+data[i+3]%8, data[i+3]%2)
+			rec.Fields = append(rec.Fields, str("pod", pod), str("podUID", uid), str("container", ctr),
+				parser.Field{Key: "status", Value: parser.Value{Kind: parser.KindObject, Str: status}})
 		case mk.Special == SpecialFinished:
 			rec.Fields = append(rec.Fields, str("podID", uid), str("containerID", string(rune('a'+data[i+3]%6))), parser.Field{Key: "exitCode", Value: parser.Value{Kind: parser.KindNumber, Num: float64(data[i+2] % 3)}})
 		default:

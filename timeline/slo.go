@@ -158,24 +158,28 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	if name == "" || !ok {
 		return
 	}
-	get := func(k string) string {
-		v, ok := st.Get(k)
-		if !ok {
-			return ""
+	// The kubelet logs an exited init container's status at every sync
+	// until the pod's containers start, word for word: read once.
+	var ran ranStatus
+	memo := !b.reference && st.Kind == parser.KindObject && st.Obj == nil && st.Str != ""
+	var slot *memoEntry[ranStatus]
+	hit := false
+	if memo {
+		slot, ran, hit = b.ranMemo.get(st.Str)
+	}
+	if !hit {
+		ran = readRanStatus(st)
+		if memo {
+			b.ranMemo.put(slot, st.Str, ran)
 		}
-		return v.String()
 	}
-	if get("State") != "exited" {
+	if !ran.valid {
 		return
 	}
-	started, err1 := time.Parse(time.RFC3339Nano, get("StartedAt"))
-	finished, err2 := time.Parse(time.RFC3339Nano, get("FinishedAt"))
-	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
-		return
-	}
+	started, finished := ran.started, ran.finished
 	c := b.container(f, name, ContainerInit)
 	c.ran = stampSpan{b.stampAt(started), b.stampAt(finished)}
-	if get("ExitCode") != "0" {
+	if !ran.exit0 {
 		return
 	}
 	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
@@ -185,6 +189,32 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 			s.begin = c.ran.to
 		}
 	}
+}
+
+// ranStatus is what initAction reads of an init container's status.
+type ranStatus struct {
+	started, finished time.Time
+	valid             bool // exited, with times that make sense
+	exit0             bool
+}
+
+func readRanStatus(st parser.Value) ranStatus {
+	get := func(k string) string {
+		v, ok := st.Get(k)
+		if !ok {
+			return ""
+		}
+		return v.String()
+	}
+	if get("State") != "exited" {
+		return ranStatus{}
+	}
+	started, err1 := time.Parse(time.RFC3339Nano, get("StartedAt"))
+	finished, err2 := time.Parse(time.RFC3339Nano, get("FinishedAt"))
+	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
+		return ranStatus{}
+	}
+	return ranStatus{started: started, finished: finished, valid: true, exit0: get("ExitCode") == "0"}
 }
 
 // ownStartup is podflow's startup figure for a pod that ran but whose
