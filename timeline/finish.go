@@ -194,7 +194,52 @@ type stageView struct {
 	evidence []evidence
 }
 
-func (b *Builder) budget(id string) time.Duration { return b.budgets[id] }
+func (b *Builder) budget(id string) time.Duration {
+	if d := b.stageDef(id); d != nil {
+		return d.budget
+	}
+	return b.budgets[id]
+}
+
+// stageFacts is what judging reads of a stage's definition, made once
+// per builder for the stages with a slot: judging asks for every stage of
+// every pod.
+type stageFacts struct {
+	title  string
+	minV   int
+	budget time.Duration
+}
+
+// stageDef returns the facts of a stage with a slot (podSlot,
+// containerSlot), nil for any other.
+func (b *Builder) stageDef(id string) *stageFacts {
+	if b.stageFacts == nil {
+		b.stageFacts = &[podSlots + containerSlots]stageFacts{}
+		for _, ids := range [][]string{PodStages, TerminationStages, ContainerStages} {
+			for _, sid := range ids {
+				k := stageIndex(sid)
+				def, _ := b.p.StageDefByID(sid)
+				b.stageFacts[k] = stageFacts{title: def.Title, minV: def.MinV, budget: b.budgets[sid]}
+			}
+		}
+	}
+	if k := stageIndex(id); k >= 0 {
+		return &b.stageFacts[k]
+	}
+	return nil
+}
+
+// stageIndex is a stage's index in the facts: its pod slot, or after them
+// its container slot; -1 when it has neither.
+func stageIndex(id string) int {
+	if k := podSlot(id); k >= 0 {
+		return k
+	}
+	if k := containerSlot(id); k >= 0 {
+		return podSlots + k
+	}
+	return -1
+}
 
 // quietAfterError is how long errors must have stopped before a stage whose
 // completion the log's verbosity hides counts as possibly recovered: the
@@ -202,6 +247,9 @@ func (b *Builder) budget(id string) time.Duration { return b.budgets[id] }
 const quietAfterError = 30 * time.Second
 
 func (b *Builder) minV(id string) int {
+	if d := b.stageDef(id); d != nil {
+		return d.minV
+	}
 	if d, ok := b.p.StageDefByID(id); ok {
 		return d.MinV
 	}
@@ -209,6 +257,9 @@ func (b *Builder) minV(id string) int {
 }
 
 func (b *Builder) title(id string) string {
+	if d := b.stageDef(id); d != nil {
+		return d.title
+	}
 	if d, ok := b.p.StageDefByID(id); ok {
 		return d.Title
 	}
