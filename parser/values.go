@@ -849,8 +849,15 @@ func parseKVLim(b string, fields []Field, lim *limits) []Field {
 		// The value is decoded in place: a Value is 80 bytes, and
 		// copied out of a call and into the slice it costs more than
 		// most values take to read.
-		fields = append(fields, Field{Key: key})
+		// (Nor is a Field built and copied in: the copy would wait for
+		// the stores that built it.)
+		if len(fields) == cap(fields) {
+			fields = slices.Grow(fields, 1)
+		}
+		fields = fields[:len(fields)+1]
 		f := &fields[len(fields)-1]
+		*f = Field{}
+		f.Key = key
 		n := parseKlogValue(&f.Value, b, i, lim)
 		f.Raw = b[vs:n]
 		i = n
