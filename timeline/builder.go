@@ -410,7 +410,7 @@ type evidence struct {
 
 // stageEvidence is evidenceOf for a stage.
 func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{where: b.where(rec, b.textID(b.evidenceText(rec))), at: b.stampAt(rec.Time)}
+	return evidence{where: b.where(rec, b.evidenceTextID(rec)), at: b.stampAt(rec.Time)}
 }
 
 // inputIndex is input's index in b.evInputs, added if new.
@@ -443,6 +443,18 @@ func (b *Builder) publicEvidence(evs []evidence) []Evidence {
 	return out
 }
 
+// evidenceTextID is evidenceText's index in b.texts (what textID would
+// give for it), found with one lookup of the text, not two.
+func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
+	if rec.Msg != "Event occurred" && rec.Err == "" {
+		if len(rec.Msg) > maxEvidenceText {
+			return b.internBytesID(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
+		}
+		return b.internID(rec.Msg)
+	}
+	return b.internBytesID(b.composeEvidenceText(rec))
+}
+
 // evidenceText is the text kept with a record's evidence.
 func (b *Builder) evidenceText(rec *parser.Record) string {
 	// Records' strings share one buffer per line: a kept substring would
@@ -455,6 +467,12 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 		}
 		return b.intern(rec.Msg)
 	}
+	return b.internBytes(b.composeEvidenceText(rec))
+}
+
+// composeEvidenceText composes the evidence text of an event or a record
+// with an error, cut, in b.text: valid until the buffer is used again.
+func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 	// Composed in a buffer the builder keeps, so that a text seen before
 	// costs no allocation.
 	t := append(b.text[:0], rec.Msg...)
@@ -473,7 +491,7 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 	if len(t) > maxEvidenceText {
 		t = cutBytes(t, maxEvidenceText)
 	}
-	return b.internBytes(t)
+	return t
 }
 
 // intern returns one copy of a short string that repeats across pods
@@ -527,6 +545,25 @@ func (b *Builder) internBytes(p []byte) string {
 		return string(p)
 	}
 	return b.addWord(string(p))
+}
+
+// internBytesID is internBytes as an index in b.texts (what textID would
+// give for its result).
+func (b *Builder) internBytesID(p []byte) uint32 {
+	if k, ok := b.words[string(p)]; ok {
+		return k
+	}
+	// As internBytes: a text longer than maxInternLen is never in words.
+	if len(p) > maxReason {
+		return b.addText(cut(string(p[:maxReason+1]), maxReason))
+	}
+	w := string(p)
+	if len(p) <= maxInternLen {
+		if k, ok := b.word(w); ok {
+			return k
+		}
+	}
+	return b.addText(w)
 }
 
 // addWord enters a string the builder owns into the intern table.

@@ -363,18 +363,19 @@ type rid string
 func (b *Builder) packID(id string) []byte {
 	p := b.idBuf[:0]
 	if len(id) == 64 {
-		for i := 0; i < 64; i += 2 {
-			hi, lo := unhex(id[i]), unhex(id[i+1])
-			if hi > 15 || lo > 15 {
-				p = p[:0]
-				break
-			}
-			p = append(p, hi<<4|lo)
+		// Packed whole, checked once: bad collects every digit's bits.
+		p = append(p, make([]byte, 32)...)
+		var bad byte
+		for i := range 32 {
+			hi, lo := unhexTab[id[2*i]], unhexTab[id[2*i+1]]
+			bad |= hi | lo
+			p[i] = hi<<4 | lo
 		}
-		if len(p) == 32 {
+		if bad <= 15 {
 			b.idBuf = p
 			return p
 		}
+		p = p[:0]
 	}
 	p = append(p, id...)
 	if len(id) == 32 || len(id) > 32 && id[len(id)-1] == 0xff {
@@ -383,6 +384,14 @@ func (b *Builder) packID(id string) []byte {
 	b.idBuf = p
 	return p
 }
+
+// unhexTab is unhex as a table.
+var unhexTab = func() (t [256]byte) {
+	for c := range t {
+		t[c] = unhex(byte(c))
+	}
+	return t
+}()
 
 // unhex is the value of a lowercase hex digit, or 16.
 func unhex(c byte) byte {
