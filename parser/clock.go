@@ -50,6 +50,12 @@ func (c *clock) anchor(t time.Time) {
 }
 
 func (c *clock) klogTime(h *klogHeader) time.Time {
+	return c.second(h).Add(time.Duration(h.micros) * time.Microsecond)
+}
+
+// second moves the clock on to the record with header h, as klogTime,
+// and returns the time of its whole second.
+func (c *clock) second(h *klogHeader) time.Time {
 	if c.lastMonth == 0 && !c.anchored && !c.yearFixed && !c.modTime.IsZero() {
 		// A log written before the file was last modified: a first month
 		// later than the mtime's month belongs to the previous year.
@@ -67,5 +73,5 @@ func (c *clock) klogTime(h *klogHeader) time.Time {
 		c.sec = time.Date(c.year, time.Month(h.month), h.day, h.hour, h.min, h.sec, 0, c.loc)
 		c.secYear, c.secHdr = c.year, *h
 	}
-	return c.sec.Add(time.Duration(h.micros) * time.Microsecond)
+	return c.sec
 }

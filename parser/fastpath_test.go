@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // readText reads data to the end and renders every record and the Stats
@@ -83,4 +84,52 @@ func FuzzFastPath(f *testing.F) {
 	f.Add([]byte("\xef\xbb\xbf" + klogLine + "\n> " + klogLine + "\n\t" + klogLine + "\n" + klogLine[:29] + "\n"))
 	f.Add([]byte(`I1122 06:03:25.000000 1 a.go:1] "m" k=<` + "\n\tx\n" + klogLine + "\n >\n"))
 	f.Fuzz(checkFastPath)
+}
+
+// TestDeclinedRecordTimes checks the first and last times of the Stats
+// when records are declined, which are gathered by the second: out of
+// order within a second and across seconds, as with every record kept.
+func TestDeclinedRecordTimes(t *testing.T) {
+	at := func(i int, clock string) string {
+		return fmt.Sprintf("I1122 %s   12052 kubelet.go:1] \"m%d\" k=\"v\"\n", clock, i)
+	}
+	ts := func(s string) time.Time {
+		tm, err := time.Parse("2006-01-02 15:04:05.000000", "2026-11-22 "+s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tm
+	}
+	tests := []struct {
+		name        string
+		clocks      []string
+		first, last string
+	}{
+		{"in order", []string{"06:00:01.100000", "06:00:01.200000", "06:00:02.000001"}, "06:00:01.100000", "06:00:02.000001"},
+		{"back within a second", []string{"06:00:01.500000", "06:00:01.200000", "06:00:01.999999", "06:00:01.300000"}, "06:00:01.200000", "06:00:01.999999"},
+		{"back a second", []string{"06:00:01.500000", "06:00:00.900000", "06:00:02.100000", "06:00:01.999000"}, "06:00:00.900000", "06:00:02.100000"},
+		{"one record", []string{"06:00:01.500000"}, "06:00:01.500000", "06:00:01.500000"},
+		{"the same second again", []string{"06:00:01.500000", "06:00:02.000000", "06:00:01.000000", "06:00:01.700000"}, "06:00:01.000000", "06:00:02.000000"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var in strings.Builder
+			for i, c := range tt.clocks {
+				in.WriteString(at(i, c))
+			}
+			odd := func(m []byte) bool { return m[len(m)-1]%2 == 1 }
+			for _, want := range []func([]byte) bool{func([]byte) bool { return false }, nil, odd} {
+				rd := NewReader(strings.NewReader(in.String()), Options{Year: 2026, Want: want})
+				for {
+					if _, err := rd.Next(); err != nil {
+						break
+					}
+				}
+				st := rd.Stats()
+				if !st.FirstTime.Equal(ts(tt.first)) || !st.LastTime.Equal(ts(tt.last)) {
+					t.Errorf("first %v, last %v; want %s, %s", st.FirstTime, st.LastTime, tt.first, tt.last)
+				}
+			}
+		})
+	}
 }

@@ -313,6 +313,7 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.loadState(st)
 	r.stats = Stats{ByFormat: map[string]int64{}}
+	r.secTimes = secTimes{}
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
@@ -417,6 +418,7 @@ func (r *Reader) nextParallel() (*Record, error) {
 			w.runChunk(c, &actual)
 		}
 		r.loadState(&c.end)
+		r.settle()
 		r.stats.Add(c.stats)
 		r.lineNo = c.lineNo + c.stats.Lines
 		r.offset = c.offset + c.stats.Bytes

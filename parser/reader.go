@@ -99,6 +99,7 @@ func (s *Stats) Add(o Stats) {
 }
 
 func (r *Reader) seeTime(t time.Time) {
+	r.settle()
 	if t.IsZero() {
 		return
 	}
@@ -107,6 +108,44 @@ func (r *Reader) seeTime(t time.Time) {
 	}
 	if t.After(r.stats.LastTime) {
 		r.stats.LastTime = t
+	}
+}
+
+// secTimes gathers the times of declined klog records of one second (most
+// lines), which are that second plus their microseconds: only the least
+// and the greatest can be the first or last time, and they are given to
+// seeTime when another second comes or the stats are read. (Two adding
+// of the microseconds and two comparisons of times a line cost as much as
+// the rest of the time a declined line takes.)
+type secTimes struct {
+	sec      time.Time
+	min, max int // microseconds
+	set      bool
+}
+
+// seeKlogTime is seeTime for the time of the declined klog record with
+// header h.
+func (r *Reader) seeKlogTime(h *klogHeader) {
+	sec := r.clock.second(h)
+	g := &r.secTimes
+	if g.set && g.sec == sec {
+		g.min, g.max = min(g.min, h.micros), max(g.max, h.micros)
+		return
+	}
+	r.settle()
+	*g = secTimes{sec: sec, min: h.micros, max: h.micros, set: true}
+}
+
+// settle gives the times secTimes holds to seeTime.
+func (r *Reader) settle() {
+	g := &r.secTimes
+	if !g.set {
+		return
+	}
+	g.set = false
+	r.seeTime(g.sec.Add(time.Duration(g.min) * time.Microsecond))
+	if g.max != g.min {
+		r.seeTime(g.sec.Add(time.Duration(g.max) * time.Microsecond))
 	}
 }
 
@@ -210,6 +249,7 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
+	secTimes secTimes
 	// strs interns klog sources and messages (see intern).
 	strs strTable
 	// scratch is working memory for decoding records.
@@ -252,6 +292,7 @@ func NewReader(r io.Reader, opts Options) *Reader {
 
 // Stats returns the line accounting so far.
 func (r *Reader) Stats() Stats {
+	r.settle()
 	s := r.stats
 	s.ByFormat = make(map[string]int64, len(r.stats.ByFormat))
 	for k, v := range r.stats.ByFormat {
@@ -691,7 +732,7 @@ func (r *Reader) flush() *Record {
 		if p.format == FormatKlog || p.format == FormatKlogLegacy {
 			// Declined records still move the clock: the log's end time and
 			// the December→January rollover must see every line.
-			r.seeTime(r.clock.klogTime(&p.hdr))
+			r.seeKlogTime(&p.hdr)
 		}
 		return nil
 	}
