@@ -154,8 +154,9 @@ func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
 	if d.peek() != '"' {
 		return "", false, false
 	}
-	key, ok = d.str()
-	if !ok {
+	if k, ok := d.plainKey(); ok {
+		key = k
+	} else if key, ok = d.str(); !ok {
 		return "", false, false
 	}
 	d.keyASCII = d.strASCII
@@ -261,6 +262,24 @@ func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 		}
 	}
 	return "", false, false
+}
+
+// plainKey reads a key at '"' that is plain ASCII, as nearly all are, on a
+// shorter path than str; false leaves d.i for str.
+func (d *patchDecoder) plainKey() (string, bool) {
+	s, start := d.s, d.i+1
+	for i := start; i+8 <= len(s); i += 8 {
+		if m := special8(load8(s, i)); m != 0 {
+			// The first special byte: plain ASCII before it.
+			i += bits.TrailingZeros64(m) >> 3
+			if s[i] != '"' {
+				return "", false
+			}
+			d.i, d.strASCII = i+1, true
+			return s[start:i], true
+		}
+	}
+	return "", false
 }
 
 // load8 is s[i:i+8] as a little-endian word (one load).
