@@ -75,7 +75,7 @@ func monthClass(m int) int {
 
 func (r *Reader) saveState() lineState {
 	s := lineState{clock: r.clock, quoted: r.quoted, grep: r.grep, grepName: bytes.Clone(r.grepName), cur: r.cur}
-	s.cur.buf = bytes.Clone(r.cur.buf)
+	s.cur.buf, s.cur.ref = bytes.Clone(r.cur.data()), nil
 	return s
 }
 
@@ -317,6 +317,10 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
+	// Records decode their fields into the chunk's, past those of the
+	// records before (see add).
+	r.rec.Fields = c.fields
+	r.stable = !r.slow
 	data := c.data
 	if c.rest != nil {
 		// Only the whole lines: the partial last line is read on by the
@@ -350,6 +354,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 			c.add(rec)
 		}
 	}
+	r.rec.Fields = nil // (c is handed out)
 	for i, s := range c.spans {
 		c.recs[i].Fields = c.fields[s[0]:s[1]:s[1]]
 	}
@@ -357,12 +362,23 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	c.end = r.saveState()
 }
 
-// add keeps a copy of the record r.flush returned.
+// add keeps a copy of the record r.flush returned, and gives the next
+// record room for its fields at the end of the chunk's.
+//
+// The fields were decoded where they are kept, after those of the records
+// before, unless they outgrew c.fields: then they are copied in.
 func (c *chunk) add(rec *Record) {
 	a := len(c.fields)
-	c.fields = append(c.fields, rec.Fields...)
+	if n := len(rec.Fields); n > 0 {
+		if a < cap(c.fields) && &c.fields[:a+1][a] == &rec.Fields[0] {
+			c.fields = c.fields[:a+n]
+		} else {
+			c.fields = append(c.fields, rec.Fields...)
+		}
+	}
 	c.spans = append(c.spans, [2]int{a, len(c.fields)})
 	c.recs = append(c.recs, *rec)
+	rec.Fields = c.fields[len(c.fields):]
 }
 
 // nextParallel is Next for a parallel reader.

@@ -195,6 +195,26 @@ type pending struct {
 	// (or ""), and msgPlain whether it needs no unquoting.
 	msg      string
 	msgPlain bool
+	// ref, when not nil, is the first line of a wanted record where it
+	// was read, standing for buf: see Reader.stable.
+	ref []byte
+}
+
+// data is the text of the record.
+func (p *pending) data() []byte {
+	if p.ref != nil {
+		return p.ref
+	}
+	return p.buf
+}
+
+// own copies the first line into buf, before a continuation line is
+// joined to it.
+func (p *pending) own() {
+	if p.ref != nil {
+		p.buf = append(p.buf[:0], p.ref...)
+		p.ref = nil
+	}
 }
 
 // openQuote reports whether buf ends inside a quoted string, scanning only
@@ -257,6 +277,10 @@ type Reader struct {
 
 	// hdr is where consume reads a header line's header.
 	hdr klogHeader
+	// stable: the lines given to consume stay where they are until the
+	// records are made (a parallel worker's chunk), so a wanted record of
+	// one line is decoded from there instead of a copy.
+	stable bool
 	// slow turns off the shortcut for bare klog lines in consume, for
 	// tests that compare it with the full path.
 	slow bool
@@ -424,6 +448,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			}
 		}
 	}
+	r.cur.own()
 	content, pfx := r.stripPrefix(line)
 	// A UTF-8 byte-order mark on the first line, and the NULs a
 	// copytruncate leaves where the file was cut, hide a record's header.
@@ -497,7 +522,11 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		if memo != nil && format == FormatKlog {
 			p.msg, p.msgPlain = memo.s, memo.plain
 		}
-		p.buf = append(p.buf, content...)
+		if r.stable {
+			p.ref = content
+		} else {
+			p.buf = append(p.buf, content...)
+		}
 		// The width of the first line is wanted only when a continuation
 		// line follows; a line without a prefix is what buf holds.
 		p.firstW, p.lastW = -1, -1
@@ -672,6 +701,7 @@ func (r *Reader) appendCont(line, content []byte, sep byte, start int64, phys in
 	r.cur.lines++
 	r.cur.length = int(start-r.cur.offset) + phys
 	if r.cur.want && !r.cur.capped {
+		r.cur.own()
 		if len(r.cur.buf)+1+len(content) > r.opts.MaxLineBytes {
 			// A record as long as the longest line allowed: the rest of
 			// it is counted, not kept, so memory stays bounded.
@@ -753,11 +783,11 @@ func (r *Reader) flush() *Record {
 	ok := true
 	switch p.format {
 	case FormatKlog, FormatKlogLegacy:
-		r.decodeKlog(p.buf, p.hdr, rec, p.msg, p.msgPlain)
+		r.decodeKlog(p.data(), p.hdr, rec, p.msg, p.msgPlain)
 	case FormatJSON:
-		ok = r.decodeJSON(p.buf, rec)
+		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:
-		ok = r.decodeLogrus(p.buf, rec, p.pfx.component != "")
+		ok = r.decodeLogrus(p.data(), rec, p.pfx.component != "")
 	}
 	if !ok {
 		// Looked like JSON or logrus but did not decode: keep it countable.
