@@ -937,17 +937,16 @@ func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowSt
 	pod, podUID, podID := podFields(rec)
 	// A structured record's reference is read from these fields alone (a
 	// printf one's may come from its message): their text is the key.
-	c := &b.flowCache
 	class := byte(keyFlowFor)
 	if create {
 		class = keyFlowForCreate
 	}
-	c.begin(class)
-	cached := !b.reference && rec.Structured() && c.value(pod) && c.value(podUID) && c.value(podID)
+	vals := [flowKeyFields]*parser.Value{pod, podUID, podID}
+	cached := !b.reference && rec.Structured() && cacheable(pod) && cacheable(podUID) && cacheable(podID)
 	var slot *flowCacheEntry
 	if cached {
 		var f *flowState
-		if slot, f = c.get(n); f != nil {
+		if slot, f = b.flowCache.get(n, class, &vals); f != nil {
 			return f
 		}
 	}
@@ -958,7 +957,7 @@ func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowSt
 	}
 	f := b.resolve(n, ref, hasRef, uid, create)
 	if cached {
-		b.remember(slot, n, f, ref, hasRef, uid)
+		b.remember(slot, n, class, &vals, f, ref, hasRef, uid)
 	}
 	return f
 }
@@ -1562,11 +1561,10 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
 	}
-	ref, ok := refFromValue(*e.object)
+	f, ok := b.eventFlow(n, e.object)
 	if !ok {
 		return
 	}
-	f := b.resolve(n, ref, true, "", false)
 	if f == nil {
 		b.unattributedLine(rec)
 		return
@@ -1598,6 +1596,29 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		}
 		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
 	}
+}
+
+// eventFlow is the flow of an event's involved object (resolve's), ok
+// false when the object names no pod.
+func (b *Builder) eventFlow(n *nodeState, object *parser.Value) (*flowState, bool) {
+	vals := [flowKeyFields]*parser.Value{object}
+	cached := !b.reference && cacheable(object)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = b.flowCache.get(n, keyEvent, &vals); f != nil {
+			return f, true
+		}
+	}
+	ref, ok := refFromValue(*object)
+	if !ok {
+		return nil, false
+	}
+	f := b.resolve(n, ref, true, "", false)
+	if cached {
+		b.remember(slot, n, keyEvent, &vals, f, ref, true, "")
+	}
+	return f, true
 }
 
 // event is an Event as the builder keeps it, in 48 bytes of Event's 200

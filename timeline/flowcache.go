@@ -19,19 +19,23 @@ import (
 // there, else (no UID) byName[key]. An entry remembers which (dep), and a
 // write to that index entry (indexUID, indexName) forgets it.
 type flowCache struct {
-	seed maphash.Seed
-	key  []byte // the key being looked up
+	seed maphash.Seed // depHash's
 	ents [flowCacheSize]flowCacheEntry
 }
 
 const flowCacheSize = 256 // direct-mapped: a node has some hundred pods live, a few dozen busy
 
 type flowCacheEntry struct {
-	n   *nodeState
-	f   *flowState
-	dep uint64 // depHash of the index entry the answer came from
-	key []byte
+	n     *nodeState
+	f     *flowState
+	dep   uint64 // depHash of the index entry the answer came from
+	class byte
+	kinds [flowKeyFields]byte // 0: no field, else 1+its Kind
+	vals  [flowKeyFields][]byte
 }
+
+// flowKeyFields is how many field values make a key.
+const flowKeyFields = 3
 
 // Key classes: what was read to resolve, and how.
 const (
@@ -40,47 +44,62 @@ const (
 	keyEvent         = 'e' // an event's involved object
 )
 
-// begin starts a key of class c.
-func (c *flowCache) begin(class byte) {
-	c.key = append(c.key[:0], class)
+// cacheable reports whether a value's reading depends on its kind and
+// text alone (not a list, not an object decoded at once), so that they
+// can stand for it in a key.
+func cacheable(v *parser.Value) bool {
+	return v == nil || v.Kind == parser.KindString || v.Kind == parser.KindBare ||
+		v.Kind == parser.KindObject && v.Obj == nil && v.Str != "" // decoded on demand from its text
 }
 
-// value adds a field's value to the key; false when the value's reading
-// depends on more than its kind and text (a list, an object decoded at
-// once), which no key can stand for.
-func (c *flowCache) value(v *parser.Value) bool {
+// kindOfKey is a value's kind in a key.
+func kindOfKey(v *parser.Value) byte {
 	if v == nil {
-		c.key = append(c.key, 0)
-		return true
+		return 0
 	}
-	switch {
-	case v.Kind == parser.KindString, v.Kind == parser.KindBare:
-	case v.Kind == parser.KindObject && v.Obj == nil && v.Str != "":
-		// Decoded on demand from its text: the text decides.
-	default:
-		return false
+	return 1 + byte(v.Kind)
+}
+
+// tail8 is the last eight bytes of s (fewer when shorter) as a word: the
+// part of a pod name or UID that differs most.
+func tail8(s string) uint64 {
+	if len(s) >= 8 {
+		return load8(s, len(s)-8)
 	}
-	n := len(v.Str)
-	c.key = append(c.key, 1+byte(v.Kind), byte(n), byte(n>>8), byte(n>>16), byte(n>>24), byte(n>>32), byte(n>>40), byte(n>>48), byte(n>>56))
-	c.key = append(c.key, v.Str...)
-	return true
+	var x uint64
+	for i := 0; i < len(s); i++ {
+		x = x<<8 | uint64(s[i])
+	}
+	return x
+}
+
+// get returns the entry of the key (class, vals) and the flow it resolved
+// to on node n, if remembered. The values must be cacheable.
+func (c *flowCache) get(n *nodeState, class byte, vals *[flowKeyFields]*parser.Value) (*flowCacheEntry, *flowState) {
+	h := uint64(class)
+	for _, v := range vals {
+		h *= 0x9e3779b97f4a7c15
+		if v != nil {
+			h ^= tail8(v.Str) + uint64(len(v.Str))<<3 + uint64(v.Kind)
+		}
+	}
+	h *= 0x9e3779b97f4a7c15
+	e := &c.ents[h>>(64-8)]
+	if e.f == nil || e.n != n || e.class != class {
+		return e, nil
+	}
+	for i, v := range vals {
+		if e.kinds[i] != kindOfKey(v) || v != nil && string(e.vals[i]) != v.Str {
+			return e, nil
+		}
+	}
+	return e, e.f
 }
 
 func (c *flowCache) init() {
 	if c.seed == (maphash.Seed{}) {
 		c.seed = maphash.MakeSeed()
 	}
-}
-
-// get returns the key's entry and the flow it resolved to on node n, if
-// remembered.
-func (c *flowCache) get(n *nodeState) (*flowCacheEntry, *flowState) {
-	c.init()
-	e := &c.ents[maphash.Bytes(c.seed, c.key)&(flowCacheSize-1)]
-	if e.f != nil && e.n == n && string(e.key) == string(c.key) {
-		return e, e.f
-	}
-	return e, nil
 }
 
 // Index entries an answer can depend on, hashed (depHash).
@@ -101,9 +120,15 @@ func (c *flowCache) depHash(kind byte, s string) uint64 {
 
 // put remembers in e (the entry get returned) that the key resolved to f,
 // read from index entry dep.
-func (c *flowCache) put(e *flowCacheEntry, n *nodeState, f *flowState, dep uint64) {
-	e.n, e.f, e.dep = n, f, dep
-	e.key = append(e.key[:0], c.key...)
+func (c *flowCache) put(e *flowCacheEntry, n *nodeState, class byte, vals *[flowKeyFields]*parser.Value, f *flowState, dep uint64) {
+	e.n, e.f, e.dep, e.class = n, f, dep, class
+	for i, v := range vals {
+		e.kinds[i] = kindOfKey(v)
+		e.vals[i] = e.vals[i][:0]
+		if v != nil {
+			e.vals[i] = append(e.vals[i], v.Str...)
+		}
+	}
 }
 
 // forget drops the answers read from index entry dep.
@@ -122,20 +147,20 @@ func (c *flowCache) reset() {
 	}
 }
 
-// remember puts f, what resolve(n, ref, hasRef, uid, …) returned, in e when
-// its answer is one index entry's.
-func (b *Builder) remember(e *flowCacheEntry, n *nodeState, f *flowState, ref PodRef, hasRef bool, uid string) {
+// remember puts f, what resolve(n, ref, hasRef, uid, …) returned for the
+// key (class, vals), in e when its answer is one index entry's.
+func (b *Builder) remember(e *flowCacheEntry, n *nodeState, class byte, vals *[flowKeyFields]*parser.Value, f *flowState, ref PodRef, hasRef bool, uid string) {
 	c := &b.flowCache
 	switch {
 	case f == nil:
 		// Nothing resolved, or the flow cap dropped it: counted each time.
 	case uid != "":
 		if n.byUID[uid] == f {
-			c.put(e, n, f, c.depHash(depUID, uid))
+			c.put(e, n, class, vals, f, c.depHash(depUID, uid))
 		}
 	case hasRef:
 		if k := ref.Key(); n.byName[k] == f {
-			c.put(e, n, f, c.depHash(depName, k))
+			c.put(e, n, class, vals, f, c.depHash(depName, k))
 		}
 	}
 }
