@@ -42,6 +42,11 @@ const (
 	ParallelMinBytes = 8 << 20
 )
 
+// unknownLines stands for the lines before a chunk other than the first:
+// far from 1 (a byte-order mark is looked for on line 1 only), and from
+// the int64 limit.
+const unknownLines = 1 << 50
+
 // lineState is the part of a Reader's state that carries from one line
 // to the next.
 type lineState struct {
@@ -91,7 +96,11 @@ func (r *Reader) loadState(s *lineState) {
 type chunk struct {
 	data   []byte
 	offset int64 // of data[0] in the (decompressed) stream
-	lineNo int64 // lines before data
+	// lineNo is the number of lines before data for the first chunk of a
+	// stream; for the others, which the dispatcher does not count the
+	// lines of, a stand-in far from the real one (unknownLines), and
+	// Next moves their records' line numbers by the difference.
+	lineNo int64
 	cut    bool  // the line after data begins a record (false at EOF or a forced cut)
 
 	// rest, on the last chunk of a stream that goes on sequentially, is
@@ -249,7 +258,7 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 		// Account before sending: once sent, the chunk may be parsed,
 		// handed out and recycled.
 		offset += int64(len(c.data))
-		lineNo += int64(bytes.Count(c.data, []byte{'\n'}))
+		lineNo = unknownLines
 		select {
 		case p.order <- c:
 		case <-p.quit:
@@ -433,10 +442,17 @@ func (r *Reader) nextParallel() (*Record, error) {
 			w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
 			w.runChunk(c, &actual)
 		}
+		d := r.lineNo - c.lineNo
+		if d != 0 {
+			for i := range c.recs {
+				c.recs[i].Pos.Line += d
+			}
+		}
 		r.loadState(&c.end)
+		r.cur.line += d // (a record left open for the sequential reader)
 		r.settle()
 		r.stats.Add(c.stats)
-		r.lineNo = c.lineNo + c.stats.Lines
+		r.lineNo += c.stats.Lines
 		r.offset = c.offset + c.stats.Bytes
 		p.cur, p.next = c, 0
 		p.mu.Lock()
