@@ -381,3 +381,42 @@ func FuzzKlogObjectEnd(f *testing.F) {
 		}
 	})
 }
+
+// junk sets every field of the struct v points to, recursively through
+// embedded structs, to a value other than zero.
+func junk(v reflect.Value) {
+	for i := 0; i < v.NumField(); i++ {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("junk")
+		case reflect.Uint8:
+			f.SetUint(7)
+		case reflect.Float64:
+			f.SetFloat(1.5)
+		case reflect.Slice:
+			f.Set(reflect.MakeSlice(f.Type(), 1, 1))
+		case reflect.Struct:
+			junk(f)
+		default:
+			panic("junk: " + f.Kind().String())
+		}
+	}
+}
+
+// TestParseKVReusesSlots checks that fields decoded into a slice that
+// held other fields (a Reader's, from record to record) keep nothing of
+// them.
+func TestParseKVReusesSlots(t *testing.T) {
+	for _, p := range append(append([]string{}, scratchPayloads...), lazyPayloads...) {
+		used := make([]Field, 64)
+		for i := range used {
+			junk(reflect.ValueOf(&used[i]).Elem())
+		}
+		got := parseKV(p, used[:0], &scratch{})
+		want := parseKV(p, nil, &scratch{})
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%q into a used slice:\n%#v\nwant\n%#v", p, got, want)
+		}
+	}
+}
