@@ -272,7 +272,10 @@ type Builder struct {
 	flowCache     flowCache
 	ranMemo       textMemo[ranStatus]                    // initAction's
 	stageFacts    *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
-	lastStampTime time.Time                              // stampAt's last time, while lastStamp is not 0
+	views         []stageView                            // judge's working memory
+	judgeCs       []*containerState
+	judgeCviews   [][]stageView
+	lastStampTime time.Time // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
 	reference     bool   // tests: no caches, the reference path for every record
 	idBuf         []byte // packID's

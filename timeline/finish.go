@@ -3,7 +3,6 @@ package timeline
 import (
 	"fmt"
 	"slices"
-	"sort"
 	"strings"
 	"time"
 )
@@ -80,6 +79,7 @@ func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 	}
 	if !b.snapshot {
 		b.flowCache.reset()
+		defer func() { b.views, b.judgeCs, b.judgeCviews = nil, nil, nil }()
 	}
 	n := 0
 	for _, f := range b.flows {
@@ -281,7 +281,11 @@ func reasonOf(s *stageState) string {
 // earlier than the previous one ended, so stages never overlap and the gaps
 // between them are waiting time.
 func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd time.Time) []stageView {
-	views := make([]stageView, len(ids))
+	// From b.views, which judge empties for each flow: a slice handed out
+	// keeps its array when a later one grows it.
+	k := len(b.views)
+	b.views = append(b.views, make([]stageView, len(ids))...)
+	views := b.views[k:len(b.views):len(b.views)]
 	// Index of the last stage with any progress: earlier stages without an
 	// end are implied done.
 	lastProgress := -1
@@ -504,6 +508,20 @@ func (b *Builder) containerViews(c *containerState, logEnd time.Time, v int, aft
 	return b.judgeSeq(ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
 }
 
+// preStages are the pod's stages before its containers.
+var preStages = []string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}
+
+// aggStages are a flow's aggregate stages while it is judged.
+type aggStages struct{ init, ctrs *stageState }
+
+func (a *aggStages) set(id string, s *stageState) {
+	if id == StInitContainers {
+		a.init = s
+	} else {
+		a.ctrs = s
+	}
+}
+
 func (b *Builder) judge(f *flowState, node string) Flow {
 	n := f.node
 	v := n.verbosity()
@@ -515,11 +533,15 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 
 	// Containers: init first, then regular, then ephemeral, each in the
 	// order the log named them.
-	cs := append([]*containerState{}, f.containers...)
-	sort.SliceStable(cs, func(i, j int) bool { return typeRank(cs[i].typ()) < typeRank(cs[j].typ()) })
+	// cs, the views and the lists below are working memory the builder
+	// keeps from flow to flow: what judge returns holds none of it.
+	cs := append(b.judgeCs[:0], f.containers...)
+	b.judgeCs = cs
+	slices.SortStableFunc(cs, func(x, y *containerState) int { return typeRank(x.typ()) - typeRank(y.typ()) })
+	b.views = b.views[:0]
 
 	// Pod creation stages before the containers.
-	pre := b.judgeSeq([]string{StObserved, StAdmitted, StSynced, StVolumes, StSandbox}, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
+	pre := b.judgeSeq(preStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
 	// The aggregate stages come from the containers; running and ready after.
 	sandboxEnd := time.Time{}
 	for _, sv := range pre {
@@ -529,8 +551,12 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	// agg holds the aggregate stages (init-containers, containers);
 	// cviews[i] the stages of container cs[i].
-	agg := map[string]*stageState{}
-	cviews := make([][]stageView, len(cs))
+	var agg aggStages
+	cviews := b.judgeCviews[:0]
+	for range cs {
+		cviews = append(cviews, nil)
+	}
+	b.judgeCviews = cviews
 	prevEnd := sandboxEnd
 	for _, typ := range []string{ContainerInit, ContainerRegular} {
 		id := StInitContainers
@@ -595,7 +621,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 			prevEnd = groupEnd
 		}
 		s.begin = b.stampAt(begin)
-		agg[id] = s
+		agg.set(id, s)
 	}
 	// running: every regular container seen started by PLEG (or the
 	// kubelet's own startup line).
@@ -619,7 +645,7 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 	}
 	if regular > 0 && plegged == regular && !plegAt.IsZero() {
 		run.begin, run.complete = plegAt, plegAt
-		if a := agg[StContainers]; a != nil && !a.complete.IsZero() {
+		if a := agg.ctrs; a != nil && !a.complete.IsZero() {
 			run.begin = a.complete
 		}
 	}
@@ -642,14 +668,16 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		}
 	}
 	if run.complete.IsZero() && run.begin.IsZero() {
-		if a := agg[StContainers]; a != nil && !a.complete.IsZero() && regular > 0 {
+		if a := agg.ctrs; a != nil && !a.complete.IsZero() && regular > 0 {
 			run.begin = a.complete
 		}
 	}
 	podStates := func(id string) *stageState {
 		switch id {
-		case StInitContainers, StContainers:
-			return agg[id]
+		case StInitContainers:
+			return agg.init
+		case StContainers:
+			return agg.ctrs
 		case StRunning:
 			if run.began() {
 				return run
