@@ -521,6 +521,11 @@ func (b *Builder) nameID(s string) uint32 {
 // setText sets *dst to s's index in b.texts, giving back what *dst held
 // when it was not interned.
 func (b *Builder) setText(dst *uint32, s string) {
+	if b.texts[*dst] == s {
+		// Nearly always (a status patch says again what the last one
+		// said): the entry stays, which reads the same as a new one.
+		return
+	}
 	old := *dst
 	*dst = b.internID(s)
 	b.releaseText(old)
@@ -1269,8 +1274,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 	if !looksLikeUID(uid) {
 		uid = ""
 	}
-	ref, hasRef := recordRef(rec)
-	f := b.resolve(n, ref, hasRef, uid, false)
+	f := b.plegFlow(n, rec, uid)
 	if f == nil {
 		b.unattributedLine(rec)
 		return
@@ -1340,6 +1344,28 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
 		}
 	}
+}
+
+// plegFlow is the flow of a PLEG event for pod UID uid (resolve's).
+func (b *Builder) plegFlow(n *nodeState, rec *parser.Record, uid string) *flowState {
+	pod, _, _ := podFields(rec)
+	// A structured record's reference is its pod field's: with the UID, the key.
+	uidVal := parser.Value{Kind: parser.KindString, Str: uid}
+	vals := [flowKeyFields]*parser.Value{pod, &uidVal}
+	cached := !b.reference && rec.Structured() && cacheable(pod)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = b.flowCache.get(n, keyPLEG, &vals); f != nil {
+			return f
+		}
+	}
+	ref, hasRef := refOf(rec, pod)
+	f := b.resolve(n, ref, hasRef, uid, false)
+	if cached {
+		b.remember(slot, n, keyPLEG, &vals, f, ref, hasRef, uid)
+	}
+	return f
 }
 
 // isSandbox reports whether p (packID) is one of f's sandboxes.

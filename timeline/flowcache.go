@@ -42,6 +42,7 @@ const (
 	keyFlowFor       = 'f' // flowFor, create false
 	keyFlowForCreate = 'F' // flowFor, create true
 	keyEvent         = 'e' // an event's involved object
+	keyPLEG          = 'p' // a PLEG event's pod and UID
 )
 
 // cacheable reports whether a value's reading depends on its kind and
