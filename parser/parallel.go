@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"runtime"
+	"slices"
 	"sync"
 )
 
@@ -326,9 +327,8 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
-	// Records decode their fields into the chunk's, past those of the
-	// records before (see add).
-	r.rec.Fields = c.fields
+	// Records are made in the chunk's, past those before (see add).
+	r.out = c.slot()
 	r.stable = !r.slow
 	data := c.data
 	if c.rest != nil {
@@ -353,7 +353,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		r.lineNo++
 		r.stats.Lines++
 		if rec := r.consume(line, phys, start); rec != nil {
-			c.add(rec)
+			r.out = c.add(rec)
 		}
 	}
 	if r.cur.active && (c.cut || c.rest == nil) {
@@ -363,7 +363,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 			c.add(rec)
 		}
 	}
-	r.rec.Fields = nil // (c is handed out)
+	r.out = nil // (c is handed out)
 	for i, s := range c.spans {
 		c.recs[i].Fields = c.fields[s[0]:s[1]:s[1]]
 	}
@@ -371,12 +371,13 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	c.end = r.saveState()
 }
 
-// add keeps a copy of the record r.flush returned, and gives the next
-// record room for its fields at the end of the chunk's.
+// add keeps the record r.flush returned and returns where the next one
+// is to be made (slot).
 //
-// The fields were decoded where they are kept, after those of the records
-// before, unless they outgrew c.fields: then they are copied in.
-func (c *chunk) add(rec *Record) {
+// The record was made where it is kept, after the chunk's records, and its
+// fields after theirs, unless they outgrew c.fields: then they are copied
+// in. (A copy of each record and its fields cost more than making it.)
+func (c *chunk) add(rec *Record) *Record {
 	a := len(c.fields)
 	if n := len(rec.Fields); n > 0 {
 		if a < cap(c.fields) && &c.fields[:a+1][a] == &rec.Fields[0] {
@@ -386,8 +387,23 @@ func (c *chunk) add(rec *Record) {
 		}
 	}
 	c.spans = append(c.spans, [2]int{a, len(c.fields)})
-	c.recs = append(c.recs, *rec)
-	rec.Fields = c.fields[len(c.fields):]
+	if n := len(c.recs); n < cap(c.recs) && &c.recs[:n+1][n] == rec {
+		c.recs = c.recs[:n+1]
+	} else {
+		c.recs = append(c.recs, *rec)
+	}
+	return c.slot()
+}
+
+// slot returns the record just past the chunk's, its Fields room just
+// past the chunk's, for a worker to make the next record in.
+func (c *chunk) slot() *Record {
+	if len(c.recs) == cap(c.recs) {
+		c.recs = slices.Grow(c.recs, 1)
+	}
+	s := &c.recs[:len(c.recs)+1][len(c.recs)]
+	s.Fields = c.fields[len(c.fields):]
+	return s
 }
 
 // nextParallel is Next for a parallel reader.

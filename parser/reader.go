@@ -277,6 +277,9 @@ type Reader struct {
 
 	// hdr is where consume reads a header line's header.
 	hdr klogHeader
+	// out, when not nil, is where flush makes the record (a parallel
+	// worker's chunk), else rec.
+	out *Record
 	// stable: the lines given to consume stay where they are until the
 	// records are made (a parallel worker's chunk), so a wanted record of
 	// one line is decoded from there instead of a copy.
@@ -766,7 +769,10 @@ func (r *Reader) flush() *Record {
 		}
 		return nil
 	}
-	rec := &r.rec
+	rec := r.out
+	if rec == nil {
+		rec = &r.rec
+	}
 	fields := rec.Fields[:0]
 	*rec = Record{Fields: fields}
 	rec.Host = r.opts.Host
