@@ -31,8 +31,15 @@ type flowCacheEntry struct {
 	dep   uint64 // depHash of the index entry the answer came from
 	class byte
 	kinds [flowKeyFields]byte // 0: no field, else 1+its Kind
-	vals  [flowKeyFields][]byte
+	lens  [flowKeyFields]uint8
+	// key holds the values' texts one after another, in the entry: a
+	// lookup reads no memory elsewhere. A key that does not fit (a pod
+	// name near its 253 bytes) is not remembered.
+	key [flowKeyBytes]byte
 }
+
+// flowKeyBytes holds a namespace/name and a UID of usual lengths.
+const flowKeyBytes = 112
 
 // flowKeyFields is how many field values make a key.
 const flowKeyFields = 3
@@ -89,10 +96,19 @@ func (c *flowCache) get(n *nodeState, class byte, vals *[flowKeyFields]*parser.V
 	if e.f == nil || e.n != n || e.class != class {
 		return e, nil
 	}
+	at := 0
 	for i, v := range vals {
-		if e.kinds[i] != kindOfKey(v) || v != nil && string(e.vals[i]) != v.Str {
+		if e.kinds[i] != kindOfKey(v) {
 			return e, nil
 		}
+		if v == nil {
+			continue
+		}
+		n := int(e.lens[i])
+		if n != len(v.Str) || string(e.key[at:at+n]) != v.Str {
+			return e, nil
+		}
+		at += n
 	}
 	return e, e.f
 }
@@ -122,12 +138,22 @@ func (c *flowCache) depHash(kind byte, s string) uint64 {
 // put remembers in e (the entry get returned) that the key resolved to f,
 // read from index entry dep.
 func (c *flowCache) put(e *flowCacheEntry, n *nodeState, class byte, vals *[flowKeyFields]*parser.Value, f *flowState, dep uint64) {
-	e.n, e.f, e.dep, e.class = n, f, dep, class
-	for i, v := range vals {
-		e.kinds[i] = kindOfKey(v)
-		e.vals[i] = e.vals[i][:0]
+	size := 0
+	for _, v := range vals {
 		if v != nil {
-			e.vals[i] = append(e.vals[i], v.Str...)
+			size += len(v.Str)
+		}
+	}
+	if size > flowKeyBytes {
+		return
+	}
+	e.n, e.f, e.dep, e.class = n, f, dep, class
+	at := 0
+	for i, v := range vals {
+		e.kinds[i], e.lens[i] = kindOfKey(v), 0
+		if v != nil {
+			e.lens[i] = uint8(len(v.Str))
+			at += copy(e.key[at:], v.Str)
 		}
 	}
 }
