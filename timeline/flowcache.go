@@ -19,7 +19,6 @@ import (
 // there, else (no UID) byName[key]. An entry remembers which (dep), and a
 // write to that index entry (indexUID, indexName) forgets it.
 type flowCache struct {
-	seed maphash.Seed // depHash's
 	ents [flowCacheSize]flowCacheEntry
 }
 
@@ -113,26 +112,19 @@ func (c *flowCache) get(n *nodeState, class byte, vals *[flowKeyFields]*parser.V
 	return e, e.f
 }
 
-func (c *flowCache) init() {
-	if c.seed == (maphash.Seed{}) {
-		c.seed = maphash.MakeSeed()
-	}
-}
-
 // Index entries an answer can depend on, hashed (depHash).
 const (
 	depUID  = 'u'
 	depName = 'n'
 )
 
-// depHash names an index entry: a collision only forgets more.
+// depHash names an index entry, cheaply: a collision only forgets more.
 func (c *flowCache) depHash(kind byte, s string) uint64 {
-	c.init()
-	var h maphash.Hash
-	h.SetSeed(c.seed)
-	h.WriteByte(kind)
-	h.WriteString(s)
-	return h.Sum64()
+	h := uint64(kind)<<56 ^ uint64(len(s))<<40 ^ tail8(s)
+	if len(s) > 16 {
+		h ^= load8(s, len(s)/2-4) * 0x9e3779b97f4a7c15
+	}
+	return h * 0xc2b2ae3d27d4eb4f
 }
 
 // put remembers in e (the entry get returned) that the key resolved to f,
