@@ -111,6 +111,34 @@ func FuzzKlogHeader(f *testing.F) {
 	})
 }
 
+// TestKlogHeaderEveryByte puts every byte value at every place of the
+// time of a header, and at two places at once, and checks parseKlogHeader
+// against parseKlogHeaderRef.
+func TestKlogHeaderEveryByte(t *testing.T) {
+	const line = "I1122 06:25:28.451801   12052 status_manager.go:1184] \"m\""
+	check := func(b []byte) {
+		got, gok := parseKlogHeader(b)
+		want, wok := parseKlogHeaderRef(b)
+		if gok != wok || gok && got != want {
+			t.Fatalf("parseKlogHeader(%q) = %+v, %v; want %+v, %v", b, got, gok, want, wok)
+		}
+	}
+	for i := 0; i < 22; i++ {
+		for c := 0; c < 256; c++ {
+			b := []byte(line)
+			b[i] = byte(c)
+			check(b)
+			for j := i + 1; j < 22; j++ {
+				for _, d := range []byte{'0', '9', '/', ':', 0xfa, 0xff} {
+					b2 := bytes.Clone(b)
+					b2[j] = d
+					check(b2)
+				}
+			}
+		}
+	}
+}
+
 // TestRecordStringsOutliveBuffers keeps every string of every record, as
 // a caller may, and checks them once the whole input is read: the reader
 // reuses its line buffers, so a string that aliased one (the message is
