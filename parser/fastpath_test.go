@@ -41,7 +41,9 @@ func readText(t *testing.T, data []byte, opts Options, slow bool) string {
 var fastPathWants = []func([]byte) bool{
 	nil,
 	func(m []byte) bool { return len(m)%2 == 0 },
-	func(m []byte) bool { return bytes.HasPrefix(m, []byte("SyncLoop")) || bytes.HasPrefix(m, []byte("Event")) },
+	func(m []byte) bool {
+		return bytes.HasPrefix(m, []byte("SyncLoop")) || bytes.HasPrefix(m, []byte("Event"))
+	},
 }
 
 // checkFastPath reads data with consume's shortcut for bare klog lines

@@ -102,7 +102,7 @@ type chunk struct {
 	// lines of, a stand-in far from the real one (unknownLines), and
 	// Next moves their records' line numbers by the difference.
 	lineNo int64
-	cut    bool  // the line after data begins a record (false at EOF or a forced cut)
+	cut    bool // the line after data begins a record (false at EOF or a forced cut)
 
 	// rest, on the last chunk of a stream that goes on sequentially, is
 	// the remaining input.
