@@ -277,8 +277,9 @@ type Builder struct {
 	judgeCviews   [][]stageView
 	lastStampTime time.Time // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
-	reference     bool   // tests: no caches, the reference path for every record
-	idBuf         []byte // packID's
+	eventRec      eventRecord // the event being read (event)
+	reference     bool        // tests: no caches, the reference path for every record
+	idBuf         []byte      // packID's
 }
 
 // NewBuilder returns an empty builder.
@@ -481,7 +482,11 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 	t := append(b.text[:0], rec.Msg...)
 	if rec.Msg == "Event occurred" {
 		// The event's own words say more than the line's message.
-		if r, m := rec.Str("reason"), rec.Str("message"); r != "" {
+		r, m := b.eventRec.reason, b.eventRec.message
+		if b.eventRec.rec != rec {
+			r, m = rec.Str("reason"), rec.Str("message")
+		}
+		if r != "" {
 			t = append(append(append(append(t[:0], "Event "...), r...), ": "...), m...)
 		}
 	}
@@ -1544,6 +1549,12 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
 }
 
+// eventRecord is the event record being read, with its reason and message.
+type eventRecord struct {
+	rec             *parser.Record
+	reason, message string
+}
+
 // eventFields are the fields of an "Event occurred" record, the first of
 // each as Record.Str finds it, read in one pass.
 type eventFields struct {
@@ -1587,6 +1598,10 @@ func readEvent(rec *parser.Record) eventFields {
 
 func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	e := readEvent(rec)
+	// The event's evidence text is made of its reason and message: read
+	// here already (the first field of each name, as Record.Str reads).
+	b.eventRec = eventRecord{rec, e.reason, e.message}
+	defer func() { b.eventRec = eventRecord{} }()
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
 	}
