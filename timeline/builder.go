@@ -277,9 +277,10 @@ type Builder struct {
 	judgeCviews   [][]stageView
 	lastStampTime time.Time // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
-	eventRec      eventRecord // the event being read (event)
-	reference     bool        // tests: no caches, the reference path for every record
-	idBuf         []byte      // packID's
+	eventRec      eventRecord           // the event being read (event)
+	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash
+	reference     bool                  // tests: no caches, the reference path for every record
+	idBuf         []byte                // packID's
 }
 
 // NewBuilder returns an empty builder.
@@ -506,7 +507,7 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 // (marker messages, event reasons and types, field paths, images); the
 // table is bounded, past it strings are copied.
 func (b *Builder) intern(s string) string {
-	if k, ok := b.words[s]; ok {
+	if k, ok := b.wordOf(s); ok {
 		return b.texts[k]
 	}
 	if len(s) > maxInternLen {
@@ -547,7 +548,7 @@ func (b *Builder) name(s string) string {
 
 // internBytes is intern for text composed in a buffer.
 func (b *Builder) internBytes(p []byte) string {
-	if k, ok := b.words[string(p)]; ok {
+	if k, ok := b.wordOfBytes(p); ok {
 		return b.texts[k]
 	}
 	if len(p) > maxReason {
@@ -563,7 +564,7 @@ func (b *Builder) internBytes(p []byte) string {
 // internBytesID is internBytes as an index in b.texts (what textID would
 // give for its result).
 func (b *Builder) internBytesID(p []byte) uint32 {
-	if k, ok := b.words[string(p)]; ok {
+	if k, ok := b.wordOfBytes(p); ok {
 		return k
 	}
 	// As internBytes: a text longer than maxInternLen is never in words.

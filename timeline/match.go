@@ -22,12 +22,19 @@ type matcher struct {
 	// exactShape has bit min(len, 255) of word [first byte] set for each
 	// exact marker message; only messages of such a shape are looked up.
 	exactShape [256][4]uint64
+	// exactCache holds exact markers by wordHash of their message.
+	exactCache [exactCacheSize]struct {
+		msg     string
+		markers []*Marker
+	}
 	// prefixByFirst holds the prefix markers by first byte, in order.
 	prefixByFirst [256][]*Marker
 	// Results of lookup, event and syncError that are filtered, reused:
 	// each is read before the next call of the same method.
 	prefixBuf, eventBuf, errBuf []*Marker
 }
+
+const exactCacheSize = 128
 
 // eventMarkers are the markers of one event reason.
 type eventMarkers struct {
@@ -114,7 +121,14 @@ func (m *matcher) lookup(msg string) []*Marker {
 		return nil // markers have a message or a prefix
 	}
 	if n := min(len(msg), 255); m.exactShape[msg[0]][n/64]&(1<<(n%64)) != 0 {
+		// A few dozen messages make nearly all records: a slot keeps
+		// one's markers under the marker's own message (no copy).
+		e := &m.exactCache[wordHash(msg)&(exactCacheSize-1)]
+		if e.msg == msg && e.markers != nil {
+			return e.markers
+		}
 		if mk := m.exact[msg]; mk != nil {
+			e.msg, e.markers = mk[0].Msg, mk
 			return mk
 		}
 	}
