@@ -22,7 +22,12 @@ type flowCache struct {
 	ents [flowCacheSize]flowCacheEntry
 }
 
-const flowCacheSize = 256 // direct-mapped: a node has some hundred pods live, a few dozen busy
+// The cache is direct-mapped, 2^flowCacheBits entries: a node has some
+// hundred pods live, each looked up under three or four keys.
+const (
+	flowCacheBits = 10
+	flowCacheSize = 1 << flowCacheBits
+)
 
 type flowCacheEntry struct {
 	n     *nodeState
@@ -91,7 +96,7 @@ func (c *flowCache) get(n *nodeState, class byte, vals *[flowKeyFields]*parser.V
 		}
 	}
 	h *= 0x9e3779b97f4a7c15
-	e := &c.ents[h>>(64-8)]
+	e := &c.ents[h>>(64-flowCacheBits)]
 	if e.f == nil || e.n != n || e.class != class {
 		return e, nil
 	}
