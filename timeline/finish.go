@@ -20,7 +20,21 @@ func (b *Builder) Finish() *FlowList { return b.FinishEach(nil) }
 // builder's plus the trimmed list's. What Finish computes after that (the
 // order, findings' pods, node verdict counts, the summary) reads only a
 // flow's pod, node, verdict, start and end, which trim must leave.
-func (b *Builder) FinishEach(trim func(*Flow)) *FlowList { return b.judgeAll(trim) }
+func (b *Builder) FinishEach(trim func(*Flow)) *FlowList { return b.judgeAll(trim, false) }
+
+// FinishRows is FinishEach for a view that prints one row per flow (get
+// pods, get nodes): each flow is judged only as far as its row needs, so
+// judging skips the detail such a view would drop at once. A flow in Items
+// holds its identity (Pod, Node, Source, Static, Mirror, Incarnation),
+// its judgement (Verdict, Stage, StalledAt, Container, ContainerStage,
+// Reason, Waited, Start, End, Duration), its Findings, and its Containers
+// with Name, Type and Restarts alone; Stages, Events, Evidence, Startup,
+// Sandboxes, Hidden and Diagnosis stay empty, as do the containers' other
+// fields. Those fields and everything outside Items (Findings, Nodes,
+// Unattributed, Summary) equal what FinishEach gives with a trim that
+// keeps just that. trim, when not nil, is then called on each flow as in
+// FinishEach.
+func (b *Builder) FinishRows(trim func(*Flow)) *FlowList { return b.judgeAll(trim, true) }
 
 // Snapshot judges the flows built so far without ending the build: the list
 // shares nothing with the builder, so it may be read while records go on
@@ -28,7 +42,7 @@ func (b *Builder) FinishEach(trim func(*Flow)) *FlowList { return b.judgeAll(tri
 func (b *Builder) Snapshot() *FlowList {
 	b.snapshot = true
 	defer func() { b.snapshot = false }()
-	return b.judgeAll(nil)
+	return b.judgeAll(nil, false)
 }
 
 // own copies a slice the builder goes on appending to when the list being
@@ -40,7 +54,7 @@ func own[T any](b *Builder, s []T) []T {
 	return slices.Clone(s)
 }
 
-func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
+func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 	out := &FlowList{APIVersion: APIVersion, Kind: KindFlowList, Items: []Flow{}, Findings: []Finding{}, Nodes: []Node{}}
 	nodeNames := map[*nodeState]string{}
 	for _, name := range b.nodeOrder {
@@ -79,7 +93,7 @@ func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 	}
 	if !b.snapshot {
 		b.flowCache.reset()
-		defer func() { b.views, b.judgeCs, b.judgeCviews = nil, nil, nil }()
+		defer func() { b.views, b.judgeCs, b.judgeCviews, b.rowScratch = nil, nil, nil, rowScratch{} }()
 	}
 	n := 0
 	for _, f := range b.flows {
@@ -92,7 +106,7 @@ func (b *Builder) judgeAll(trim func(*Flow)) *FlowList {
 		if f == nil {
 			continue // a second Finish: see its comment
 		}
-		fl := b.judge(f, nodeNames[f.node])
+		fl := b.judge(f, nodeNames[f.node], rows)
 		if trim != nil {
 			trim(&fl)
 		}
@@ -461,15 +475,20 @@ func (tc *timeCount) add(views []stageView, logEnd time.Time) {
 	}
 }
 
-func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab) Stage {
-	st := Stage{ID: sv.id, Title: b.title(sv.id), Status: sv.status, Attempts: sv.attempts, Reason: sv.reason, Evidence: b.publicEvidence(sv.evidence)}
+// toStage makes a judged stage public; for a row (rows), without its
+// title, evidence and reveal, which the verdict does not read.
+func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab, rows bool) Stage {
+	st := Stage{ID: sv.id, Status: sv.status, Attempts: sv.attempts, Reason: sv.reason}
+	if !rows {
+		st.Title, st.Evidence = b.title(sv.id), b.publicEvidence(sv.evidence)
+	}
 	if start, end := sv.times(logEnd); !start.IsZero() || !end.IsZero() {
 		st.Start, st.End = ts.ptr(start), ts.ptr(end)
 		if !start.IsZero() && !end.IsZero() && end.After(start) {
 			st.Duration = Duration(end.Sub(start))
 		}
 	}
-	if sv.status == StatusUnknown {
+	if sv.status == StatusUnknown && !rows {
 		st.Reveal = reveal(b.minV(sv.id))
 	}
 	if sv.status == StatusDone && sv.attempts == 0 && (sv.st == nil || sv.st.report().retries == 0) {
@@ -522,11 +541,26 @@ func (a *aggStages) set(id string, s *stageState) {
 	}
 }
 
-func (b *Builder) judge(f *flowState, node string) Flow {
+// rowScratch holds what judging a flow for a row (FinishRows) needs only
+// until the verdict is reached: its stages, their times and the
+// containers' detail, kept from flow to flow.
+type rowScratch struct {
+	stages []Stage
+	times  []time.Time
+	ctrs   []Container
+	exits  []int
+}
+
+// judge judges one flow; for a row (rows), only as far as FinishRows
+// says, the stages and containers it reads on the way held in scratch.
+func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Sandboxes: ridStrings(f.sandboxes), Events: b.events(f)}
+	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation}
+	if !rows {
+		fl.Sandboxes, fl.Events = ridStrings(f.sandboxes), b.events(f)
+	}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
 	}
@@ -721,10 +755,13 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		tc.add(views, logEnd)
 	}
 	tc.add(term, logEnd)
+	if rows {
+		return b.judgeRow(f, fl, all, cviews, term, tc.n, logEnd)
+	}
 	ts := make(timeSlab, 0, tc.n)
 	fl.Stages = make([]Stage, 0, len(all)+len(term))
 	for i := range all {
-		st := toStage(b, &all[i], logEnd, &ts)
+		st := toStage(b, &all[i], logEnd, &ts, false)
 		if st.Status == StatusUnknown {
 			if st.ID == StInitContainers && initHidden {
 				st.Reveal = "-v=3"
@@ -739,12 +776,12 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		views := cviews[ci]
 		ct.Stages = make([]Stage, 0, len(views))
 		for i := range views {
-			ct.Stages = append(ct.Stages, toStage(b, &views[i], logEnd, &ts))
+			ct.Stages = append(ct.Stages, toStage(b, &views[i], logEnd, &ts, false))
 		}
 		fl.Containers = append(fl.Containers, ct)
 	}
 	for i := range term {
-		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts))
+		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts, false))
 	}
 	if f.startup != nil {
 		fl.Startup = b.publicStartup(f, v)
@@ -757,6 +794,63 @@ func (b *Builder) judge(f *flowState, node string) Flow {
 		fl.Startup = st
 	}
 	b.verdict(f, &fl, logEnd)
+	fl.Diagnosis = diagnose(&fl)
+	return fl
+}
+
+// judgeRow ends judge for a row: the verdict reads the stages and the
+// containers' stages, exit codes and back-offs, made here in scratch
+// without their titles and evidence; the flow keeps none of them, only
+// its containers' names, types and restarts. Hidden, the startup figures
+// and the diagnosis are not made: the verdict does not read them.
+func (b *Builder) judgeRow(f *flowState, fl Flow, all []stageView, cviews [][]stageView, term []stageView, times int, logEnd time.Time) Flow {
+	sc := &b.rowScratch
+	cs := b.judgeCs
+	if cap(sc.times) < times {
+		sc.times = make([]time.Time, 0, times)
+	}
+	ts := timeSlab(sc.times[:0])
+	need := len(all) + len(term)
+	for _, views := range cviews {
+		need += len(views)
+	}
+	if cap(sc.stages) < need {
+		sc.stages = make([]Stage, need)
+	}
+	stages := sc.stages[:need]
+	fl.Stages = stages[: 0 : len(all)+len(term)]
+	stages = stages[len(all)+len(term):]
+	for i := range all {
+		fl.Stages = append(fl.Stages, toStage(b, &all[i], logEnd, &ts, true))
+	}
+	if cap(sc.ctrs) < len(cs) {
+		sc.ctrs = make([]Container, len(cs))
+		sc.exits = make([]int, len(cs))
+	}
+	fl.Containers = sc.ctrs[:0]
+	for ci, c := range cs {
+		ct := Container{Name: b.texts[c.name], Type: c.typ(), BackOffs: int(c.backOffs)}
+		if c.hasExit {
+			sc.exits[ci] = c.exitCode
+			ct.ExitCode = &sc.exits[ci]
+		}
+		views := cviews[ci]
+		ct.Stages = stages[:0:len(views)]
+		stages = stages[len(views):]
+		for i := range views {
+			ct.Stages = append(ct.Stages, toStage(b, &views[i], logEnd, &ts, true))
+		}
+		fl.Containers = append(fl.Containers, ct)
+	}
+	for i := range term {
+		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts, true))
+	}
+	b.verdict(f, &fl, logEnd)
+	ctrs := make([]Container, len(cs))
+	for i, c := range cs {
+		ctrs[i] = Container{Name: fl.Containers[i].Name, Type: fl.Containers[i].Type, Restarts: c.restartCount}
+	}
+	fl.Stages, fl.Containers, fl.Evidence = nil, ctrs, nil
 	return fl
 }
 
@@ -908,7 +1002,6 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Duration = Duration(logEnd.Sub(fl.Start))
 		}
 	}
-	fl.Diagnosis = diagnose(fl)
 }
 
 func crashReason(c *Container) string {

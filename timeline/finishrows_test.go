@@ -1,0 +1,166 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// rowOnlyCopy is cmd's rowOnly (get pods): what the table, -o name, the
+// filters and the sort read of a flow. FinishRows must give what
+// FinishEach gives with it.
+func rowOnlyCopy(f *Flow) {
+	f.Stages, f.Events, f.Evidence, f.Startup = nil, nil, nil, nil
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	cs := make([]Container, len(f.Containers))
+	for i, c := range f.Containers {
+		cs[i] = Container{Name: c.Name, Type: c.Type, Restarts: c.Restarts}
+	}
+	f.Containers = cs
+}
+
+// nodesOnlyCopy is cmd's get-nodes trim: rowOnly, then no containers.
+func nodesOnlyCopy(f *Flow) { rowOnlyCopy(f); f.Containers = nil }
+
+// finishInputs builds paths the way cmd.Analyze does and ends the build
+// with finish.
+func finishInputs(t *testing.T, paths []string, finish func(*Builder) *FlowList) *FlowList {
+	t.Helper()
+	srcs, _ := parser.Discover(paths, nil) // broken inputs: what can be read is
+	if len(srcs) == 0 {
+		t.Fatalf("%v: no input found", paths)
+	}
+	b := NewBuilder(Options{})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want})
+	defer mr.Close()
+	for {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		b.Add(rec)
+	}
+	b.Inputs(mr.SourceStats())
+	return finish(b)
+}
+
+// rowInputs are every corpus log alone, each corpus folder and the whole
+// corpus merged, every format fixture, every broken input, and a
+// generated log of many pods.
+func rowInputs(t *testing.T) [][]string {
+	t.Helper()
+	inputs := [][]string{{corpus}}
+	err := filepath.WalkDir(corpus, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && path != corpus:
+			inputs = append(inputs, []string{path})
+		case !d.IsDir() && strings.HasSuffix(path, ".log"):
+			inputs = append(inputs, []string{path})
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"../testdata/formats", "../testdata/broken"} {
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			if !strings.HasSuffix(e.Name(), ".md") {
+				inputs = append(inputs, []string{filepath.Join(dir, e.Name())})
+			}
+		}
+	}
+	// No real log at hand shows an admission refusal: a few lines in the
+	// words of the kubelet's catalogue (B1) stand in for one.
+	rejected := filepath.Join(t.TempDir(), "rejected.log")
+	if err := os.WriteFile(rejected, []byte(rejectedLog), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(inputs, []string{generatedLog(t, 1<<20)}, []string{rejected})
+}
+
+const rejectedLog = `I0410 10:39:01.000000    9529 flags.go:64] FLAG: --v="4"
+I0410 10:39:02.900000    9529 kubelet.go:2429] "SyncLoop ADD" source="api" pods=["default/admit-me"]
+I0410 10:39:02.913712    9529 kubelet.go:2357] "Pod admission denied" podUID="bc449538-bd25-dc8e-916a-59305e6d6fdc" pod="default/admit-me" reason="OutOfcpu" message="Node didn't have enough resource: cpu, requested: 4000, used: 0, capacity: 2000"
+I0410 10:39:20.000000    9529 kubelet.go:2429] "SyncLoop DELETE" source="api" pods=["default/admit-me"]
+I0410 10:39:40.000000    9529 kubelet.go:2429] "SyncLoop ADD" source="api" pods=["default/other"]
+`
+
+// A lean judgement is the trimmed full one: every flow, node, finding and
+// the summary, for get pods' trim and get nodes'.
+func TestFinishRowsMatchesFinishEach(t *testing.T) {
+	inputs := rowInputs(t)
+	if len(inputs) < 40 {
+		t.Fatalf("%d inputs: the corpus or fixtures are missing", len(inputs))
+	}
+	verdicts := map[Verdict]int{}
+	var flows, inContainer, restarted, withFindings int
+	for _, paths := range inputs {
+		want := finishInputs(t, paths, func(b *Builder) *FlowList { return b.FinishEach(rowOnlyCopy) })
+		cases := []struct {
+			name string
+			want *FlowList
+			got  *FlowList
+		}{
+			{"FinishRows(nil)", want, finishInputs(t, paths, func(b *Builder) *FlowList { return b.FinishRows(nil) })},
+			{"FinishRows(rowOnly)", want, finishInputs(t, paths, func(b *Builder) *FlowList { return b.FinishRows(rowOnlyCopy) })},
+			{"FinishRows(nodesOnly)",
+				finishInputs(t, paths, func(b *Builder) *FlowList { return b.FinishEach(nodesOnlyCopy) }),
+				finishInputs(t, paths, func(b *Builder) *FlowList { return b.FinishRows(nodesOnlyCopy) })},
+		}
+		for _, c := range cases {
+			if reflect.DeepEqual(c.got, c.want) {
+				continue
+			}
+			g, _ := json.MarshalIndent(c.got, "", " ")
+			w, _ := json.MarshalIndent(c.want, "", " ")
+			t.Errorf("%v: %s differs from FinishEach with the same trim:\n%s", paths, c.name, firstDiff(g, w))
+		}
+		for _, it := range want.Items {
+			flows++
+			verdicts[it.Verdict]++
+			if it.Container != "" {
+				inContainer++
+			}
+			for _, c := range it.Containers {
+				if c.Restarts > 0 {
+					restarted++
+				}
+			}
+			if len(it.Findings) > 0 {
+				withFindings++
+			}
+		}
+	}
+	// The inputs exercise what judging a row reads: stalls inside
+	// containers, restarts, findings, most verdicts.
+	t.Logf("%d inputs, %d flows, verdicts %v, %d stalled in a container, %d restarted containers, %d flows with findings", len(inputs), flows, verdicts, inContainer, restarted, withFindings)
+	if flows < 150 || len(verdicts) < 6 || verdicts[VerdictRejected] == 0 || inContainer < 5 || restarted < 5 || withFindings < 5 {
+		t.Errorf("the inputs prove too little: %d flows, verdicts %v, %d stalled in a container, %d restarted containers, %d with findings", flows, verdicts, inContainer, restarted, withFindings)
+	}
+}
+
+// firstDiff shows where two JSON texts part, with a few lines around.
+func firstDiff(got, want []byte) string {
+	g, w := bytes.Split(got, []byte("\n")), bytes.Split(want, []byte("\n"))
+	for i := 0; i < len(g) || i < len(w); i++ {
+		if i < len(g) && i < len(w) && bytes.Equal(g[i], w[i]) {
+			continue
+		}
+		from, to := max(0, i-3), i+4
+		return "got:\n" + string(bytes.Join(g[from:min(to, len(g))], []byte("\n"))) + "\nwant:\n" + string(bytes.Join(w[from:min(to, len(w))], []byte("\n")))
+	}
+	return "(equal JSON: a difference JSON does not show, nil against empty)"
+}
