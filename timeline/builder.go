@@ -275,8 +275,10 @@ type Builder struct {
 	views         []stageView                            // judge's working memory
 	judgeCs       []*containerState
 	judgeCviews   [][]stageView
-	rowScratch    rowScratch // FinishRows' working memory for what a row does not keep
-	lastStampTime time.Time  // stampAt's last time, while lastStamp is not 0
+	judgeGroup    []int
+	judgeAgg      [3]stageState // the aggregate stages of the flow being judged: init-containers, containers, running
+	rowScratch    rowScratch    // FinishRows' working memory for what a row does not keep
+	lastStampTime time.Time     // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
 	eventRec      eventRecord           // the event being read (event)
 	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash

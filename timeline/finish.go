@@ -93,7 +93,10 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 	}
 	if !b.snapshot {
 		b.flowCache.reset()
-		defer func() { b.views, b.judgeCs, b.judgeCviews, b.rowScratch = nil, nil, nil, rowScratch{} }()
+		defer func() {
+			b.views, b.judgeCs, b.judgeCviews, b.judgeGroup, b.rowScratch = nil, nil, nil, nil, rowScratch{}
+			b.judgeAgg = [3]stageState{}
+		}()
 	}
 	n := 0
 	for _, f := range b.flows {
@@ -106,11 +109,12 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		if f == nil {
 			continue // a second Finish: see its comment
 		}
-		fl := b.judge(f, nodeNames[f.node], rows)
+		// Judged into its place in Items, then trimmed there: a flow
+		// trimmed on the way in would be one more allocation per flow.
+		out.Items = append(out.Items, b.judge(f, nodeNames[f.node], rows))
 		if trim != nil {
-			trim(&fl)
+			trim(&out.Items[len(out.Items)-1])
 		}
-		out.Items = append(out.Items, fl)
 		if !b.snapshot {
 			b.flows[i] = nil
 		}
@@ -597,16 +601,18 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 		if typ == ContainerRegular {
 			id = StContainers
 		}
-		var group []int
+		group := b.judgeGroup[:0]
 		for i, c := range cs {
 			if c.typ() == typ {
 				group = append(group, i)
 			}
 		}
+		b.judgeGroup = group
 		if len(group) == 0 {
 			continue
 		}
-		s := &stageState{}
+		s := &b.judgeAgg[typeRank(typ)]
+		*s = stageState{}
 		allDone := true
 		var begin, groupEnd time.Time
 		after := prevEnd
@@ -659,7 +665,8 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 	}
 	// running: every regular container seen started by PLEG (or the
 	// kubelet's own startup line).
-	run := &stageState{}
+	run := &b.judgeAgg[2]
+	*run = stageState{}
 	regular, plegged := 0, 0
 	var plegAt stamp
 	for _, c := range cs {

@@ -164,3 +164,46 @@ func firstDiff(got, want []byte) string {
 	}
 	return "(equal JSON: a difference JSON does not show, nil against empty)"
 }
+
+// BenchmarkFinishRows times the end of a build of a generated log, some
+// 400 pods, for get pods: FinishEach with its trim against FinishRows.
+// The build is not timed.
+func BenchmarkFinishRows(b *testing.B) {
+	path := generatedLog(b, 40<<20)
+	srcs, _ := parser.Discover([]string{path}, nil)
+	var recs []parser.Record
+	wb := NewBuilder(Options{})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: wb.Want})
+	for {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		r := *rec
+		r.Fields = append([]parser.Field(nil), rec.Fields...)
+		recs = append(recs, r)
+	}
+	mr.Close()
+	for _, c := range []struct {
+		name   string
+		finish func(*Builder) *FlowList
+	}{
+		{"FinishEach(rowOnly)", func(bl *Builder) *FlowList { return bl.FinishEach(rowOnlyCopy) }},
+		{"FinishRows", func(bl *Builder) *FlowList { return bl.FinishRows(nil) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			pods := 0
+			for range b.N {
+				b.StopTimer()
+				bl := NewBuilder(Options{})
+				for i := range recs {
+					bl.Add(&recs[i])
+				}
+				b.StartTimer()
+				pods = len(c.finish(bl).Items)
+			}
+			b.ReportMetric(float64(pods), "pods")
+		})
+	}
+}
