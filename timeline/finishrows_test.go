@@ -207,3 +207,26 @@ func BenchmarkFinishRows(b *testing.B) {
 		})
 	}
 }
+
+// FinishRows against FinishEach with get pods' trim, on the fuzzer's
+// record sequences: states no log at hand reaches.
+func FuzzFinishRowsMatchesFinishEach(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 20, 0, 0, 3, 30, 0, 1, 5, 40, 1, 2, 7})
+	f.Add(bytes.Repeat([]byte{7, 17, 33, 2, 50, 1, 0, 9}, 40))
+	for i := 0; i < len(Reference.Markers); i++ {
+		f.Add([]byte{byte(i), 0, 0, 1, byte(i + 1), 16, 1, 2, byte(i + 2), 32, 130, 3, byte(i + 3), 48, 2, 1})
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		full, lean := NewBuilder(Options{}), NewBuilder(Options{})
+		for _, rec := range recordsFrom(data) {
+			full.Add(rec)
+			lean.Add(rec)
+		}
+		want, got := full.FinishEach(rowOnlyCopy), lean.FinishRows(nil)
+		if !reflect.DeepEqual(got, want) {
+			g, _ := json.MarshalIndent(got, "", " ")
+			w, _ := json.MarshalIndent(want, "", " ")
+			t.Fatalf("FinishRows differs from FinishEach(rowOnly):\n%s", firstDiff(g, w))
+		}
+	})
+}
