@@ -13,8 +13,9 @@ import (
 func (b *Builder) Finish() *FlowList { return b.FinishEach(nil) }
 
 // FinishEach is Finish for a view that keeps only part of each flow: trim,
-// when not nil, is called on each flow as soon as it is judged, before it
-// joins Items, and may drop its detail (Stages, Events, Evidence,
+// when not nil, is called on each flow as soon as it is judged, in its
+// place in Items, before the next is judged, and may drop its detail
+// (Stages, Events, Evidence,
 // Containers' Stages, …). Each flow's state in the builder is freed as it
 // is judged, so the detailed list never exists whole: memory peaks at the
 // builder's plus the trimmed list's. What Finish computes after that (the
