@@ -85,7 +85,8 @@ func span(start, end time.Time) string {
 
 func getNodesRun(o *GetNodesOptions) error {
 	ioS := o.IO
-	o.Load.trim = func(f *timeline.Flow) { rowOnly(f); f.Containers = nil } // only the nodes are printed
+	o.Load.rows = true
+	o.Load.trim = func(f *timeline.Flow) { f.Containers = nil } // only the nodes are printed
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err

@@ -267,7 +267,7 @@ func dash(s string) string {
 func getPodsRun(o *GetPodsOptions) error {
 	ioS := o.IO
 	if o.Output != "json" && o.Output != "yaml" {
-		o.Load.trim = rowOnly
+		o.Load.rows = true
 	}
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {

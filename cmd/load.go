@@ -27,6 +27,10 @@ type LoadOptions struct {
 	// rest as each flow is judged, so a big log's detailed FlowList never
 	// exists whole (see timeline.Builder.FinishEach).
 	trim func(*timeline.Flow)
+	// rows, set by a view that prints one row per flow, has each flow
+	// judged only as far as its row needs (timeline.Builder.FinishRows):
+	// what rowOnly keeps.
+	rows bool
 }
 
 // addLoadFlags registers --year, --tz and --budget.
@@ -112,7 +116,11 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		b.Add(rec)
 	}
 	b.Inputs(mr.SourceStats())
-	a.Flows = b.FinishEach(o.trim)
+	if o.rows {
+		a.Flows = b.FinishRows(o.trim)
+	} else {
+		a.Flows = b.FinishEach(o.trim)
+	}
 	a.Stats = mr.Stats()
 	good := 0
 	for _, ss := range mr.SourceStats() {

@@ -9,9 +9,10 @@ import (
 	"github.com/podflow/podflow/timeline"
 )
 
-// TestRowOnlyKeepsWhatTheTableReads: get pods and get nodes drop each
-// flow's detail as it is judged (rowOnly); every table they print, with
-// every sort and the filters, must be what the full flows give.
+// TestRowOnlyKeepsWhatTheTableReads: get pods and get nodes have each
+// flow judged only as far as its row needs (LoadOptions.rows); every table
+// they print, with every sort and the filters, must be what the full flows
+// give.
 func TestRowOnlyKeepsWhatTheTableReads(t *testing.T) {
 	files, err := filepath.Glob(corpus + "v*/*.log")
 	if err != nil || len(files) == 0 {
@@ -27,7 +28,7 @@ func TestRowOnlyKeepsWhatTheTableReads(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		trimmed, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000, trim: rowOnly})
+		trimmed, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000, rows: true})
 		if err != nil {
 			t.Fatal(err)
 		}
