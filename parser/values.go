@@ -68,37 +68,37 @@ type scratch struct {
 
 // takeFields returns a copy of fields[base:] (nil when empty) and drops
 // them from the scratch.
-func (sc *scratch) takeFields(base int) []Field {
-	var out []Field
-	if n := len(sc.fields) - base; n > 0 {
-		out = make([]Field, n)
-		copy(out, sc.fields[base:])
-	}
-	sc.dropFields(base)
-	return out
-}
+func (sc *scratch) takeFields(base int) []Field { return takeTail(&sc.fields, base) }
 
-// dropFields drops fields[base:], clearing them so that the scratch does
-// not keep the strings of past records alive.
-func (sc *scratch) dropFields(base int) {
-	clear(sc.fields[base:])
-	sc.fields = sc.fields[:base]
-}
+func (sc *scratch) dropFields(base int) { dropTail(&sc.fields, base) }
 
 // takeValues is takeFields for list elements; an empty list is empty, not nil.
 func (sc *scratch) takeValues(base int) []Value {
-	out := []Value{}
-	if n := len(sc.values) - base; n > 0 {
-		out = make([]Value, n)
-		copy(out, sc.values[base:])
+	if out := takeTail(&sc.values, base); out != nil {
+		return out
 	}
-	sc.dropValues(base)
+	return []Value{}
+}
+
+func (sc *scratch) dropValues(base int) { dropTail(&sc.values, base) }
+
+// takeTail returns a copy of (*s)[base:] (nil when empty), at its final
+// size, and drops it from *s.
+func takeTail[T any](s *[]T, base int) []T {
+	var out []T
+	if n := len(*s) - base; n > 0 {
+		out = make([]T, n)
+		copy(out, (*s)[base:])
+	}
+	dropTail(s, base)
 	return out
 }
 
-func (sc *scratch) dropValues(base int) {
-	clear(sc.values[base:])
-	sc.values = sc.values[:base]
+// dropTail drops (*s)[base:], clearing it so that the scratch does not
+// keep the strings of past records alive.
+func dropTail[T any](s *[]T, base int) {
+	clear((*s)[base:])
+	*s = (*s)[:base]
 }
 
 // trim lets go of scratch memory a huge record made grow, after the record.
