@@ -170,20 +170,7 @@ func firstDiff(got, want []byte) string {
 // The build is not timed.
 func BenchmarkFinishRows(b *testing.B) {
 	path := generatedLog(b, 40<<20)
-	srcs, _ := parser.Discover([]string{path}, nil)
-	var recs []parser.Record
-	wb := NewBuilder(Options{})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: wb.Want})
-	for {
-		rec, err := mr.Next()
-		if err != nil {
-			break
-		}
-		r := *rec
-		r.Fields = append([]parser.Field(nil), rec.Fields...)
-		recs = append(recs, r)
-	}
-	mr.Close()
+	recs := wantedRecords(path)
 	for _, c := range []struct {
 		name   string
 		finish func(*Builder) *FlowList
