@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/podflow/podflow/parser"
 )
 
 const corpus = "../testdata/corpus"
@@ -29,16 +27,7 @@ func buildFile(t *testing.T, path string) *FlowList {
 func buildBytes(t *testing.T, name string, data []byte) *FlowList {
 	t.Helper()
 	b := NewBuilder(Options{})
-	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
-	for {
-		rec, err := r.Next()
-		if err != nil {
-			break
-		}
-		b.Add(rec)
-	}
-	st := r.Stats()
-	b.InputSpan("", st.FirstTime, st.LastTime)
+	feedSpan(b, name, data)
 	return b.Finish()
 }
 
