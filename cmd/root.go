@@ -68,9 +68,9 @@ Exit status:
 		return usageErrorf("%w\nSee '%s --help'.", err, c.CommandPath())
 	})
 
-	get := &cobra.Command{Use: "get", Short: "List pods or nodes with their verdicts"}
-	describe := &cobra.Command{Use: "describe", Short: "Show one pod's flow in detail"}
-	lines := &cobra.Command{Use: "lines", Short: "Print every raw log line that belongs to a pod"}
+	get := newResourceGroup("get", "List pods or nodes with their verdicts")
+	describe := newResourceGroup("describe", "Show one pod's flow in detail")
+	lines := newResourceGroup("lines", "Print every raw log line that belongs to a pod")
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
 	// register: commands
@@ -162,4 +162,34 @@ func versionString() string {
 		return Version
 	}
 	return fmt.Sprintf("dev (%s%s, %s)", rev, dirty, at)
+}
+
+// newResourceGroup is a kubectl-style verb (get, describe, lines) whose
+// subcommands are the resource types. Cobra would print the help and exit 0
+// for `podflow get` or `podflow get deploy`; a script should see exit 2 and
+// the types it can use instead.
+func newResourceGroup(verb, short string) *cobra.Command {
+	return &cobra.Command{
+		Use:                        verb,
+		Short:                      short,
+		Args:                       cobra.ArbitraryArgs,
+		SuggestionsMinimumDistance: 2,
+		RunE: func(c *cobra.Command, args []string) error {
+			var types []string
+			for _, sub := range c.Commands() {
+				if sub.IsAvailableCommand() {
+					types = append(types, sub.Name())
+				}
+			}
+			known := strings.Join(types, ", ")
+			if len(args) == 0 {
+				return usageErrorf("%s needs a resource type: %s\nSee '%s --help'.", c.CommandPath(), known, c.CommandPath())
+			}
+			msg := fmt.Sprintf("unknown resource type %q for %q; %s knows: %s", args[0], c.CommandPath(), c.CommandPath(), known)
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += "\n\nDid you mean this?\n\t" + strings.Join(s, "\n\t")
+			}
+			return usageErrorf("%s\nSee '%s --help'.", msg, c.CommandPath())
+		},
+	}
 }
