@@ -656,8 +656,14 @@ func (b *Builder) Add(rec *parser.Record) {
 		b.event(n, rec)
 		return
 	}
+	// The node and volume lines below are rare: their first bytes pass
+	// over nearly every record without comparing whole prefixes.
+	var first byte
+	if msg != "" {
+		first = msg[0]
+	}
 	switch {
-	case strings.HasPrefix(msg, "Attempting to register node"), strings.HasPrefix(msg, "Successfully registered node"):
+	case (first == 'A' || first == 'S') && (strings.HasPrefix(msg, "Attempting to register node") || strings.HasPrefix(msg, "Successfully registered node")):
 		if v, ok := rec.Field("node"); ok && n.hostname == "" {
 			// KObj: a string in text, {"name":…} in the JSON format.
 			if nv, ok := v.Get("name"); ok {
@@ -668,7 +674,7 @@ func (b *Builder) Add(rec *parser.Record) {
 			}
 		}
 		return
-	case strings.HasPrefix(msg, "MountVolume.SetUp failed"), strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
+	case first == 'M' && strings.HasPrefix(msg, "MountVolume.SetUp failed"), first == 'O' && strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
 		b.volumeFailureText(n, rec)
 		return
 	}
