@@ -20,7 +20,18 @@ import (
 // write to that index entry (indexUID, indexName) forgets it.
 type flowCache struct {
 	ents [flowCacheSize]flowCacheEntry
+	// deps counts the entries held by each dep (depSlot): a write
+	// to an index entry no answer was read from (a new pod's, nearly
+	// always) then forgets without a walk of every entry.
+	deps [1 << flowDepBits]uint16
 }
+
+// flowDepBits sizes flowCache.deps at four times the entries, so that a
+// slot is rarely shared.
+const flowDepBits = flowCacheBits + 2
+
+// depSlot is dep's count in deps: by its top bits, the best mixed.
+func (c *flowCache) depSlot(dep uint64) *uint16 { return &c.deps[dep>>(64-flowDepBits)] }
 
 // The cache is direct-mapped, 2^flowCacheBits entries: a node has some
 // hundred pods live, each looked up under three or four keys.
@@ -144,6 +155,10 @@ func (c *flowCache) put(e *flowCacheEntry, n *nodeState, class byte, vals *[flow
 	if size > flowKeyBytes {
 		return
 	}
+	if e.f != nil {
+		*c.depSlot(e.dep)--
+	}
+	*c.depSlot(dep)++
 	e.n, e.f, e.dep, e.class = n, f, dep, class
 	at := 0
 	for i, v := range vals {
@@ -157,18 +172,21 @@ func (c *flowCache) put(e *flowCacheEntry, n *nodeState, class byte, vals *[flow
 
 // forget drops the answers read from index entry dep.
 func (c *flowCache) forget(dep uint64) {
+	held := c.depSlot(dep)
+	if *held == 0 {
+		return
+	}
 	for i := range c.ents {
 		if e := &c.ents[i]; e.f != nil && e.dep == dep {
 			e.f, e.n = nil, nil
+			*held--
 		}
 	}
 }
 
 // reset forgets everything (the end of the build: flows are freed).
 func (c *flowCache) reset() {
-	for i := range c.ents {
-		c.ents[i] = flowCacheEntry{}
-	}
+	*c = flowCache{}
 }
 
 // remember puts f, what resolve(n, ref, hasRef, uid, …) returned for the
