@@ -1260,6 +1260,11 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 func plegEvent(rec *parser.Record) (uid, typ, data string) {
 	v, ok := rec.Field("event")
 	if ok && v.Kind == parser.KindObject {
+		if v.Obj == nil {
+			if uid, typ, data, ok := plegPlain(v.Str); ok {
+				return uid, typ, data
+			}
+		}
 		id, _ := v.Get("ID")
 		t, _ := v.Get("Type")
 		d, _ := v.Get("Data")
@@ -1282,6 +1287,47 @@ func plegEvent(rec *parser.Record) (uid, typ, data string) {
 		return rest[:j]
 	}
 	return get("ID"), get("Type"), get("Data")
+}
+
+// plegPlain reads an event object kept as its text (Value.Obj nil) in the
+// one form the kubelet writes, {"ID":"…","Type":"…","Data":"…"} with plain
+// ASCII strings, in one pass: what Get would return for each key, three
+// walks of the text. ok is false for any other text.
+func plegPlain(s string) (uid, typ, data string, ok bool) {
+	rest, ok := strings.CutPrefix(s, `{"ID":"`)
+	if ok {
+		uid, rest, ok = cutPlainString(rest)
+	}
+	if ok {
+		rest, ok = strings.CutPrefix(rest, `,"Type":"`)
+	}
+	if ok {
+		typ, rest, ok = cutPlainString(rest)
+	}
+	if ok {
+		rest, ok = strings.CutPrefix(rest, `,"Data":"`)
+	}
+	if ok {
+		data, rest, ok = cutPlainString(rest)
+	}
+	if !ok || rest != "}" {
+		return "", "", "", false
+	}
+	return uid, typ, data, true
+}
+
+// cutPlainString cuts s at the quote that ends a JSON string body of
+// printable ASCII without escapes: the body is then the string itself.
+func cutPlainString(s string) (body, rest string, ok bool) {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '"':
+			return s[:i], s[i+1:], true
+		case c < ' ' || c == '\\' || c >= utf8.RuneSelf:
+			return "", "", false
+		}
+	}
+	return "", "", false
 }
 
 func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
