@@ -16,9 +16,11 @@ type GetNodesOptions struct {
 	Load LoadOptions
 
 	Paths     []string
-	Output    string // "", json, yaml, name
+	Output    string // "", json, yaml, name, or a template (jsonpath=…, custom-columns=…)
 	NoHeaders bool
 	Color     string
+
+	template *templateOutput // from Output
 }
 
 var getNodesOutputs = []string{"json", "yaml", "name"}
@@ -34,14 +36,23 @@ func NewCmdGetNodes(ioS *IO, runF func(*GetNodesOptions) error) *cobra.Command {
 highest -v the log shows, the time span it covers, kubelet restarts seen,
 whether PLEG was healthy, and how many pods ended in each verdict.
 
--o json and -o yaml print the nodes as the FlowList encodes them.`,
+-o json and -o yaml print the nodes as the FlowList encodes them.
+
+` + templateOutputsHelp + `
+Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
 		Example: `  podflow get nodes testdata/corpus/v1.36.3/04-sandbox-failure.log
   podflow get nodes testdata/corpus/
-  podflow get nodes -o json testdata/corpus/v1.28.15/`,
+  podflow get nodes -o json testdata/corpus/v1.28.15/
+  podflow get nodes -o custom-columns=NODE:.name,VERSION:.kubeletVersion testdata/corpus/`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			if opts.Output != "" && !contains(getNodesOutputs, opts.Output) {
-				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(getNodesOutputs, ", "))
+			t, isTemplate, err := parseTemplateOutput(opts.Output)
+			if err != nil {
+				return err
+			}
+			opts.template = t
+			if opts.Output != "" && !isTemplate && !contains(getNodesOutputs, opts.Output) {
+				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(append(getNodesOutputs, templateOutputs...), ", "))
 			}
 			if !contains(colorModes, opts.Color) {
 				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
@@ -53,11 +64,11 @@ whether PLEG was healthy, and how many pods ended in each verdict.
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "", "output format: json, yaml or name")
+	f.StringVarP(&opts.Output, "output", "o", "", "output format: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(getNodesOutputs...))
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(append(getNodesOutputs, templateOutputs...)...))
 	return cmd
 }
 
@@ -94,6 +105,15 @@ func getNodesRun(o *GetNodesOptions) error {
 	nodes := a.Flows.Nodes
 	if nodes == nil {
 		nodes = []timeline.Node{}
+	}
+	if o.template != nil {
+		return o.template.print(ioS.Out, nodes, func(yield func(any) bool) {
+			for i := range nodes {
+				if !yield(&nodes[i]) {
+					return
+				}
+			}
+		}, o.NoHeaders)
 	}
 	switch o.Output {
 	case "json":

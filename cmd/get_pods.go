@@ -19,7 +19,7 @@ type GetPodsOptions struct {
 
 	Paths     []string // inputs: files, directories, "-"
 	Names     []string // pod name patterns (--pod and positional non-paths)
-	Output    string   // "", wide, json, yaml, name
+	Output    string   // "", wide, json, yaml, name, or a template (jsonpath=…, custom-columns=…)
 	NoHeaders bool
 	SortBy    string
 	Namespace string
@@ -29,6 +29,8 @@ type GetPodsOptions struct {
 	Since     string
 	Until     string
 	Color     string
+
+	template *templateOutput // from Output
 }
 
 var (
@@ -74,6 +76,8 @@ Incomplete); NO_COLOR or --color=never turn colour off.
 -o json and -o yaml print the whole FlowList (apiVersion podflow/v1) with
 only the selected pods in items; -o name prints pod/NAMESPACE/NAME.
 
+` + templateOutputsHelp + `
+
 Exit status: 0 on success (also when nothing matches), 2 for bad flags or
 when no input can be read, 5 when some inputs could not be read (warnings
 on stderr) and the table shows the others.`,
@@ -82,7 +86,9 @@ on stderr) and the table shows the others.`,
   podflow get pods 'batch-worker-.*1' testdata/corpus/v1.36.3/07-twenty-pods.log --sort-by duration
   podflow get pods -n default -o wide testdata/corpus/v1.36.3/02-image-pull-failure.log
   journalctl -u kubelet | podflow get pods --since 10m -
-  podflow get pods testdata/corpus/v1.36.3/01-happy-path.log -o yaml`,
+  podflow get pods testdata/corpus/v1.36.3/01-happy-path.log -o yaml
+  podflow get pods testdata/corpus/v1.36.3/ -o jsonpath='{range .items[*]}{.pod.name}{"\t"}{.verdict}{"\n"}{end}'
+  podflow get pods testdata/corpus/v1.36.3/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
@@ -90,8 +96,13 @@ on stderr) and the table shows the others.`,
 			inputs, names := splitInputsAndNames(args)
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
-			if opts.Output != "" && !contains(getPodsOutputs, opts.Output) {
-				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(getPodsOutputs, ", "))
+			t, isTemplate, err := parseTemplateOutput(opts.Output)
+			if err != nil {
+				return err
+			}
+			opts.template = t
+			if opts.Output != "" && !isTemplate && !contains(getPodsOutputs, opts.Output) {
+				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(append(getPodsOutputs, templateOutputs...), ", "))
 			}
 			if !contains(getPodsSorts, opts.SortBy) {
 				return usageErrorf("--sort-by %q: allowed: %s", opts.SortBy, strings.Join(getPodsSorts, ", "))
@@ -112,7 +123,7 @@ on stderr) and the table shows the others.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "", "output format: wide, json, yaml or name")
+	f.StringVarP(&opts.Output, "output", "o", "", "output format: wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
 	f.StringVar(&opts.SortBy, "sort-by", opts.SortBy, "sort by start, duration, waited, name or verdict")
 	f.StringVarP(&opts.Namespace, "namespace", "n", "", "only pods in this namespace (default: all namespaces)")
@@ -124,7 +135,7 @@ on stderr) and the table shows the others.`,
 	f.StringArrayVarP(&opts.Names, "pod", "p", nil, "only pods whose name matches (exact name, namespace/name, UID or regex; repeatable)")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(getPodsOutputs...))
+	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(append(getPodsOutputs, templateOutputs...)...))
 	_ = cmd.RegisterFlagCompletionFunc("sort-by", fixedCompletion(getPodsSorts...))
 	_ = cmd.RegisterFlagCompletionFunc("verdict", fixedCompletion(verdictNames()...))
 	return cmd
@@ -266,7 +277,7 @@ func dash(s string) string {
 
 func getPodsRun(o *GetPodsOptions) error {
 	ioS := o.IO
-	if o.Output != "json" && o.Output != "yaml" {
+	if o.Output != "json" && o.Output != "yaml" && o.template == nil {
 		o.Load.rows = true
 	}
 	a, err := analyze(ioS, o.Paths, o.Load)
@@ -276,6 +287,15 @@ func getPodsRun(o *GetPodsOptions) error {
 	fl, err := o.selectFlows(a.Flows)
 	if err != nil {
 		return err
+	}
+	if o.template != nil {
+		return o.template.print(ioS.Out, fl, func(yield func(any) bool) {
+			for i := range fl.Items {
+				if !yield(&fl.Items[i]) {
+					return
+				}
+			}
+		}, o.NoHeaders)
 	}
 	switch o.Output {
 	case "json":

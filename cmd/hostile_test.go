@@ -256,6 +256,8 @@ func hostileOutputs(t *testing.T, h hostileLogs) {
 		{"get pods name", []string{"get", "pods", "-o", "name"}, kindText, true},
 		{"get pods json", []string{"get", "pods", "-o", "json"}, kindJSON, false},
 		{"get pods yaml", []string{"get", "pods", "-o", "yaml"}, kindText, true},
+		{"get pods jsonpath", []string{"get", "pods", "-o", `jsonpath={range .items[*]}{.pod.name} {.reason} {.diagnosis}{"\n"}{end}`}, kindText, true},
+		{"get pods custom-columns", []string{"get", "pods", "-o", "custom-columns=NAME:.pod.name,REASON:.reason,EVIDENCE:.stages[*].evidence[*].text"}, kindText, true},
 		{"get nodes", []string{"get", "nodes"}, kindText, false},
 		{"get nodes json", []string{"get", "nodes", "-o", "json"}, kindJSON, false},
 		{"get nodes yaml", []string{"get", "nodes", "-o", "yaml"}, kindText, false},
