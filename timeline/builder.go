@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/bits"
 	"sort"
 	"strconv"
 	"strings"
@@ -1319,13 +1320,20 @@ func plegPlain(s string) (uid, typ, data string, ok bool) {
 // cutPlainString cuts s at the quote that ends a JSON string body of
 // printable ASCII without escapes: the body is then the string itself.
 func cutPlainString(s string) (body, rest string, ok bool) {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '"':
-			return s[:i], s[i+1:], true
-		case c < ' ' || c == '\\' || c >= utf8.RuneSelf:
-			return "", "", false
+	i := 0
+	// Eight bytes at a time to the first byte strPlain rejects (special8).
+	for i+8 <= len(s) {
+		if m := special8(load8(s, i)); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
 		}
+		i += 8
+	}
+	for i < len(s) && strPlain[s[i]] {
+		i++
+	}
+	if i < len(s) && s[i] == '"' {
+		return s[:i], s[i+1:], true
 	}
 	return "", "", false
 }
