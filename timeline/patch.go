@@ -679,11 +679,15 @@ func (d *patchDecoder) pointerObject(has *bool, zero func(), member func(key str
 
 // is is fieldIs for the key member last read.
 func (d *patchDecoder) is(key, name string) bool {
-	if len(key) != len(name) && d.keyASCII {
-		return false
-	}
-	return fieldIs(key, name)
+	// Small enough to inline: a member's key is tried against each name
+	// its struct reads, and nearly always differs in length.
+	return (len(key) == len(name) || !d.keyASCII) && isField(key, name)
 }
+
+// isField is fieldIs, called: inlined, it would leave is too big to inline.
+//
+//go:noinline
+func isField(key, name string) bool { return fieldIs(key, name) }
 
 // fieldIs matches a key to a field name as encoding/json does: exactly,
 // else after folding case (Unicode simple folding: "ſ" matches "s").
