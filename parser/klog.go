@@ -159,7 +159,8 @@ func klogMsg(payload []byte) []byte {
 // continuation lines joined with '\n').
 //
 // The text of the fields is copied in one string, as encoding/csv copies
-// a record, and keys, raw texts and values are substrings of it. The
+// a record, and keys, raw texts and values are substrings of it (the
+// string made in the Reader's text arena, with those of other records). The
 // header, read into numbers, and the source and message, which the
 // kubelet repeats on every line of a kind, are not part of it: the source
 // and a message with nothing to unquote are interned per Reader (a
@@ -192,7 +193,7 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, pl
 			} else {
 				rec.Msg = quotedCopy(view(payload[:e]), &r.scratch)
 			}
-			rec.Fields = parseKV(string(payload[e:]), rec.Fields[:0], &r.scratch)
+			rec.Fields = parseKV(r.text.copy(payload[e:]), rec.Fields[:0], &r.scratch)
 			r.scratch.trim()
 			for _, f := range rec.Fields {
 				if f.Key == "err" {
@@ -204,7 +205,7 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, pl
 		}
 	}
 	rec.Format = FormatKlogLegacy
-	rec.Msg = string(bytes.TrimRight(payload, " \n"))
+	rec.Msg = r.text.copy(bytes.TrimRight(payload, " \n"))
 	rec.Fields = rec.Fields[:0]
 }
 

@@ -179,7 +179,7 @@ func (r *Reader) startParallel() {
 	r.scanned = true
 	p.state = r.saveState()
 	for i := 0; i < n; i++ {
-		w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
+		w := r.worker()
 		go func() {
 			for c := range p.work {
 				w.runChunk(c, &c.assumed)
@@ -188,6 +188,13 @@ func (r *Reader) startParallel() {
 		}()
 	}
 	go p.dispatch(src, first, err, r.offset, r.lineNo)
+}
+
+// worker returns a Reader that parses chunks for r.
+func (r *Reader) worker() *Reader {
+	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
+	w.scratch.text = &w.text
+	return w
 }
 
 // readFull appends to buf from src until it holds at least n bytes, src
@@ -455,7 +462,7 @@ func (r *Reader) nextParallel() (*Record, error) {
 		if !actual.compatible(&c.assumed) {
 			// The worker assumed another state: parse again from the
 			// real one, in order.
-			w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
+			w := r.worker()
 			w.runChunk(c, &actual)
 		}
 		d := r.lineNo - c.lineNo

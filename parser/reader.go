@@ -241,7 +241,9 @@ func (p *pending) openQuote() bool {
 
 // Reader is a pull parser over one input stream. Next returns records in
 // input order; a record and its Fields slice are valid until the next call,
-// but all strings in them may be kept.
+// but all strings in them may be kept. (The strings of many records share
+// blocks of memory: a string kept for long should be cloned when it is
+// small, see textArena.)
 type Reader struct {
 	opts    Options
 	br      *bufio.Reader
@@ -274,6 +276,8 @@ type Reader struct {
 	strs strTable
 	// scratch is working memory for decoding records.
 	scratch scratch
+	// text is where the strings of records are made (see textArena).
+	text textArena
 
 	// hdr is where consume reads a header line's header.
 	hdr klogHeader
@@ -309,6 +313,7 @@ func NewReader(r io.Reader, opts Options) *Reader {
 		offset: opts.StartOffset,
 		lineNo: opts.StartLine,
 	}
+	rd.scratch.text = &rd.text
 	if opts.Workers > 1 && opts.MaxLineBytes == DefaultMaxLineBytes {
 		// (Cutting lines at a smaller MaxLineBytes is left to the
 		// sequential path.)

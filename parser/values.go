@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // maxDepth bounds nesting of JSON and bracketed values so a hostile line
@@ -64,6 +65,76 @@ type scratch struct {
 	bytes  []byte
 	fields []Field
 	values []Value
+	// text, when not nil, is where the strings a record keeps are made
+	// (a Reader's); else each is its own allocation (values decoded on
+	// demand, after the record).
+	text *textArena
+}
+
+// textArena makes the strings of records in blocks of textBlock bytes,
+// one allocation for tens of records instead of one or two each (a wanted
+// record copies its key=value text, and decodes escaped values, such as a
+// status patch, into strings of their own). Bytes once given out are
+// never written again: only the free end of the block is.
+//
+// A string kept after its record keeps its block, up to textBlock bytes,
+// alive: what is kept long should be cloned when it is small (the engine
+// clones what it keeps).
+type textArena struct {
+	blk []byte
+}
+
+const (
+	textBlock = 8 << 10
+	// textMax is the longest text made in a block; a longer one gets
+	// its own allocation, so that a block is not left mostly empty.
+	textMax = textBlock / 4
+)
+
+// room returns the free end of the block, with room for n bytes, or nil
+// when n is more than a block takes. What is appended to it is given out
+// by keep.
+func (t *textArena) room(n int) []byte {
+	if n > textMax {
+		return nil
+	}
+	if cap(t.blk)-len(t.blk) < n {
+		t.blk = make([]byte, 0, textBlock)
+	}
+	return t.blk[len(t.blk):len(t.blk)]
+}
+
+// keep returns b, which was appended to what room returned, as a string,
+// and takes its bytes from the free end. (Should b have grown out of the
+// block, it is copied.)
+func (t *textArena) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	free := t.blk[len(t.blk):cap(t.blk)]
+	if len(b) > len(free) || unsafe.SliceData(b) != unsafe.SliceData(free) {
+		return string(b)
+	}
+	t.blk = t.blk[:len(t.blk)+len(b)]
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// copy returns b as a string that shares no memory with b.
+func (t *textArena) copy(b []byte) string {
+	buf := t.room(len(b))
+	if buf == nil {
+		return string(b)
+	}
+	return t.keep(append(buf, b...))
+}
+
+// clone is copy for a string.
+func (t *textArena) clone(s string) string {
+	buf := t.room(len(s))
+	if buf == nil {
+		return strings.Clone(s)
+	}
+	return t.keep(append(buf, s...))
 }
 
 // takeFields returns a copy of fields[base:] (nil when empty) and drops
@@ -170,11 +241,8 @@ func quoted(b string, i int, sc *scratch) (string, int) {
 		return b[j:k], k + 1 // no escapes: a substring
 	}
 	if k < len(b) && b[k] == '\\' {
-		buf := append(sc.bytes[:0], b[j:k]...)
-		buf, end, ok := appendGoString(buf, b, k)
-		sc.bytes = buf[:0]
-		if ok {
-			return string(buf), end
+		if str, end, ok := sc.goString(b, j, k); ok {
+			return str, end
 		}
 	}
 	e := quotedEnd(b, i)
@@ -189,18 +257,46 @@ func quoted(b string, i int, sc *scratch) (string, int) {
 func quotedCopy(q string, sc *scratch) string {
 	k := 1 + plainLen(q[1:])
 	if k < len(q) && q[k] == '"' {
-		return strings.Clone(q[1:k])
+		return sc.clone(q[1:k])
 	}
 	if k < len(q) && q[k] == '\\' {
-		buf := append(sc.bytes[:0], q[1:k]...)
-		buf, _, ok := appendGoString(buf, q, k)
-		sc.bytes = buf[:0]
-		if ok {
-			return string(buf)
+		if str, _, ok := sc.goString(q, 1, k); ok {
+			return str
 		}
 	}
 	// (unquote may return a substring of its input.)
-	return strings.Clone(unquote(q))
+	return sc.clone(unquote(q))
+}
+
+// goString is appendGoString for the quoted text at b[j:], plain up to
+// b[k], as a string of its own: made in the text arena when there is one
+// (the decoded text is no longer than b[j:]), else in the scratch bytes
+// and copied out.
+func (sc *scratch) goString(b string, j, k int) (string, int, bool) {
+	if t := sc.text; t != nil {
+		if buf := t.room(len(b) - j); buf != nil {
+			buf, end, ok := appendGoString(append(buf, b[j:k]...), b, k)
+			if !ok {
+				return "", end, false
+			}
+			return t.keep(buf), end, true
+		}
+	}
+	buf := append(sc.bytes[:0], b[j:k]...)
+	buf, end, ok := appendGoString(buf, b, k)
+	sc.bytes = buf[:0]
+	if !ok {
+		return "", end, false
+	}
+	return string(buf), end, true
+}
+
+// clone is strings.Clone, in the text arena when there is one.
+func (sc *scratch) clone(s string) string {
+	if sc.text != nil {
+		return sc.text.clone(s)
+	}
+	return strings.Clone(s)
 }
 
 // appendGoString decodes the Go-quoted text at s[i:] up to its closing

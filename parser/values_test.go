@@ -1,9 +1,12 @@
 package parser
 
 import (
+	"bytes"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"unsafe"
 )
 
 // unquoteCases are quoted strings as klog, JSON and logrus write them, and
@@ -58,18 +61,31 @@ func TestUnquote(t *testing.T) {
 
 // checkQuoted checks that quoted gives at every quote of s what unquote
 // gives for the string quotedEnd finds there.
-func checkQuoted(t *testing.T, s string, sc *scratch) {
+func checkQuoted(t *testing.T, s string, sc *scratch) (got, want []string) {
 	t.Helper()
 	for i := 0; i < len(s); i++ {
 		if s[i] != '"' {
 			continue
 		}
-		want, wantEnd := "", quotedEnd(s, i)
+		w, wantEnd := "", quotedEnd(s, i)
 		if wantEnd > 0 {
-			want = unquote(s[i:wantEnd])
+			w = unquote(s[i:wantEnd])
 		}
-		if got, end := quoted(s, i, sc); got != want || end != wantEnd {
-			t.Fatalf("quoted(%q, %d) = %q, %d; want %q, %d", s, i, got, end, want, wantEnd)
+		g, end := quoted(s, i, sc)
+		if g != w || end != wantEnd {
+			t.Fatalf("quoted(%q, %d) = %q, %d; want %q, %d", s, i, g, end, w, wantEnd)
+		}
+		got, want = append(got, g), append(want, strings.Clone(w))
+	}
+	return got, want
+}
+
+// checkKept checks that strings made earlier still say what they said.
+func checkKept(t *testing.T, got, want []string) {
+	t.Helper()
+	for i := range got {
+		if got[i] != want[i] {
+			t.Fatalf("string %d changed after it was made: %q, was %q", i, got[i], want[i])
 		}
 	}
 }
@@ -96,7 +112,62 @@ func FuzzQuoted(f *testing.F) {
 		var sc scratch
 		checkQuoted(t, s, &sc)
 		checkQuoted(t, `"`+s+`"`, &sc)
+		// In a Reader's text arena, as the strings of later records are
+		// made in the same block, those made before stay as they were.
+		text := scratch{text: &textArena{}}
+		var got, want []string
+		for _, q := range []string{s, `"` + s + `"`, s + s} {
+			g, w := checkQuoted(t, q, &text)
+			got, want = append(got, g...), append(want, w...)
+			for i := 0; i < len(q); i++ {
+				if e := quotedEnd(q, i); q[i] == '"' && e > 0 {
+					got, want = append(got, quotedCopy(q[i:e], &text)), append(want, unquote(q[i:e]))
+				}
+			}
+		}
+		checkKept(t, got, want)
 	})
+}
+
+// TestTextArena checks that the strings the text arena makes keep their
+// bytes while it makes more, over many blocks; that a text longer than
+// textMax is its own allocation; and that keep copies a text that grew out
+// of the room it was given.
+func TestTextArena(t *testing.T) {
+	var a textArena
+	var got, want []string
+	src := bytes.Repeat([]byte("0123456789abcdef"), textBlock/8)
+	for i := 0; i < 4*textBlock; i += 97 {
+		b := src[:i%(textMax+64)]
+		s := a.copy(b)
+		if s != string(b) {
+			t.Fatalf("copy of %d bytes = %q", len(b), s)
+		}
+		if in := inBlock(&a, s); in != (len(b) > 0 && len(b) <= textMax) {
+			t.Fatalf("a text of %d bytes made in the block: %v", len(b), in)
+		}
+		got, want = append(got, s), append(want, string(b))
+	}
+	// More than the room given: appending reallocates, and keep copies.
+	room := a.room(8)
+	grown := append(room, src[:cap(room)-len(room)+1]...)
+	s := a.keep(grown)
+	grown[0] ^= 1
+	if s != string(src[:len(grown)]) {
+		t.Fatalf("keep of a text that left its room: %q", s)
+	}
+	got, want = append(got, s), append(want, string(src[:len(grown)]))
+	checkKept(t, got, want)
+}
+
+// inBlock reports whether s lies in the arena's current block.
+func inBlock(a *textArena, s string) bool {
+	if len(s) == 0 || cap(a.blk) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(a.blk)))
+	return p >= base && p < base+uintptr(cap(a.blk))
 }
 
 // BenchmarkQuoted decodes the Go-quoted JSON patch of a real "Patch status
@@ -331,11 +402,21 @@ func FuzzScratchReuse(f *testing.F) {
 		f.Add(p)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		var sc scratch
-		for _, q := range scratchPayloads {
-			decodeWith(q, &sc)
+		for _, sc := range []*scratch{{}, {text: &textArena{}}} {
+			var kept []any
+			var said []string
+			for _, q := range scratchPayloads {
+				v := decodeWith(q, sc)
+				kept, said = append(kept, v), append(said, fmt.Sprintf("%#v", expandAny(v)))
+			}
+			checkScratch(t, p, sc)
+			// What the used scratch made before is as it was.
+			for i, v := range kept {
+				if now := fmt.Sprintf("%#v", expandAny(v)); now != said[i] {
+					t.Fatalf("%q changed after %q was decoded:\n%s\nwas\n%s", scratchPayloads[i], p, now, said[i])
+				}
+			}
 		}
-		checkScratch(t, p, &sc)
 	})
 }
 
