@@ -1740,9 +1740,14 @@ type event struct {
 }
 
 func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message, fieldPath string) {
+	// Reasons and types are a few dozen words, interned: their indexes,
+	// found once, tell an event from the pod's others without reading
+	// texts all over the heap.
+	kr, rok := b.wordOf(reason)
+	kt, tok := b.wordOf(typ)
 	for i := range f.events {
 		e := &f.events[i]
-		if b.texts[e.reason] == reason && b.texts[e.text] == message && b.texts[e.typ] == typ {
+		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.texts[e.text] == message {
 			e.count.inc()
 			e.last = b.stampAt(rec.Time)
 			return
@@ -1758,6 +1763,17 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 	}
 	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: b.internID(typ), reason: b.internID(reason), fieldPath: b.internID(fieldPath),
 		at: b.stampAt(rec.Time), count: 1})
+}
+
+// isText reports whether text id is s, where k, interned, is what wordOf
+// gave for s: an interned text has one index, as words never changes an
+// entry nor takes one once full (a text added while it was full is never
+// interned later).
+func (b *Builder) isText(id uint32, s string, k uint32, interned bool) bool {
+	if interned {
+		return id == k
+	}
+	return b.texts[id] == s
 }
 
 // events returns a flow's events in their public form.
