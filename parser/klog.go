@@ -70,16 +70,80 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	if !headerWords(w1, w2, w3) {
 		return false
 	}
-	d := func(i int) int { return int(b[i]-'0')*10 + int(b[i+1]-'0') }
-	h.month, h.day, h.hour, h.min, h.sec = d(1), d(3), d(6), d(9), d(12)
+	// The two-digit numbers, read from the words too: byte k of pairs(w)
+	// is the number of the digits at bytes k and k+1 of w.
+	p1, p2, p3 := pairs(w1), pairs(w2), pairs(w3)
+	h.month, h.day, h.hour = int(p1&0xff), int(p1>>16&0xff), int(p1>>40&0xff)
+	h.min, h.sec = int(p2&0xff), int(p2>>24&0xff)
 	if h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
 		return false
 	}
-	h.micros = d(15)*10000 + d(17)*100 + d(19)
-	i := 21
-	if i >= len(b) || b[i] != ' ' {
+	h.micros = int(p3>>16&0xff)*10000 + int(p3>>32&0xff)*100 + int(p3>>48&0xff)
+	if b[21] != ' ' {
 		return false
 	}
+	i := 30
+	if pid, ok := klogPID(b); ok {
+		h.pid = pid
+	} else if i, ok = pidField(h, b); !ok {
+		return false
+	}
+	h.srcStart = i
+	var ok bool
+	h.srcEnd, h.payload, ok = klogSource(b, i)
+	return ok
+}
+
+// pairs returns w, a word of digits (and other bytes), with the number of
+// the digits at bytes k and k+1 in byte k. (A byte's low four bits are its
+// digit; 10 times one plus the next is at most 165: no byte carries into
+// the next.)
+func pairs(w uint64) uint64 {
+	w &= 0x0f0f0f0f0f0f0f0f
+	return w*10 + w>>8
+}
+
+// klogPID reads the PID of a header as klog writes it: right-aligned in
+// the seven bytes b[22:29] ("%7d": spaces, then digits) between the
+// spaces at b[21] and b[29], looked at as one word instead of byte by
+// byte. ok is false for any other field (a wider PID, more spaces), which
+// pidField reads.
+func klogPID(b []byte) (pid int, ok bool) {
+	const (
+		lo, hi = 0x0101010101010101, 0x8080808080808080
+		hi7    = hi >> 8 // the top bits of bytes 0-6
+	)
+	w := binary.LittleEndian.Uint64(b[22:30])
+	if w>>56 != ' ' {
+		return 0, false
+	}
+	// The top bit of (x&0x7f)+0x76 | x is set where the byte x of w^'0'
+	// is 10 or more (not a digit), and that of (y&0x7f)+0x7f | y where
+	// the byte y of w^' ' is not 0 (not a space); no byte carries into
+	// the next.
+	x, y := w^lo*'0', w^lo*' '
+	notDigit := ((x&^hi)+lo*0x76 | x) & hi7
+	notSpace := ((y&^hi)+lo*0x7f | y) & hi7
+	digit := hi7 &^ notDigit
+	// Each byte a digit or a space, and the digits one run up to b[28].
+	if digit == 0 || notDigit&notSpace != 0 || digit != hi7&^(digit&-digit-1) {
+		return 0, false
+	}
+	// The digits as a number of eight, spaces as leading zeros (a space's
+	// low four bits are 0), combined in pairs, fours and eights (the
+	// first digit is in the lowest byte).
+	v := w << 8 & 0x0f0f0f0f0f0f0f0f
+	v = v * (10<<8 + 1) >> 8
+	v = (v & 0x00ff00ff00ff00ff) * (100<<16 + 1) >> 16
+	v = (v & 0x0000ffff0000ffff) * (10000<<32 + 1) >> 32
+	return int(uint32(v)), true
+}
+
+// pidField reads the PID field of a header that klogPID does not, from the
+// space at b[21] on: spaces, digits (of which the first ten make the PID)
+// and a space. It returns the index after that space.
+func pidField(h *klogHeader, b []byte) (int, bool) {
+	i := 21
 	for i < len(b) && b[i] == ' ' {
 		i++
 	}
@@ -93,13 +157,9 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	}
 	h.pid = pid
 	if i == ps || i >= len(b) || b[i] != ' ' {
-		return false
+		return 0, false
 	}
-	i++
-	h.srcStart = i
-	var ok bool
-	h.srcEnd, h.payload, ok = klogSource(b, i)
-	return ok
+	return i + 1, true
 }
 
 // headerWords reports whether the words w1, w2, w3 read at b[1:9],

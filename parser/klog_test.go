@@ -112,10 +112,9 @@ func FuzzKlogHeader(f *testing.F) {
 }
 
 // TestKlogHeaderEveryByte puts every byte value at every place of the
-// time of a header, and at two places at once, and checks parseKlogHeader
-// against parseKlogHeaderRef.
+// time and PID of a header, and at two places at once, and checks
+// parseKlogHeader against parseKlogHeaderRef.
 func TestKlogHeaderEveryByte(t *testing.T) {
-	const line = "I1122 06:25:28.451801   12052 status_manager.go:1184] \"m\""
 	check := func(b []byte) {
 		got, gok := parseKlogHeader(b)
 		want, wok := parseKlogHeaderRef(b)
@@ -123,16 +122,27 @@ func TestKlogHeaderEveryByte(t *testing.T) {
 			t.Fatalf("parseKlogHeader(%q) = %+v, %v; want %+v, %v", b, got, gok, want, wok)
 		}
 	}
-	for i := 0; i < 22; i++ {
-		for c := 0; c < 256; c++ {
-			b := []byte(line)
-			b[i] = byte(c)
-			check(b)
-			for j := i + 1; j < 22; j++ {
-				for _, d := range []byte{'0', '9', '/', ':', 0xfa, 0xff} {
-					b2 := bytes.Clone(b)
-					b2[j] = d
-					check(b2)
+	// The time, and the PID field klog writes as "%7d" (read as one
+	// word, see klogPID), of lines with PIDs of one to seven digits.
+	for _, c := range []struct {
+		line     string
+		from, to int // the bytes changed
+	}{
+		{"I1122 06:25:28.451801   12052 status_manager.go:1184] \"m\"", 0, 31},
+		{"I1122 06:25:28.451801       1 a.go:1] \"m\"", 21, 31},
+		{"I1122 06:25:28.451801 1234567 a.go:1] \"m\"", 21, 31},
+	} {
+		for i := c.from; i < c.to; i++ {
+			for v := 0; v < 256; v++ {
+				b := []byte(c.line)
+				b[i] = byte(v)
+				check(b)
+				for j := i + 1; j < c.to; j++ {
+					for _, d := range []byte{'0', '9', '/', ':', ' ', 0xfa, 0xff} {
+						b2 := bytes.Clone(b)
+						b2[j] = d
+						check(b2)
+					}
 				}
 			}
 		}
