@@ -277,7 +277,7 @@ func dash(s string) string {
 
 func getPodsRun(o *GetPodsOptions) error {
 	ioS := o.IO
-	if o.Output != "json" && o.Output != "yaml" && o.template == nil {
+	if o.Output != "json" && o.Output != "yaml" && (o.template == nil || o.template.rowsOnly()) {
 		o.Load.rows = true
 	}
 	a, err := analyze(ioS, o.Paths, o.Load)
@@ -289,7 +289,9 @@ func getPodsRun(o *GetPodsOptions) error {
 		return err
 	}
 	if o.template != nil {
-		return o.template.print(ioS.Out, fl, func(yield func(any) bool) {
+		head := *fl
+		head.Items = nil
+		return o.template.print(ioS.Out, &head, func(yield func(any) bool) {
 			for i := range fl.Items {
 				if !yield(&fl.Items[i]) {
 					return

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"reflect"
 	"regexp"
@@ -31,6 +32,11 @@ type templateOutput struct {
 	jsonpath *jsonpath.JSONPath // -o jsonpath
 	headers  []string           // -o custom-columns
 	columns  []*jsonpath.JSONPath
+	paths    []string // the columns' templates
+	// keys is what the templates can print: the rest of a flow is
+	// dropped as it is read, so that a template on 10,000 pods' flows
+	// need not hold them all.
+	keys *keySet
 }
 
 // parseTemplateOutput reads an -o value. ok is false when it names no
@@ -62,9 +68,10 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		if err != nil {
 			return nil, true, err
 		}
-		return &templateOutput{jsonpath: jp}, true, nil
+		return &templateOutput{jsonpath: jp, keys: templateKeys(arg)}, true, nil
 	}
 	t = &templateOutput{}
+	var paths []string
 	var specs []string
 	if file {
 		// kubectl's file form: headers on the first line, paths on the second.
@@ -93,8 +100,107 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		}
 		t.headers = append(t.headers, head)
 		t.columns = append(t.columns, jp)
+		paths = append(paths, relaxedPath(path))
 	}
+	t.keys, t.paths = templateKeys(paths...), paths
 	return t, true, nil
+}
+
+// keySet is what a template can print of a document: the object keys it
+// names, and of those the ones whose whole value it may print (the last
+// field of a path; a range only walks its list). A nil keySet keeps
+// everything: a wildcard, a recursive descent, a union or a path of no
+// field (such as {@} or {[0]}) can reach keys the template does not name.
+type keySet struct{ named, whole map[string]bool }
+
+// templateKeys is the keySet of templates, already parsed without error.
+func templateKeys(templates ...string) *keySet {
+	ks := &keySet{named: map[string]bool{}, whole: map[string]bool{}}
+	all := false
+	// path reads one path: an action's ({…}) or a filter operand's. Its
+	// last field's value may be printed whole; with no field the path is
+	// the current object ({@}, {.}, {[0]}) and any key may be printed.
+	var path func(l *jsonpath.ListNode)
+	path = func(l *jsonpath.ListNode) {
+		last, literal, iterates := "", false, false
+		for _, n := range l.Nodes {
+			switch n := n.(type) {
+			case *jsonpath.IdentifierNode:
+				if n.Name == "end" {
+					return
+				}
+				iterates = iterates || n.Name == "range"
+			case *jsonpath.FieldNode:
+				ks.named[n.Value] = true
+				last = n.Value
+			case *jsonpath.FilterNode:
+				path(n.Left)
+				path(n.Right)
+			case *jsonpath.TextNode, *jsonpath.IntNode, *jsonpath.FloatNode, *jsonpath.BoolNode:
+				literal = true // {"\n"}, or a filter's constant
+			case *jsonpath.WildcardNode, *jsonpath.RecursiveNode, *jsonpath.UnionNode, *jsonpath.ListNode:
+				all = true
+			}
+		}
+		switch {
+		case iterates || literal && last == "":
+		case last == "":
+			all = true
+		default:
+			ks.whole[last] = true
+		}
+	}
+	for _, tmpl := range templates {
+		p, err := jsonpath.Parse("keys", tmpl)
+		if err != nil {
+			return nil
+		}
+		for _, n := range p.Root.Nodes {
+			switch n := n.(type) {
+			case *jsonpath.ListNode:
+				path(n)
+			case *jsonpath.TextNode:
+			default:
+				all = true
+			}
+		}
+	}
+	if all {
+		return nil
+	}
+	return ks
+}
+
+// rowKeys are the keys of a flow (and of its pod) that a flow judged for
+// a table row (LoadOptions.rows) holds as a fully judged one does, and
+// rowContainerKeys those of its containers.
+var (
+	rowKeys = map[string]bool{"items": true, "apiVersion": true, "kind": true,
+		"pod": true, "namespace": true, "name": true, "uid": true, "node": true, "source": true,
+		"static": true, "mirrorUID": true, "incarnation": true, "verdict": true, "stage": true,
+		"stalledAt": true, "container": true, "containerStage": true, "reason": true,
+		"waited": true, "start": true, "end": true, "duration": true}
+	rowContainerKeys = map[string]bool{"containers": true, "name": true, "type": true, "restarts": true}
+)
+
+// rowsOnly reports whether the templates print nothing a flow judged for
+// a table row lacks, so that a big log is judged as fast and as small as
+// for the table.
+func (t *templateOutput) rowsOnly() bool {
+	ks := t.keys
+	if ks == nil || ks.whole["items"] || ks.whole["containers"] {
+		return false
+	}
+	containers := ks.named["containers"]
+	for k := range ks.named {
+		switch {
+		case rowContainerKeys[k]:
+		case rowKeys[k] && !(containers && k == "reason"): // a container's reason is not kept
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func compileJSONPath(format, tmpl string) (*jsonpath.JSONPath, error) {
@@ -120,15 +226,39 @@ func relaxedPath(p string) string {
 	return "{" + m[1] + "}"
 }
 
-// print writes doc, the value -o json would print; items are its
-// elements a custom-columns table has rows for.
-func (t *templateOutput) print(w io.Writer, doc any, items func(yield func(any) bool), noHeaders bool) error {
+// print writes the template output for the document -o json prints: head
+// is that document but for its items, which go under "items" (nil when
+// the document is the list of items itself); items yields them, the
+// rows of a custom-columns table.
+func (t *templateOutput) print(w io.Writer, head any, items iter.Seq[any], noHeaders bool) error {
 	if t.jsonpath != nil {
-		v, err := generic(doc)
-		if err != nil {
-			return err
+		// The items are the document's "items" when it has a head.
+		itemKeys := t.keys
+		if head != nil && itemKeys != nil && itemKeys.whole["items"] {
+			itemKeys = nil
 		}
-		if err := t.jsonpath.Execute(w, v); err != nil {
+		list := []any{}
+		for item := range items {
+			v, err := generic(item, itemKeys)
+			if err != nil {
+				return err
+			}
+			list = append(list, v)
+		}
+		var doc any = list
+		if head != nil {
+			v, err := generic(head, t.keys)
+			if err != nil {
+				return err
+			}
+			m, ok := v.(map[string]any)
+			if !ok {
+				return fmt.Errorf("-o jsonpath: the document is not an object")
+			}
+			m["items"] = list
+			doc = m
+		}
+		if err := t.jsonpath.Execute(w, doc); err != nil {
 			return fmt.Errorf("-o jsonpath: %w", err)
 		}
 		return nil
@@ -137,11 +267,16 @@ func (t *templateOutput) print(w io.Writer, doc any, items func(yield func(any) 
 	var err error
 	items(func(item any) bool {
 		var v any
-		if v, err = generic(item); err != nil {
+		if v, err = generic(item, t.keys); err != nil {
 			return false
 		}
 		row := make([]string, len(t.columns))
 		for i, jp := range t.columns {
+			if strings.Contains(t.paths[i], "range") {
+				// client-go's FindResults cuts the parsed template as it
+				// ranges: such a column is parsed afresh for each row.
+				jp, _ = compileJSONPath("custom-columns", t.paths[i])
+			}
 			if row[i], err = columnText(jp, v); err != nil {
 				return false
 			}
@@ -185,7 +320,7 @@ func columnText(jp *jsonpath.JSONPath, v any) (string, error) {
 // not as 1e+06, and strings cleaned of terminal controls: they are log
 // text, printed raw by a template, and the terminal layer lets podflow's
 // own colour sequences through.
-func generic(v any) (any, error) {
+func generic(v any, ks *keySet) (any, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, err
@@ -196,18 +331,28 @@ func generic(v any) (any, error) {
 	if err := d.Decode(&out); err != nil {
 		return nil, err
 	}
-	return prepare(out), nil
+	return prepare(out, ks), nil
 }
 
-func prepare(v any) any {
+// prepare converts v's numbers and cleans its strings (see generic),
+// dropping the keys ks cannot print; nil keeps all.
+func prepare(v any, ks *keySet) any {
 	switch x := v.(type) {
 	case map[string]any:
 		for k, e := range x {
-			x[k] = prepare(e)
+			if ks != nil && !ks.named[k] {
+				delete(x, k)
+				continue
+			}
+			sub := ks
+			if ks != nil && ks.whole[k] {
+				sub = nil
+			}
+			x[k] = prepare(e, sub)
 		}
 	case []any:
 		for i, e := range x {
-			x[i] = prepare(e)
+			x[i] = prepare(e, ks)
 		}
 	case string:
 		return sanitize.SanitizeLines(x)

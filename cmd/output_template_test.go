@@ -1,10 +1,15 @@
 package cmd
 
 import (
+	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/podflow/podflow/timeline"
 )
 
 func TestTemplateOutputs(t *testing.T) {
@@ -90,5 +95,138 @@ func TestTemplateOutputs(t *testing.T) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d and %q", code, stdout, stderr, ExitUsage, tt.want)
 			}
 		})
+	}
+}
+
+// The keys a template cannot print are dropped as flows are read; what it
+// prints must be what it prints on the whole document.
+func TestTemplateKeysDropNothingPrinted(t *testing.T) {
+	stdout, stderr, code := runPodflow(t, false, "get", "pods", corpus+"v1.36.3/", "-o", "json")
+	if code != 0 {
+		t.Fatalf("get pods -o json: exit %d: %s", code, stderr)
+	}
+	var fl timeline.FlowList
+	if err := json.Unmarshal([]byte(stdout), &fl); err != nil {
+		t.Fatal(err)
+	}
+	head := fl
+	head.Items = nil
+	items := func(yield func(any) bool) {
+		for i := range fl.Items {
+			if !yield(&fl.Items[i]) {
+				return
+			}
+		}
+	}
+	for _, output := range []string{
+		"jsonpath={.items[0].pod}",
+		"jsonpath={.items[0].containers[0]}",
+		"jsonpath={.apiVersion} {range .items[*]}{.pod.name} {.stages[1].evidence}{\"\\n\"}{end}",
+		`jsonpath={.items[?(@.verdict=="Stalled")].stages[?(@.status=="stalled")]}`,
+		`jsonpath={range .items[*]}{range .containers[*]}{.name}={.stages}{"\n"}{end}{end}`,
+		"jsonpath={.items[0].stages[*]['id','status']}",
+		`jsonpath={.items[?(@.pod.name=="web-7d9f8c6b5-x2kqp")].stages[?(@.evidence[0].line>700)].id}`,
+		"jsonpath={.items[0].containers[?(@.ready)]}",
+		"jsonpath={.items[0].stages[0].evidence[0]} {.}",
+		"jsonpath={.items[0]}",
+		"jsonpath={@}",
+		"jsonpath={.items[1:3]}",
+		"jsonpath={.items[2].stages[0:2]}",
+		"custom-columns=POD:.pod,C:.containers[*].stages[0],E:.startup.evidence",
+		"custom-columns=ALL:{@}",
+		"custom-columns=S:.stages[0],N:.pod.name",
+	} {
+		tmpl, ok, err := parseTemplateOutput(output)
+		if !ok || err != nil {
+			t.Fatalf("%s: ok %v, %v", output, ok, err)
+		}
+		var pruned, whole bytes.Buffer
+		if err := tmpl.print(&pruned, &head, items, false); err != nil {
+			t.Fatalf("%s: %v", output, err)
+		}
+		// (A JSONPath with a range cannot run twice: client-go's
+		// FindResults cuts the parsed template as it ranges.)
+		keys := tmpl.keys
+		tmpl, _, _ = parseTemplateOutput(output)
+		tmpl.keys = nil
+		if err := tmpl.print(&whole, &head, items, false); err != nil {
+			t.Fatalf("%s: %v", output, err)
+		}
+		if pruned.String() != whole.String() {
+			t.Errorf("%s (keys %v): prints\n%.600s\nwith keys dropped, but\n%.600s\non the whole document", output, keys, pruned.String(), whole.String())
+		}
+		if whole.Len() < 10 {
+			t.Errorf("%s prints %q: the case tests nothing", output, whole.String())
+		}
+	}
+}
+
+// A template that prints only what a table row holds runs on flows judged
+// for rows; it must print what it prints on fully judged flows, and one
+// that prints more must not run on rows.
+func TestTemplateRowsMatchFull(t *testing.T) {
+	ioS := &IO{Out: io.Discard, ErrOut: io.Discard}
+	paths := []string{corpus + "v1.36.3/", corpus + "v1.28.15/", corpus + "v1.33.13/"}
+	full, err := Analyze(ioS, paths, LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Analyze(ioS, paths, LoadOptions{rows: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(output string, fl *timeline.FlowList) string {
+		tmpl, ok, err := parseTemplateOutput(output)
+		if !ok || err != nil {
+			t.Fatalf("%s: ok %v, %v", output, ok, err)
+		}
+		head := *fl
+		head.Items = nil
+		var b bytes.Buffer
+		if err := tmpl.print(&b, &head, func(yield func(any) bool) {
+			for i := range fl.Items {
+				if !yield(&fl.Items[i]) {
+					return
+				}
+			}
+		}, false); err != nil {
+			t.Fatalf("%s: %v", output, err)
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		output   string
+		rowsOnly bool
+	}{
+		{`jsonpath={.apiVersion} {.kind}{range .items[*]}{.pod.namespace}/{.pod.name} {.pod.uid} {.node} {.source} {.static} {.mirrorUID} {.incarnation} {.verdict} {.stage} {.stalledAt} {.container} {.containerStage} {.reason} {.waited} {.start} {.end} {.duration}{"\n"}{end}`, true},
+		{`jsonpath={range .items[*]}{.pod}{range .containers[*]} {.name}:{.type}:{.restarts}{end}{"\n"}{end}`, true},
+		{`jsonpath={.items[?(@.verdict=="Stalled")].pod.name}`, true},
+		{"custom-columns=POD:.pod.name,NODE:.node,VERDICT:.verdict,AT:.stalledAt,C:.container,CS:.containerStage,WAITED:.waited,RESTARTS:.containers[*].restarts", true},
+		{"custom-columns=POD:.pod.name,REASON:.reason", true},
+		{"custom-columns=REASON:.reason,RESTARTS:.containers[*].restarts", false}, // a container's reason is not kept: which one is meant is not known
+		{"custom-columns=POD:.pod.name,REASONS:.containers[*].reason", false},
+		{"custom-columns=POD:.pod.name,C:.containers", false},
+		{"custom-columns=POD:.pod.name,S:.stages[*].id", false},
+		{"custom-columns=POD:.pod.name,D:.diagnosis", false},
+		{"custom-columns=POD:.pod.name,E2E:.startup.kubeletE2E", false},
+		{"jsonpath={.items[0]}", false},
+		{"jsonpath={.items[*].containers[0].image}", false},
+		{"jsonpath={.summary}", false},
+		{"jsonpath={@}", false},
+	} {
+		tmpl, _, _ := parseTemplateOutput(tt.output)
+		if got := tmpl.rowsOnly(); got != tt.rowsOnly {
+			t.Errorf("%s: rowsOnly %v, want %v", tt.output, got, tt.rowsOnly)
+		}
+		if !tt.rowsOnly {
+			continue
+		}
+		want := run(tt.output, full.Flows)
+		if got := run(tt.output, rows.Flows); got != want {
+			t.Errorf("%s on rows prints\n%.800s\nbut on full flows\n%.800s", tt.output, got, want)
+		}
+		if strings.Count(want, "\n") < 3 && len(want) < 100 {
+			t.Errorf("%s prints %q: the case tests nothing", tt.output, want)
+		}
 	}
 }
