@@ -23,6 +23,7 @@ type DescribePodOptions struct {
 	Paths     []string
 	Namespace string
 	UID       string
+	Node      string
 	Color     string
 	Evidence  int // evidence lines to show at most
 }
@@ -70,19 +71,26 @@ that matches no pod or several.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Namespace, "namespace", "n", "", "the pod's namespace (default: any)")
 	f.StringVar(&opts.UID, "uid", "", "the pod's UID, to pick one of several incarnations")
+	f.StringVar(&opts.Node, "node", "", "the pod's node, to pick one of the same pod's flows on several nodes")
 	f.IntVar(&opts.Evidence, "evidence", opts.Evidence, "show at most this many evidence lines (0: none)")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
 	return cmd
 }
 
-// resolvePod finds the one flow NAME names. name may be pod/NAME,
+// podQuery is what names a pod on the command line. nodeWay is how the
+// command lets a user pick a node: describe has --node; lines pod reads
+// the files given, which pick one.
+type podQuery struct{ name, ns, uid, node, nodeWay string }
+
+// resolvePod finds the one flow q names. The name may be pod/NAME,
 // namespace/name or a UID; without an exact match, a name prefix is
 // tried. Several matches print a list to ErrOut and return exit 2.
-func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline.Flow, error) {
+func resolvePod(ioS *IO, fl *timeline.FlowList, q podQuery) (*timeline.Flow, error) {
+	name, ns, uid, node := q.name, q.ns, q.uid, q.node
 	// With --redact the flows carry masked names; a real name given on the
 	// command line masks to the same (and a mask stays a mask).
-	name, ns = ioS.Redact.Text(name), ioS.Redact.Text(ns)
+	name, ns, node = ioS.Redact.Text(name), ioS.Redact.Text(ns), ioS.Redact.Text(node)
 	name = strings.TrimPrefix(strings.TrimPrefix(name, "pods/"), "pod/")
 	if i := strings.IndexByte(name, '/'); i >= 0 {
 		if ns != "" && ns != name[:i] {
@@ -94,7 +102,7 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline
 		var out []*timeline.Flow
 		for i := range fl.Items {
 			f := &fl.Items[i]
-			if ns != "" && f.Pod.Namespace != ns || uid != "" && f.Pod.UID != uid {
+			if ns != "" && f.Pod.Namespace != ns || uid != "" && f.Pod.UID != uid || node != "" && f.Node != node {
 				continue
 			}
 			ok := f.Pod.Name == name || f.Pod.UID != "" && f.Pod.UID == name
@@ -122,6 +130,9 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline
 		if uid != "" {
 			what += " with UID " + uid
 		}
+		if node != "" {
+			what += " on node " + strconv.Quote(node)
+		}
 		return nil, inputError(fmt.Errorf("pod %s not found in %s (%d pods; see 'podflow get pods')", what, strings.Join(fl.Summary.Inputs, ", "), len(fl.Items)))
 	}
 	fmt.Fprintf(ioS.ErrOut, "%d pods match %q:\n", len(found), name)
@@ -130,7 +141,39 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, name, ns, uid string) (*timeline
 		t.Rows = append(t.Rows, []string{dash(oneLine(f.Pod.Namespace)), oneLine(f.Pod.Name), dash(oneLine(f.Pod.UID)), dash(oneLine(f.Node)), string(f.Verdict), stamp(f.Start)})
 	}
 	t.Print(ioS.ErrOut, false)
-	return nil, usageErrorf("%q is ambiguous: pick one with -n NAMESPACE or --uid UID", name)
+	return nil, usageErrorf("%q is ambiguous: %s", name, ambiguityHint(found, q.nodeWay))
+}
+
+// ambiguityHint names what tells the flows apart: only those flags help.
+func ambiguityHint(found []*timeline.Flow, nodeWay string) string {
+	differ := func(key func(*timeline.Flow) string) bool {
+		for _, f := range found[1:] {
+			if key(f) != key(found[0]) {
+				return true
+			}
+		}
+		return false
+	}
+	var ways []string
+	if differ(func(f *timeline.Flow) string { return f.Pod.Name }) {
+		ways = append(ways, "the full name")
+	}
+	if differ(func(f *timeline.Flow) string { return f.Pod.Namespace }) {
+		ways = append(ways, "-n NAMESPACE")
+	}
+	if differ(func(f *timeline.Flow) string { return f.Pod.UID }) {
+		ways = append(ways, "--uid UID")
+	}
+	if differ(func(f *timeline.Flow) string { return f.Node }) {
+		ways = append(ways, nodeWay)
+	}
+	switch len(ways) {
+	case 0:
+		return "they are incarnations of one pod (same namespace, name, UID and node) that podflow cannot tell apart by flags; 'podflow get pods NAME -o wide' lists each"
+	case 1:
+		return "pick one with " + ways[0]
+	}
+	return "pick one with " + strings.Join(ways[:len(ways)-1], ", ") + " or " + ways[len(ways)-1]
 }
 
 // describeTrim keeps the detail of the flows the pod named may resolve to
@@ -161,7 +204,7 @@ func describePodRun(o *DescribePodOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := resolvePod(ioS, a.Flows, o.Name, o.Namespace, o.UID)
+	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, o.Node, "--node NODE"})
 	if err != nil {
 		return err
 	}

@@ -94,3 +94,35 @@ func TestDescribePodGolden(t *testing.T) {
 		})
 	}
 }
+
+// An ambiguous name gets a hint naming only what tells its pods apart.
+func TestDescribePodAmbiguityHints(t *testing.T) {
+	kind := "../testdata/formats/kind-logs/"
+	twenty := corpus + "v1.36.3/07-twenty-pods.log"
+	for _, tt := range []struct {
+		name string
+		args []string
+		want string // stderr's last line
+		code int
+	}{
+		{"same pod on two nodes", []string{"describe", "pod", "web-7d9f8c6b5-x2kqp", kind},
+			`podflow: "web-7d9f8c6b5-x2kqp" is ambiguous: pick one with --node NODE`, ExitUsage},
+		{"lines: files pick the node", []string{"lines", "pod", "web-7d9f8c6b5-x2kqp", kind},
+			`podflow: "web-7d9f8c6b5-x2kqp" is ambiguous: pick one with only that node's files as inputs`, ExitUsage},
+		{"prefix of several pods", []string{"describe", "pod", "batch-worker-6c8d5f1", twenty},
+			`podflow: "batch-worker-6c8d5f1" is ambiguous: pick one with the full name or --uid UID`, ExitUsage},
+		{"no such node", []string{"describe", "pod", "web-7d9f8c6b5-x2kqp", kind, "--node", "kind-nope"},
+			`on node "kind-nope" not found`, ExitUsage},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, errOut, code := runPodflow(t, false, tt.args...)
+			if code != tt.code || !strings.Contains(errOut, tt.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit %d and %q", code, errOut, tt.code, tt.want)
+			}
+		})
+	}
+	out, errOut, code := runPodflow(t, false, "describe", "pod", "web-7d9f8c6b5-x2kqp", kind, "--node", "kind-worker")
+	if code != 0 || !strings.Contains(out, "Node:         kind-worker") {
+		t.Errorf("--node kind-worker: exit %d: %s\n%s", code, errOut, out)
+	}
+}

@@ -251,7 +251,7 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return err
 	}
-	f, err := resolvePod(ioS, a.Flows, o.Name, o.Namespace, o.UID)
+	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, "", "only that node's files as inputs"})
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func TestDescribeTrimKeepsThePod(t *testing.T) {
 	}
 	describeWith := func(a *Analysis, name string) (string, string) {
 		ioS, _, _, errOut := NewTestIO(false)
-		f, err := resolvePod(ioS, a.Flows, name, "", "")
+		f, err := resolvePod(ioS, a.Flows, podQuery{name: name})
 		if err != nil {
 			return "", errOut.String() + err.Error()
 		}
