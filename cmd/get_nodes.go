@@ -107,7 +107,7 @@ func getNodesRun(o *GetNodesOptions) error {
 		nodes = []timeline.Node{}
 	}
 	if o.template != nil {
-		return o.template.print(ioS.Out, nodes, func(yield func(any) bool) {
+		return o.template.print(ioS.Out, nil, func(yield func(any) bool) {
 			for i := range nodes {
 				if !yield(&nodes[i]) {
 					return
