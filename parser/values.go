@@ -326,6 +326,15 @@ func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) 
 			}
 			k := bits.TrailingZeros64(m) / 8
 			i, n = i+k, n+k
+			// A one-letter escape (nearly always \" in JSON) is
+			// decoded here, and the words go on after it.
+			if s[i] == '\\' && i+1 < len(s) {
+				if d := simpleEscape[s[i+1]]; d != 0 {
+					buf[n] = d
+					i, n = i+2, n+1
+					continue
+				}
+			}
 			break
 		}
 		for i < len(s) && plainByte[s[i]] {
