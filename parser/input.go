@@ -176,6 +176,7 @@ func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
 		}
 		srcs = append(srcs, c.src)
 	}
+	unnameCollections(srcs)
 	sort.SliceStable(srcs, func(i, j int) bool {
 		a, b := srcs[i], srcs[j]
 		if a.Node != b.Node {
@@ -212,6 +213,34 @@ func nodeOf(root, path string) string {
 		return ""
 	}
 	return filepath.Base(dir)
+}
+
+// unnameCollections takes the node name back from the files of a
+// directory that holds several kubelet logs, not one log and its
+// rotations: such a directory is a collection (logs/v1.36/happy.log,
+// logs/v1.36/crash.log, …), not a node's, and naming its files' node
+// after it would merge different nodes' logs into one. Their nodes come
+// from the logs then, as for files named one by one.
+func unnameCollections(srcs []Source) {
+	stems := map[string]string{} // directory -> a kubelet log's stem in it
+	collection := map[string]bool{}
+	for _, s := range srcs {
+		if s.Node == "" || s.Component == "containerd" || s.Component == "crio" {
+			continue
+		}
+		dir := filepath.Dir(s.Path)
+		_, _, stem := logName(filepath.Base(s.Path))
+		if first, ok := stems[dir]; !ok {
+			stems[dir] = stem
+		} else if first != stem {
+			collection[dir] = true
+		}
+	}
+	for i := range srcs {
+		if collection[filepath.Dir(srcs[i].Path)] {
+			srcs[i].Node = ""
+		}
+	}
 }
 
 // logName reads a log file name: the component it names, the rotation

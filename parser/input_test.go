@@ -101,6 +101,45 @@ func TestDiscover(t *testing.T) {
 			t.Errorf("%s: %+v", l.dir, srcs)
 		}
 	}
+
+	// A directory of several kubelet logs (the corpus: one folder per
+	// kubelet version) is a collection, not a node: its files name no
+	// node, while a node's folder with its rotations and runtime log does.
+	srcs, _ = Discover([]string{filepath.Join("..", "testdata", "corpus")}, nil)
+	if len(srcs) < 20 {
+		t.Fatalf("corpus: %d sources", len(srcs))
+	}
+	for _, s := range srcs {
+		if s.Node != "" {
+			t.Errorf("corpus: %s names node %q", s.Path, s.Node)
+		}
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"n1/kubelet.log", "n1/kubelet.log.1", "n1/kubelet.log.2.gz", "n1/containerd.log", "mix/a.log", "mix/b.log", "mix/containerd.log"} {
+		p := filepath.Join(dir, f)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		body := "I1122 06:03:25.671345     301 kubelet.go:2709] \"SyncLoop ADD\" source=\"api\" pods=[\"default/web\"]\n"
+		if strings.HasSuffix(f, ".gz") {
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write([]byte(body))
+			zw.Close()
+			body = b.String()
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srcs, _ = Discover([]string{dir}, nil)
+	got = got[:0]
+	for _, s := range srcs {
+		rel, _ := filepath.Rel(dir, s.Path)
+		got = append(got, s.Node+"|"+rel)
+	}
+	want = "|mix/a.log |mix/b.log |mix/containerd.log n1|n1/containerd.log n1|n1/kubelet.log.2.gz n1|n1/kubelet.log.1 n1|n1/kubelet.log"
+	if strings.Join(got, " ") != want {
+		t.Errorf("sources:\n%s\nwant\n%s", strings.Join(got, " "), want)
+	}
 }
 
 func TestLogName(t *testing.T) {

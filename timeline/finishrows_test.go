@@ -88,7 +88,26 @@ func rowInputs(t *testing.T) [][]string {
 	if err := os.WriteFile(rejected, []byte(rejectedLog), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return append(inputs, []string{generatedLog(t, 1<<20)}, []string{rejected})
+	// A node whose kubelet restarted with pods in flight (findings that
+	// overlap flows): the v1.36.3 scenarios, run one after the other on
+	// test nodes, as one node's log.
+	restarts := filepath.Join(t.TempDir(), "restarts.log")
+	logs, err := filepath.Glob(filepath.Join(corpus, "v1.36.3", "*.log"))
+	if err != nil || len(logs) < 10 {
+		t.Fatalf("v1.36.3 logs: %v, %v", logs, err)
+	}
+	var all []byte
+	for _, l := range logs {
+		b, err := os.ReadFile(l)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, b...)
+	}
+	if err := os.WriteFile(restarts, all, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(inputs, []string{generatedLog(t, 1<<20)}, []string{rejected}, []string{restarts})
 }
 
 const rejectedLog = `I0410 10:39:01.000000    9529 flags.go:64] FLAG: --v="4"
