@@ -48,7 +48,9 @@ func NewCmdParse(ioS *IO, runF func(*ParseOptions) error) *cobra.Command {
 Inputs are files, directories or - for standard input. Files may be gzip or
 zstd compressed. Directories are walked for kubelet, containerd and CRI-O
 logs (kind export logs, Cluster API artifacts, must-gather dumps, rotated
-kubelet.log.N[.gz] sets); the directory holding a file names its node.
+kubelet.log.N[.gz] sets); the directory holding a file names its node,
+unless it holds several kubelet logs (a folder of collected logs, not a
+node's): then each log's node comes from its own lines.
 
 Formats: klog text (structured and printf), --logging-format=json, logrus
 (containerd, CRI-O), each bare or behind a journald/syslog prefix
