@@ -1761,7 +1761,13 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 		// they waste half as much.
 		f.events = append(make([]event, 0, min(max(4, cap(f.events)*3/2), maxEvents)), f.events...)
 	}
-	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: b.internID(typ), reason: b.internID(reason), fieldPath: b.internID(fieldPath),
+	if !rok {
+		kr = b.internID(reason)
+	}
+	if !tok {
+		kt = b.internID(typ)
+	}
+	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: kt, reason: kr, fieldPath: b.internID(fieldPath),
 		at: b.stampAt(rec.Time), count: 1})
 }
 
