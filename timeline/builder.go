@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"math/bits"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -272,6 +273,7 @@ type Builder struct {
 	patch         patchDecoder // reused: its slices outlive one patch
 	flowCache     flowCache
 	ranMemo       textMemo[ranStatus]                    // initAction's
+	errMemo       textMemo[syncErrorRead]                // syncError's
 	stageFacts    *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
 	views         []stageView                            // judge's working memory
 	judgeCs       []*containerState
@@ -1545,9 +1547,9 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			errText = rec.Msg[i+len("skipping: "):]
 		}
 	}
-	parts := parseSyncError(errText)
+	parts, markers := b.readSyncError(errText)
 	matched := false
-	for _, smk := range b.m.syncError(errText) {
+	for _, smk := range markers {
 		matched = true
 		reason := errText
 		name := ""
@@ -1587,6 +1589,31 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 		b.stageEffect(f, StSynced, Observe, rec, "")
 		f.stage(StSynced).mark().reason = b.intern(errText)
 	}
+}
+
+// syncErrorRead is what syncError reads of an error text: its parts and
+// the markers it matches.
+type syncErrorRead struct {
+	parts   []syncFailure
+	markers []*Marker
+}
+
+// readSyncError splits errText and matches it to the pipeline's sync
+// error markers. A pod's error repeats word for word at every retry, and
+// one image's or one node's across pods: a memo keeps what was read of
+// the last few, on their own copy of the text. The result is valid until
+// the next call.
+func (b *Builder) readSyncError(errText string) ([]syncFailure, []*Marker) {
+	if b.reference || len(errText) > maxMemoText {
+		return parseSyncError(errText), b.m.syncError(errText)
+	}
+	slot, r, hit := b.errMemo.get(errText)
+	if !hit {
+		own := strings.Clone(errText) // parts point into it
+		r = syncErrorRead{parts: parseSyncError(own), markers: slices.Clone(b.m.syncError(own))}
+		b.errMemo.put(slot, errText, r)
+	}
+	return r.parts, r.markers
 }
 
 func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
