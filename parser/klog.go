@@ -231,7 +231,10 @@ func klogMsg(payload []byte) []byte {
 // raw message of the record starts where the first line's does, in bytes
 // that are the first line's: when it is as long, it is the same, and memo
 // serves as its interned string.
-func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, plain bool) {
+//
+// inPlace says that b stays as it is while the record is used
+// (Options.Borrow): the text of the fields is not copied.
+func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, plain, inPlace bool) {
 	rec.Severity = h.sev
 	rec.PID = h.pid
 	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
@@ -253,7 +256,11 @@ func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, pl
 			} else {
 				rec.Msg = quotedCopy(view(payload[:e]), &r.scratch)
 			}
-			rec.Fields = parseKV(r.text.copy(payload[e:]), rec.Fields[:0], &r.scratch)
+			kv := view(payload[e:])
+			if !inPlace {
+				kv = r.text.copy(payload[e:])
+			}
+			rec.Fields = parseKV(kv, rec.Fields[:0], &r.scratch)
 			r.scratch.trim()
 			for _, f := range rec.Fields {
 				if f.Key == "err" {

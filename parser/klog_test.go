@@ -267,9 +267,9 @@ func FuzzDecodeKlog(f *testing.F) {
 			buf := bytes.Clone(data)
 			var rec Record
 			if i < 2 {
-				r.decodeKlog(buf, h, &rec, "", false)
+				r.decodeKlog(buf, h, &rec, "", false, false)
 			} else {
-				r.decodeKlog(buf, h, &rec, memo, plainLen(memo) == len(memo))
+				r.decodeKlog(buf, h, &rec, memo, plainLen(memo) == len(memo), false)
 			}
 			for j := range buf {
 				buf[j] = 'X'

@@ -117,6 +117,9 @@ type chunk struct {
 	fields  []Field
 	stats   Stats
 	done    chan struct{}
+	// text is where the strings of recs are made (Options.Borrow: the
+	// chunk's own, reused with it).
+	text textArena
 }
 
 // parallel is the machinery behind a Reader that parses on many cores.
@@ -334,6 +337,12 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
+	if r.opts.Borrow {
+		// The records the chunk held before were handed out and done
+		// with: their strings are made again from the start.
+		r.text = c.text
+		r.text.reset()
+	}
 	// Records are made in the chunk's, past those before (see add).
 	r.out = c.slot()
 	r.stable = !r.slow
@@ -376,6 +385,9 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	}
 	c.stats = r.Stats()
 	c.end = r.saveState()
+	if r.opts.Borrow {
+		c.text = r.text
+	}
 }
 
 // add keeps the record r.flush returned and returns where the next one

@@ -60,11 +60,16 @@ func compareParallel(t *testing.T, name string, open func() io.Reader, opts Opti
 	if len(want) == 0 && wantErr == nil {
 		t.Fatalf("%s: no records: the comparison would prove nothing", name)
 	}
-	for _, c := range []struct{ workers, chunk int }{{2, 0}, {2, 4 << 10}, {3, 700}, {4, 64 << 10}} {
+	// Borrowed records, compared as they are returned, are the same as
+	// well: sequentially, and with chunks, and so their text, reused.
+	for _, c := range []struct {
+		workers, chunk int
+		borrow         bool
+	}{{2, 0, false}, {2, 4 << 10, false}, {3, 700, false}, {4, 64 << 10, false}, {1, 0, true}, {2, 4 << 10, true}, {3, 700, true}} {
 		po := opts
-		po.Workers, po.ChunkBytes = c.workers, c.chunk
+		po.Workers, po.ChunkBytes, po.Borrow = c.workers, c.chunk, c.borrow
 		got, gotStats, gotErr := readAllText(t, NewReader(open(), po))
-		label := fmt.Sprintf("%s workers=%d chunk=%d", name, c.workers, c.chunk)
+		label := fmt.Sprintf("%s workers=%d chunk=%d borrow=%v", name, c.workers, c.chunk, c.borrow)
 		if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
 			t.Errorf("%s: error %v, sequential %v", label, gotErr, wantErr)
 		}
@@ -325,4 +330,30 @@ func TestStartOffsetAndLine(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzBorrow holds borrowed records, each compared as it is returned, to
+// those of a reader that copies them: sequentially, and on two workers
+// with small chunks, whose text is reused.
+func FuzzBorrow(f *testing.F) {
+	seedFile(f, "formats/klog-multiline.log", "formats/hard-wrapped-80.log", "formats/json.log", "formats/klog-legacy.log")
+	seedLines(f, 30, "corpus/v1.36.3/01-happy-path.log")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		read := func(o Options) ([]string, string, error) {
+			o.Year, o.Want = 2026, wantSome
+			return readAllText(t, NewReader(bytes.NewReader(data), o))
+		}
+		want, wantStats, wantErr := read(Options{Workers: 1})
+		for _, o := range []Options{{Workers: 1, Borrow: true}, {Workers: 2, ChunkBytes: 512, Borrow: true}} {
+			got, gotStats, gotErr := read(o)
+			if fmt.Sprint(gotErr) != fmt.Sprint(wantErr) || gotStats != wantStats || len(got) != len(want) {
+				t.Fatalf("workers=%d: %d records, %s, %v; copied: %d, %s, %v", o.Workers, len(got), gotStats, gotErr, len(want), wantStats, wantErr)
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("workers=%d: record %d\n got %s\nwant %s", o.Workers, i, got[i], want[i])
+				}
+			}
+		}
+	})
 }

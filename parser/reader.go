@@ -51,6 +51,14 @@ type Options struct {
 	// that positions stay those of the whole stream.
 	StartOffset int64
 	StartLine   int64
+	// Borrow makes the strings of a record valid, like the record, only
+	// until the next call to Next: the caller copies what it keeps (and
+	// reads the members of an object value before it). A
+	// record's text is then decoded where the reader holds it (a parallel
+	// reader's chunk), or in memory it reuses, instead of into strings of
+	// its own, so that records cost next to no allocation and the
+	// garbage collector runs less often.
+	Borrow bool
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -404,6 +412,10 @@ func (r *Reader) Next() (*Record, error) {
 		if r.opts.Year == 0 && !r.opts.NoPrescan {
 			r.prescan()
 		}
+	}
+	if r.opts.Borrow {
+		// The record returned last is done with.
+		r.text.reset()
 	}
 	for {
 		if r.done {
@@ -794,7 +806,9 @@ func (r *Reader) flush() *Record {
 	ok := true
 	switch p.format {
 	case FormatKlog, FormatKlogLegacy:
-		r.decodeKlog(p.data(), p.hdr, rec, p.msg, p.msgPlain)
+		// (A record of one line in a chunk is where it was read until it
+		// is handed on; buf is written again by the next record.)
+		r.decodeKlog(p.data(), p.hdr, rec, p.msg, p.msgPlain, r.opts.Borrow && p.ref != nil)
 	case FormatJSON:
 		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:

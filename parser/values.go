@@ -75,13 +75,16 @@ type scratch struct {
 // one allocation for tens of records instead of one or two each (a wanted
 // record copies its key=value text, and decodes escaped values, such as a
 // status patch, into strings of their own). Bytes once given out are
-// never written again: only the free end of the block is.
+// never written again, only the free end of the block is, until a reset
+// (Options.Borrow).
 //
 // A string kept after its record keeps its block, up to textBlock bytes,
 // alive: what is kept long should be cloned when it is small (the engine
 // clones what it keeps).
 type textArena struct {
 	blk []byte
+	// made counts the bytes given out since the last reset (see reset).
+	made int
 }
 
 const (
@@ -116,7 +119,19 @@ func (t *textArena) keep(b []byte) string {
 		return string(b)
 	}
 	t.blk = t.blk[:len(t.blk)+len(b)]
+	t.made += len(b)
 	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// reset lets the block be written again from its start, when the strings
+// made in it are no longer used (Options.Borrow), and makes it as large
+// as all that was made since the last reset, so that the same again fits
+// in it.
+func (t *textArena) reset() {
+	if t.made > cap(t.blk) {
+		t.blk = make([]byte, 0, t.made+t.made/4)
+	}
+	t.blk, t.made = t.blk[:0], 0
 }
 
 // copy returns b as a string that shares no memory with b.
