@@ -1297,26 +1297,30 @@ func plegEvent(rec *parser.Record) (uid, typ, data string) {
 // ASCII strings, in one pass: what Get would return for each key, three
 // walks of the text. ok is false for any other text.
 func plegPlain(s string) (uid, typ, data string, ok bool) {
-	rest, ok := strings.CutPrefix(s, `{"ID":"`)
-	if ok {
-		uid, rest, ok = cutPlainString(rest)
-	}
-	if ok {
-		rest, ok = strings.CutPrefix(rest, `,"Type":"`)
-	}
-	if ok {
-		typ, rest, ok = cutPlainString(rest)
-	}
-	if ok {
-		rest, ok = strings.CutPrefix(rest, `,"Data":"`)
-	}
-	if ok {
-		data, rest, ok = cutPlainString(rest)
-	}
-	if !ok || rest != "}" {
+	var v [3]string
+	if rest, ok := plainMembers(s, plegKeys[:], v[:]); !ok || rest != "}" {
 		return "", "", "", false
 	}
-	return uid, typ, data, true
+	return v[0], v[1], v[2], true
+}
+
+var plegKeys = [...]string{`{"ID":"`, `,"Type":"`, `,"Data":"`}
+
+// plainMembers reads the first members of an object's text when they are
+// the keys given, in order, written as keys holds them (the first with
+// the '{', each up to its value's opening quote), with plain string
+// values (cutPlainString), into vals; rest is the text after them.
+func plainMembers(s string, keys, vals []string) (rest string, ok bool) {
+	rest = s
+	for i, k := range keys {
+		if rest, ok = strings.CutPrefix(rest, k); !ok {
+			return "", false
+		}
+		if vals[i], rest, ok = cutPlainString(rest); !ok {
+			return "", false
+		}
+	}
+	return rest, true
 }
 
 // cutPlainString cuts s at the quote that ends a JSON string body of

@@ -199,6 +199,11 @@ type ranStatus struct {
 }
 
 func readRanStatus(st parser.Value) ranStatus {
+	if st.Kind == parser.KindObject && st.Obj == nil {
+		if state, started, finished, exit, ok := ranPlain(st.Str); ok {
+			return ranStatusOf(state, started, finished, func() string { return exit })
+		}
+	}
 	get := func(k string) string {
 		v, ok := st.Get(k)
 		if !ok {
@@ -206,15 +211,55 @@ func readRanStatus(st parser.Value) ranStatus {
 		}
 		return v.String()
 	}
-	if get("State") != "exited" {
+	return ranStatusOf(get("State"), get("StartedAt"), get("FinishedAt"), func() string { return get("ExitCode") })
+}
+
+// ranStatusOf is the ranStatus of a status's State, StartedAt, FinishedAt
+// and ExitCode (read only when needed).
+func ranStatusOf(state, startedAt, finishedAt string, exitCode func() string) ranStatus {
+	if state != "exited" {
 		return ranStatus{}
 	}
-	started, err1 := time.Parse(time.RFC3339Nano, get("StartedAt"))
-	finished, err2 := time.Parse(time.RFC3339Nano, get("FinishedAt"))
+	started, err1 := time.Parse(time.RFC3339Nano, startedAt)
+	finished, err2 := time.Parse(time.RFC3339Nano, finishedAt)
 	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
 		return ranStatus{}
 	}
-	return ranStatus{started: started, finished: finished, valid: true, exit0: get("ExitCode") == "0"}
+	return ranStatus{started: started, finished: finished, valid: true, exit0: exitCode() == "0"}
+}
+
+// ranKeys are the first members of a container status as the kubelet
+// writes it (kubecontainer.Status), up to ExitCode.
+var ranKeys = [...]string{`{"ID":"`, `,"Name":"`, `,"State":"`, `,"CreatedAt":"`, `,"StartedAt":"`, `,"FinishedAt":"`}
+
+// ranPlain reads a container status kept as its text when its first
+// members are the kubelet's, in its order, plain strings (plainMembers)
+// and an integer ExitCode: in one pass what Get would return for State,
+// StartedAt, FinishedAt and ExitCode, four walks of the text. ok is false
+// for any other text.
+func ranPlain(s string) (state, startedAt, finishedAt, exitCode string, ok bool) {
+	var v [len(ranKeys)]string
+	rest, ok := plainMembers(s, ranKeys[:], v[:])
+	if !ok {
+		return "", "", "", "", false
+	}
+	if rest, ok = strings.CutPrefix(rest, `,"ExitCode":`); !ok {
+		return "", "", "", "", false
+	}
+	// An integer as written, ended by the next member or the object's end:
+	// Get's text for it.
+	n := 0
+	if n < len(rest) && rest[n] == '-' {
+		n++
+	}
+	digits := n
+	for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
+		n++
+	}
+	if n == digits || n == len(rest) || rest[n] != ',' && rest[n] != '}' {
+		return "", "", "", "", false
+	}
+	return v[2], v[4], v[5], rest[:n], true
 }
 
 // ownStartup is podflow's startup figure for a pod that ran but whose

@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/podflow/podflow/parser"
 )
 
 // podflow's podStartSLOduration, computed from the pull events and the
@@ -80,4 +82,68 @@ func TestUnionAndExtent(t *testing.T) {
 			t.Errorf("%s: extent %s, want %s", tt.name, got, tt.extent)
 		}
 	}
+}
+
+// ranByGet is what readRanStatus read of a status before ranPlain: each
+// member by Value.Get.
+func ranByGet(s string) (state, startedAt, finishedAt, exitCode string) {
+	v := parser.Value{Kind: parser.KindObject, Str: s}
+	get := func(k string) string {
+		m, ok := v.Get(k)
+		if !ok {
+			return ""
+		}
+		return m.String()
+	}
+	return get("State"), get("StartedAt"), get("FinishedAt"), get("ExitCode")
+}
+
+func TestRanPlain(t *testing.T) {
+	const head = `{"ID":"containerd://8ab6","Name":"init-config","State":"exited","CreatedAt":"2026-11-22T06:25:29.760018076Z","StartedAt":"2026-11-22T06:25:29.925362324Z","FinishedAt":"2026-11-22T06:25:31.9Z",`
+	for _, tc := range []struct {
+		text string
+		ok   bool
+	}{
+		{head + `"ExitCode":0,"Image":"busybox","Hash":3836990697,"Resources":{"CPURequest":"0"},"User":null}`, true},
+		{head + `"ExitCode":137}`, true},
+		{head + `"ExitCode":-1,"Reason":""}`, true},
+		{head + `"ExitCode":00,"Reason":""}`, true}, // Get's text is the number as written
+		// Any other form is left to Get.
+		{head + `"ExitCode":0.0,"Reason":""}`, false},
+		{head + `"ExitCode":1e2,"Reason":""}`, false},
+		{head + `"ExitCode":"0","Reason":""}`, false},
+		{head + `"ExitCode":-,"Reason":""}`, false},
+		{head + `"ExitCode":0`, false},
+		{head + `"ExitCode" :0}`, false},
+		{head + `"Reason":"","ExitCode":0}`, false},
+		{`{"ID":"x","Name":"n","State":"exit\u0065d","CreatedAt":"","StartedAt":"","FinishedAt":"","ExitCode":0}`, false},
+		{`{"Name":"n","ID":"x","State":"exited","CreatedAt":"","StartedAt":"","FinishedAt":"","ExitCode":0}`, false},
+	} {
+		state, started, finished, exit, ok := ranPlain(tc.text)
+		if ok != tc.ok {
+			t.Errorf("%s: ok %v, want %v", tc.text, ok, tc.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if ws, wst, wf, we := ranByGet(tc.text); state != ws || started != wst || finished != wf || exit != we {
+			t.Errorf("%s: %q %q %q %q, Get gives %q %q %q %q", tc.text, state, started, finished, exit, ws, wst, wf, we)
+		}
+	}
+}
+
+// ranPlain must read what Get reads wherever it takes a text.
+func FuzzRanPlain(f *testing.F) {
+	f.Add(`{"ID":"a","Name":"b","State":"exited","CreatedAt":"c","StartedAt":"2026-11-22T06:25:29Z","FinishedAt":"2026-11-22T06:25:31Z","ExitCode":0,"Reason":""}`)
+	f.Add(`{"ID":"a","Name":"b","State":"running","CreatedAt":"c","StartedAt":"d","FinishedAt":"e","ExitCode":-12}`)
+	f.Fuzz(func(t *testing.T, s string) {
+		state, started, finished, exit, ok := ranPlain(s)
+		if !ok {
+			return
+		}
+		if ws, wst, wf, we := ranByGet(s); state != ws || started != wst || finished != wf || exit != we {
+			t.Fatalf("%s: %q %q %q %q, Get gives %q %q %q %q", s, state, started, finished, exit, ws, wst, wf, we)
+		}
+	})
 }
