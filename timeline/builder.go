@@ -225,7 +225,7 @@ type nodeState struct {
 	findings   map[string]*Finding
 	// pulling lists, per image, the pods with a pull of it under way, so
 	// the runtime's PullImage lines (which name only the image) find them.
-	pulling map[string][]*flowState
+	pulling map[string]pullers
 	// orphans are runtime lines by an ID not yet tied to a pod.
 	orphans     map[string]*orphan
 	orphanOrder []string
@@ -1381,12 +1381,17 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		if c == nil {
 			return
 		}
-		// The ID as the container keeps it: one copy for both.
-		key := rid(id)
+		// The ID as the container keeps it (nearly always: it was found
+		// or claimed by it): one copy for both, and none made here.
+		var key rid
+		kept := false
 		for _, cid := range c.ids {
 			if cid == rid(id) {
-				key = cid
+				key, kept = cid, true
 			}
+		}
+		if !kept {
+			key = rid(id)
 		}
 		if n.byID[key] != f {
 			// Set only when new: a container is seen started again and again.

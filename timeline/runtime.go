@@ -113,7 +113,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 	img := firstQuoted(rec.Msg)
 	hit := false
-	for _, f := range n.pulling[img] {
+	for _, f := range n.pulling[img].flows {
 		for _, c := range f.containers {
 			if b.texts[c.image] != img || c.pullOpen.IsZero() {
 				continue
@@ -168,11 +168,20 @@ type orphan struct {
 // maxOrphans bounds the IDs held per node; past it lines count at once.
 const maxOrphans = 4096
 
+// pullers are the pods pulling an image (nodeState.pulling).
+type pullers struct {
+	// image is the entry's key, the builder's own copy: a map write with
+	// an equal key stores that key, so writes use this one, not the
+	// record's text (which would keep its line alive).
+	image string
+	flows []*flowState
+}
+
 // notePulling keeps n.pulling current: f is pulling img while open.
 func (n *nodeState) notePulling(f *flowState, img string, open bool) {
-	list := n.pulling[img]
+	p, ok := n.pulling[img]
 	at := -1
-	for i, g := range list {
+	for i, g := range p.flows {
 		if g == f {
 			at = i
 		}
@@ -180,15 +189,19 @@ func (n *nodeState) notePulling(f *flowState, img string, open bool) {
 	switch {
 	case open && at < 0:
 		if n.pulling == nil {
-			n.pulling = map[string][]*flowState{}
+			n.pulling = map[string]pullers{}
 		}
-		n.pulling[strings.Clone(img)] = append(list, f)
+		if !ok {
+			p.image = strings.Clone(img)
+		}
+		p.flows = append(p.flows, f)
+		n.pulling[p.image] = p
 	case !open && at >= 0:
-		list = append(list[:at], list[at+1:]...)
-		if len(list) == 0 {
-			delete(n.pulling, img)
+		p.flows = append(p.flows[:at], p.flows[at+1:]...)
+		if len(p.flows) == 0 {
+			delete(n.pulling, p.image)
 		} else {
-			n.pulling[img] = list
+			n.pulling[p.image] = p
 		}
 	}
 }
