@@ -192,6 +192,39 @@ func BenchmarkQuoted(b *testing.B) {
 	}
 }
 
+// quotedEndRef is quotedEnd byte by byte.
+func quotedEndRef(b string, i int) int {
+	for j := i + 1; j < len(b); j++ {
+		switch b[j] {
+		case '\\':
+			j++
+		case '"':
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// FuzzQuotedEnd checks quotedEnd, on strings and bytes, against
+// quotedEndRef from every index of the input.
+func FuzzQuotedEnd(f *testing.F) {
+	for _, c := range unquoteCases {
+		f.Add(c.in + ` k="v\\" x="0123456789abcdef\"0123456789\\\\"`)
+	}
+	f.Add(`"0123456\\"01234567\"\\\"abcdefgh"`)
+	f.Fuzz(func(t *testing.T, s string) {
+		for i := 0; i < len(s); i++ {
+			want := quotedEndRef(s, i)
+			if got := quotedEnd(s, i); got != want {
+				t.Fatalf("quotedEnd(%q, %d) = %d, want %d", s, i, got, want)
+			}
+			if got := quotedEnd([]byte(s), i); got != want {
+				t.Fatalf("quotedEnd([]byte(%q), %d) = %d, want %d", s, i, got, want)
+			}
+		}
+	})
+}
+
 // FuzzMsgEnd checks msgEnd against quotedEnd from every quote of the input.
 func FuzzMsgEnd(f *testing.F) {
 	for _, c := range unquoteCases {
