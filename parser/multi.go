@@ -129,7 +129,7 @@ func (m *MultiReader) advance(s *mergeSource) {
 		s.key = rec.Time
 		s.back.see(rec)
 	}
-	heap.Push(&m.h, s)
+	m.h.push(s)
 }
 
 func (m *MultiReader) close(s *mergeSource) {
@@ -156,7 +156,7 @@ func (m *MultiReader) Next() (*Record, error) {
 		m.advance(s)
 	}
 	for m.h.Len() > 0 {
-		s := heap.Pop(&m.h).(*mergeSource)
+		s := m.h.pop()
 		if len(m.srcs) > 1 && m.dedupe.seen(s.rec, s.idx) {
 			s.dups++
 			m.advance(s)
@@ -251,6 +251,27 @@ func (m *MultiReader) ReadRaw(pos Position) ([]byte, error) {
 }
 
 type mergeHeap []*mergeSource
+
+// push and pop are heap.Push and heap.Pop, but that a heap of one source
+// (a single input: every record) is no heap to keep, and its record is
+// taken and put back without the calls through heap.Interface.
+func (h *mergeHeap) push(s *mergeSource) {
+	if len(*h) == 0 {
+		*h = append(*h, s)
+		return
+	}
+	heap.Push(h, s)
+}
+
+func (h *mergeHeap) pop() *mergeSource {
+	if len(*h) == 1 {
+		s := (*h)[0]
+		(*h)[0] = nil
+		*h = (*h)[:0]
+		return s
+	}
+	return heap.Pop(h).(*mergeSource)
+}
 
 func (h mergeHeap) Len() int { return len(h) }
 func (h mergeHeap) Less(i, j int) bool {
