@@ -396,9 +396,19 @@ func rotationStem(name string) string {
 // records no stage, identity or node rule reads.
 func (b *Builder) Want(msg []byte) bool { return b.m.want(msg) }
 
+// keyText is s, as the builder's own copy (a record key's text repeats:
+// inputs, hosts, components).
+func (b *Builder) keyText(s string) string {
+	if s == "" {
+		return ""
+	}
+	return b.intern(s)
+}
+
 func (b *Builder) node(name string) *nodeState {
 	n := b.nodes[name]
 	if n == nil {
+		name = strings.Clone(name) // rec.Host's (nodeKey): the record's text
 		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[rid]*flowState{}, findings: map[string]*Finding{}}
 		b.nodes[name] = n
 		b.nodeOrder = append(b.nodeOrder, name)
@@ -637,7 +647,9 @@ func (b *Builder) Add(rec *parser.Record) {
 		} else if !in[n] {
 			in[n] = true
 		}
-		b.lastNode, b.lastKey = n, recordKey{rec.Pos.Input, rec.Host, rec.Component, len(b.nodes)}
+		// The key's own copy: a record's strings may be the parser's,
+		// valid only until the next record (parser.Options.Borrow).
+		b.lastNode, b.lastKey = n, recordKey{b.keyText(rec.Pos.Input), b.keyText(rec.Host), b.keyText(rec.Component), len(b.nodes)}
 	}
 	if !rec.Time.IsZero() {
 		if n.start.IsZero() || rec.Time.Before(n.start) {
