@@ -397,7 +397,7 @@ func rotationStem(name string) string {
 func (b *Builder) Want(msg []byte) bool { return b.m.want(msg) }
 
 // keyText is s, as the builder's own copy (a record key's text repeats:
-// inputs, hosts, components).
+// hosts, components).
 func (b *Builder) keyText(s string) string {
 	if s == "" {
 		return ""
@@ -647,9 +647,11 @@ func (b *Builder) Add(rec *parser.Record) {
 		} else if !in[n] {
 			in[n] = true
 		}
-		// The key's own copy: a record's strings may be the parser's,
-		// valid only until the next record (parser.Options.Borrow).
-		b.lastNode, b.lastKey = n, recordKey{b.keyText(rec.Pos.Input), b.keyText(rec.Host), b.keyText(rec.Component), len(b.nodes)}
+		// The key's own copy of what is read from the line: a record's
+		// strings may be the parser's, valid only until the next record
+		// (parser.Options.Borrow). The input's name is the reader's, the
+		// same string record after record: kept as is, it compares at once.
+		b.lastNode, b.lastKey = n, recordKey{rec.Pos.Input, b.keyText(rec.Host), b.keyText(rec.Component), len(b.nodes)}
 	}
 	if !rec.Time.IsZero() {
 		if n.start.IsZero() || rec.Time.Before(n.start) {
