@@ -122,8 +122,8 @@ func klogPID(b []byte) (pid int, ok bool) {
 	// the byte y of w^' ' is not 0 (not a space); no byte carries into
 	// the next.
 	x, y := w^lo*'0', w^lo*' '
-	notDigit := ((x&^hi)+lo*0x76 | x) & hi7
-	notSpace := ((y&^hi)+lo*0x7f | y) & hi7
+	notDigit := ((x &^ hi) + lo*0x76 | x) & hi7
+	notSpace := ((y &^ hi) + lo*0x7f | y) & hi7
 	digit := hi7 &^ notDigit
 	// Each byte a digit or a space, and the digits one run up to b[28].
 	if digit == 0 || notDigit&notSpace != 0 || digit != hi7&^(digit&-digit-1) {
