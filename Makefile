@@ -18,8 +18,7 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 build:
 	$(GO) build -ldflags "-X github.com/podflow/podflow/cmd.Version=$(VERSION)" -o $(BIN)/podflow ./cmd/podflow
 
-test:
-	$(GO) vet ./...
+test: lint
 	$(GO) test -count=1 ./...
 
 demo: build
@@ -34,7 +33,7 @@ install: build
 	@echo "installed $(PREFIX)/podflow and $(PREFIX)/kubectl-podflow (kubectl podflow …)"
 
 lint:
-	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	$(GO) vet ./...
 
 golden:
