@@ -19,11 +19,11 @@ func TestBuilderKeepsNoRecordMemory(t *testing.T) {
 	var flows int
 	for _, paths := range inputs {
 		want := finishInputs(t, paths, func(b *Builder) *FlowList { return b.Finish() })
-		got := finishInputsWith(t, paths, func(b *Builder, rec *parser.Record) {
+		got := readInputs(t, paths, func(b *Builder, rec *parser.Record) {
 			c := copyRecord(rec)
 			b.Add(&c)
 			scribbleRecord(&c)
-		})
+		}).Finish()
 		w, _ := json.MarshalIndent(want, "", " ")
 		g, _ := json.MarshalIndent(got, "", " ")
 		if string(g) != string(w) {
@@ -34,24 +34,6 @@ func TestBuilderKeepsNoRecordMemory(t *testing.T) {
 	if flows < 150 {
 		t.Errorf("%d flows in %d inputs: the inputs prove too little", flows, len(inputs))
 	}
-}
-
-// finishInputsWith is finishInputs with add in place of Builder.Add.
-func finishInputsWith(t *testing.T, paths []string, add func(*Builder, *parser.Record)) *FlowList {
-	t.Helper()
-	srcs, _ := parser.Discover(paths, nil)
-	b := NewBuilder(Options{})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want})
-	defer mr.Close()
-	for {
-		rec, err := mr.Next()
-		if err != nil {
-			break
-		}
-		add(b, rec)
-	}
-	b.Inputs(mr.SourceStats())
-	return b.Finish()
 }
 
 // copyRecord copies r into memory no one else holds.

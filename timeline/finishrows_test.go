@@ -33,6 +33,12 @@ func nodesOnlyCopy(f *Flow) { rowOnlyCopy(f); f.Containers = nil }
 // with finish.
 func finishInputs(t *testing.T, paths []string, finish func(*Builder) *FlowList) *FlowList {
 	t.Helper()
+	return finish(readInputs(t, paths, (*Builder).Add))
+}
+
+// readInputs gives a new builder the records of paths through add.
+func readInputs(t *testing.T, paths []string, add func(*Builder, *parser.Record)) *Builder {
+	t.Helper()
 	srcs, _ := parser.Discover(paths, nil) // broken inputs: what can be read is
 	if len(srcs) == 0 {
 		t.Fatalf("%v: no input found", paths)
@@ -45,10 +51,10 @@ func finishInputs(t *testing.T, paths []string, finish func(*Builder) *FlowList)
 		if err != nil {
 			break
 		}
-		b.Add(rec)
+		add(b, rec)
 	}
 	b.Inputs(mr.SourceStats())
-	return finish(b)
+	return b
 }
 
 // rowInputs are every corpus log alone, each corpus folder and the whole
