@@ -68,7 +68,7 @@ Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(append(getNodesOutputs, templateOutputs...)...))
+	_ = cmd.RegisterFlagCompletionFunc("output", outputCompletion(append(getNodesOutputs, templateOutputs...)...))
 	return cmd
 }
 

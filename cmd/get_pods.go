@@ -135,7 +135,7 @@ on stderr) and the table shows the others.`,
 	f.StringArrayVarP(&opts.Names, "pod", "p", nil, "only pods whose name matches (exact name, namespace/name, UID or regex; repeatable)")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
-	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(append(getPodsOutputs, templateOutputs...)...))
+	_ = cmd.RegisterFlagCompletionFunc("output", outputCompletion(append(getPodsOutputs, templateOutputs...)...))
 	_ = cmd.RegisterFlagCompletionFunc("sort-by", fixedCompletion(getPodsSorts...))
 	_ = cmd.RegisterFlagCompletionFunc("verdict", fixedCompletion(verdictNames()...))
 	return cmd

@@ -49,6 +49,25 @@ func fixedCompletion(vals ...string) func(*cobra.Command, []string, string) ([]s
 	}
 }
 
+// outputCompletion completes -o: a template format (jsonpath=, …) is
+// completed without the space after it, since its template follows.
+func outputCompletion(vals ...string) func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+	return func(_ *cobra.Command, _ []string, toComplete string) ([]string, cobra.ShellCompDirective) {
+		var out []string
+		noSpace := true
+		for _, v := range vals {
+			if strings.HasPrefix(v, toComplete) {
+				out = append(out, v)
+				noSpace = noSpace && strings.HasSuffix(v, "=")
+			}
+		}
+		if noSpace && len(out) > 0 {
+			return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+		}
+		return out, cobra.ShellCompDirectiveNoFileComp
+	}
+}
+
 // verdictColor is the ANSI colour of a verdict.
 func verdictColor(v timeline.Verdict) string {
 	switch v {

@@ -94,6 +94,18 @@ func TestCompletionAndHelp(t *testing.T) {
 	if !strings.Contains(out, "duration") || !strings.Contains(out, "waited") {
 		t.Errorf("--sort-by completion: %q", out)
 	}
+	// A template format is completed without a space: its template follows.
+	for _, tt := range []struct{ cmd, typed, want string }{
+		{"pods", "jsonp", "jsonpath=\njsonpath-file=\n:6\n"},
+		{"nodes", "custom", "custom-columns=\ncustom-columns-file=\n:6\n"},
+		{"pods", "j", "json\njsonpath=\njsonpath-file=\n:4\n"},
+		{"pods", "w", "wide\n:4\n"},
+	} {
+		out, _, _ := runPodflow(t, false, "__complete", "get", tt.cmd, "-o", tt.typed)
+		if out != tt.want {
+			t.Errorf("get %s -o %s<TAB>: %q, want %q", tt.cmd, tt.typed, out, tt.want)
+		}
+	}
 	for _, c := range [][]string{{"get", "pods"}, {"get", "nodes"}, {"describe", "pod"}, {"lines", "pod"}, {"stats"}, {"trace"}, {"pipeline"}} {
 		out, _, code := runPodflow(t, false, append(c, "--help")...)
 		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "podflow "+c[0]) {
