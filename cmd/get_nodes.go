@@ -46,14 +46,11 @@ Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
   podflow get nodes -o custom-columns=NODE:.name,VERSION:.kubeletVersion testdata/corpus/`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
-			t, isTemplate, err := parseTemplateOutput(opts.Output)
+			t, err := outputFormat(opts.Output, getNodesOutputs)
 			if err != nil {
 				return err
 			}
 			opts.template = t
-			if opts.Output != "" && !isTemplate && !contains(getNodesOutputs, opts.Output) {
-				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(append(getNodesOutputs, templateOutputs...), ", "))
-			}
 			if !contains(colorModes, opts.Color) {
 				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
 			}
@@ -107,13 +104,7 @@ func getNodesRun(o *GetNodesOptions) error {
 		nodes = []timeline.Node{}
 	}
 	if o.template != nil {
-		return o.template.print(ioS.Out, nil, func(yield func(any) bool) {
-			for i := range nodes {
-				if !yield(&nodes[i]) {
-					return
-				}
-			}
-		}, o.NoHeaders)
+		return o.template.print(ioS.Out, nil, each(nodes), o.NoHeaders)
 	}
 	switch o.Output {
 	case "json":

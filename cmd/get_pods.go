@@ -96,14 +96,11 @@ on stderr) and the table shows the others.`,
 			inputs, names := splitInputsAndNames(args)
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
-			t, isTemplate, err := parseTemplateOutput(opts.Output)
+			t, err := outputFormat(opts.Output, getPodsOutputs)
 			if err != nil {
 				return err
 			}
 			opts.template = t
-			if opts.Output != "" && !isTemplate && !contains(getPodsOutputs, opts.Output) {
-				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(append(getPodsOutputs, templateOutputs...), ", "))
-			}
 			if !contains(getPodsSorts, opts.SortBy) {
 				return usageErrorf("--sort-by %q: allowed: %s", opts.SortBy, strings.Join(getPodsSorts, ", "))
 			}
@@ -291,13 +288,7 @@ func getPodsRun(o *GetPodsOptions) error {
 	if o.template != nil {
 		head := *fl
 		head.Items = nil
-		return o.template.print(ioS.Out, &head, func(yield func(any) bool) {
-			for i := range fl.Items {
-				if !yield(&fl.Items[i]) {
-					return
-				}
-			}
-		}, o.NoHeaders)
+		return o.template.print(ioS.Out, &head, each(fl.Items), o.NoHeaders)
 	}
 	switch o.Output {
 	case "json":

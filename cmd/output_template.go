@@ -9,6 +9,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/podflow/podflow/internal/sanitize"
@@ -37,6 +38,29 @@ type templateOutput struct {
 	// dropped as it is read, so that a template on 10,000 pods' flows
 	// need not hold them all.
 	keys *keySet
+}
+
+// outputFormat reads an -o value: one of fixed, a template output or ""
+// (the table).
+func outputFormat(output string, fixed []string) (*templateOutput, error) {
+	t, isTemplate, err := parseTemplateOutput(output)
+	if err != nil || isTemplate || output == "" || contains(fixed, output) {
+		return t, err
+	}
+	allowed := append(slices.Clip(fixed), templateOutputs...)
+	return nil, usageErrorf("unknown output format %q; allowed: %s", output, strings.Join(allowed, ", "))
+}
+
+// each yields a pointer to each element of s, the items a template
+// output prints.
+func each[T any](s []T) iter.Seq[any] {
+	return func(yield func(any) bool) {
+		for i := range s {
+			if !yield(&s[i]) {
+				return
+			}
+		}
+	}
 }
 
 // parseTemplateOutput reads an -o value. ok is false when it names no

@@ -111,13 +111,7 @@ func TestTemplateKeysDropNothingPrinted(t *testing.T) {
 	}
 	head := fl
 	head.Items = nil
-	items := func(yield func(any) bool) {
-		for i := range fl.Items {
-			if !yield(&fl.Items[i]) {
-				return
-			}
-		}
-	}
+	items := each(fl.Items)
 	for _, output := range []string{
 		"jsonpath={.items[0].pod}",
 		"jsonpath={.items[0].containers[0]}",
@@ -183,13 +177,7 @@ func TestTemplateRowsMatchFull(t *testing.T) {
 		head := *fl
 		head.Items = nil
 		var b bytes.Buffer
-		if err := tmpl.print(&b, &head, func(yield func(any) bool) {
-			for i := range fl.Items {
-				if !yield(&fl.Items[i]) {
-					return
-				}
-			}
-		}, false); err != nil {
+		if err := tmpl.print(&b, &head, each(fl.Items), false); err != nil {
 			t.Fatalf("%s: %v", output, err)
 		}
 		return b.String()
