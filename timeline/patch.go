@@ -56,6 +56,7 @@ type patchDecoder struct {
 	keyASCII bool
 	// strASCII says the same of the string scanStr last read.
 	strASCII bool
+	stack    []byte // skip's, reused
 }
 
 // decode reads s into d.doc, reusing its slices; false when
@@ -132,61 +133,118 @@ func (d *patchDecoder) open() bool {
 }
 
 // member reads the next key of the object being read and the colon after
-// it; done at the closing brace.
+// it; done at the closing brace. It works on a local index: it runs for
+// every member of the objects the engine reads.
 func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
-	d.ws()
-	switch d.peek() {
+	s := d.s
+	i := wsEnd(s, d.i)
+	if i >= len(s) {
+		return "", false, false
+	}
+	switch s[i] {
 	case '}':
-		d.i++
+		d.i = i + 1
 		d.depth--
 		return "", true, true
 	case ',':
 		if first {
 			return "", false, false
 		}
-		d.i++
-		d.ws()
+		i = wsEnd(s, i+1)
 	default:
 		if !first {
 			return "", false, false
 		}
 	}
-	if d.peek() != '"' {
+	if i >= len(s) || s[i] != '"' {
 		return "", false, false
 	}
-	if k, ok := d.plainKey(); ok {
-		key = k
-	} else if key, ok = d.str(); !ok {
+	// Nearly every key is plain ASCII: its body ends at the first byte
+	// strPlain rejects, a quote (plainEnd, in place: no call).
+	j := i + 1
+	for ; j+8 <= len(s); j += 8 {
+		if m := special8(load8(s, j)); m != 0 {
+			j += bits.TrailingZeros64(m) >> 3
+			break
+		}
+	}
+	if j+8 > len(s) {
+		j = plainEnd(s, j)
+	}
+	if j < len(s) && s[j] == '"' {
+		key, d.keyASCII, i = s[i+1:j], true, j+1
+	} else {
+		d.i = i
+		if key, ok = d.str(); !ok {
+			return "", false, false
+		}
+		d.keyASCII, i = d.strASCII, d.i
+	}
+	i = wsEnd(s, i)
+	if i >= len(s) || s[i] != ':' {
 		return "", false, false
 	}
-	d.keyASCII = d.strASCII
-	d.ws()
-	if d.peek() != ':' {
-		return "", false, false
-	}
-	d.i++
-	d.ws()
+	d.i = wsEnd(s, i+1)
 	return key, false, true
 }
 
 // elem moves to the next element of the array being read; done at the
 // closing bracket.
 func (d *patchDecoder) elem(first bool) (done, ok bool) {
-	d.ws()
-	switch d.peek() {
-	case ']':
-		d.i++
-		d.depth--
-		return true, true
-	case ',':
-		if first {
-			return false, false
+	s := d.s
+	i := wsEnd(s, d.i)
+	if i < len(s) {
+		switch s[i] {
+		case ']':
+			d.i = i + 1
+			d.depth--
+			return true, true
+		case ',':
+			if first {
+				return false, false
+			}
+			d.i = wsEnd(s, i+1)
+			return false, true
 		}
-		d.i++
-		d.ws()
-		return false, true
 	}
+	d.i = i
 	return false, first
+}
+
+// wsEnd is the index of the first byte at or after i that is not JSON
+// whitespace.
+func wsEnd(s string, i int) int {
+	// Patches are compact JSON: nearly always nothing to skip.
+	if i < len(s) && s[i] > ' ' {
+		return i
+	}
+	return wsEndSlow(s, i)
+}
+
+func wsEndSlow(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// plainEnd is the index of the first byte at or after i that strPlain
+// rejects, or len(s).
+func plainEnd(s string, i int) int {
+	for ; i+8 <= len(s); i += 8 {
+		if m := special8(load8(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+	}
+	for i < len(s) && strPlain[s[i]] {
+		i++
+	}
+	return i
 }
 
 // str reads a string at '"', validated as encoding/json's scanner does, and
@@ -264,24 +322,6 @@ func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 	return "", false, false
 }
 
-// plainKey reads a key at '"' that is plain ASCII, as nearly all are, on a
-// shorter path than str; false leaves d.i for str.
-func (d *patchDecoder) plainKey() (string, bool) {
-	s, start := d.s, d.i+1
-	for i := start; i+8 <= len(s); i += 8 {
-		if m := special8(load8(s, i)); m != 0 {
-			// The first special byte: plain ASCII before it.
-			i += bits.TrailingZeros64(m) >> 3
-			if s[i] != '"' {
-				return "", false
-			}
-			d.i, d.strASCII = i+1, true
-			return s[start:i], true
-		}
-	}
-	return "", false
-}
-
 // load8 is s[i:i+8] as a little-endian word (one load).
 func load8(s string, i int) uint64 {
 	s = s[i : i+8]
@@ -336,99 +376,250 @@ func getu4(s string) rune {
 // number reads a JSON number and returns its text.
 func (d *patchDecoder) number() (string, bool) {
 	start := d.i
-	if d.peek() == '-' {
-		d.i++
-	}
-	switch c := d.peek(); {
-	case c == '0':
-		d.i++
-	case '1' <= c && c <= '9':
-		d.digits()
-	default:
+	end := numEnd(d.s, start)
+	if end < 0 {
 		return "", false
 	}
-	if d.peek() == '.' {
-		d.i++
-		if !d.digits() {
-			return "", false
-		}
-	}
-	if c := d.peek(); c == 'e' || c == 'E' {
-		d.i++
-		if c := d.peek(); c == '+' || c == '-' {
-			d.i++
-		}
-		if !d.digits() {
-			return "", false
-		}
-	}
-	return d.s[start:d.i], true
+	d.i = end
+	return d.s[start:end], true
 }
 
-func (d *patchDecoder) digits() bool {
-	start := d.i
-	for d.i < len(d.s) && '0' <= d.s[d.i] && d.s[d.i] <= '9' {
-		d.i++
-	}
-	return d.i > start
-}
-
-// skip reads and validates any value the engine does not read.
+// skip reads and validates any value the engine does not read: in one
+// loop over a local index, with the containers it opens on a stack (most
+// of a patch's bytes are in values the engine skips: conditions' times
+// and messages, volume mounts, image IDs).
 func (d *patchDecoder) skip() bool {
-	switch c := d.peek(); {
-	case c == '"':
-		_, _, ok := d.scanStr()
-		return ok
-	case c == '{':
-		if !d.open() {
+	s, i := d.s, d.i
+	open := d.stack[:0] // '{' or '[' for each container open in the value
+	for {
+		// A value starts at i.
+		if i >= len(s) {
 			return false
 		}
-		for first := true; ; first = false {
-			_, done, ok := d.member(first)
-			if !ok || done {
-				return ok
+		switch c := s[i]; c {
+		case '"':
+			if i = strEnd(s, i+1); i < 0 {
+				return false
 			}
-			if !d.skip() {
+		case '{', '[':
+			if d.depth+len(open) >= maxPatchDepth {
+				return false
+			}
+			i = wsEnd(s, i+1)
+			if i < len(s) && s[i] == c+2 { // '}' or ']': empty
+				i++
+				break
+			}
+			open = append(open, c)
+			if c == '{' {
+				if i = keyColon(s, i); i < 0 {
+					return false
+				}
+			}
+			continue
+		case 't':
+			if i = litEnd(s, i, "true"); i < 0 {
+				return false
+			}
+		case 'f':
+			if i = litEnd(s, i, "false"); i < 0 {
+				return false
+			}
+		case 'n':
+			if i = litEnd(s, i, "null"); i < 0 {
+				return false
+			}
+		default:
+			if i = numEnd(s, i); i < 0 {
 				return false
 			}
 		}
-	case c == '[':
-		if !d.open() {
-			return false
-		}
-		for first := true; ; first = false {
-			done, ok := d.elem(first)
-			if !ok || done {
-				return ok
+		// After a value: close the containers it ends, move to the next.
+		for {
+			if len(open) == 0 {
+				d.i = i
+				if cap(open) > cap(d.stack) {
+					d.stack = open // grown: kept for the next patch
+				}
+				return true
 			}
-			if !d.skip() {
+			if i = wsEnd(s, i); i >= len(s) {
 				return false
 			}
+			top := open[len(open)-1]
+			if s[i] == top+2 {
+				open = open[:len(open)-1]
+				i++
+				continue
+			}
+			if s[i] != ',' {
+				return false
+			}
+			i = wsEnd(s, i+1)
+			if top == '{' {
+				if i = keyColon(s, i); i < 0 {
+					return false
+				}
+			}
+			break
 		}
-	case c == 't':
-		return d.lit("true")
-	case c == 'f':
-		return d.lit("false")
-	case c == 'n':
-		return d.lit("null")
-	default:
-		_, ok := d.number()
-		return ok
 	}
+}
+
+// keyColon reads a key of an object being skipped at i, and the colon
+// after it; it returns the index of the value, or -1.
+func keyColon(s string, i int) int {
+	if i >= len(s) || s[i] != '"' {
+		return -1
+	}
+	if i = strEnd(s, i+1); i < 0 {
+		return -1
+	}
+	if i = wsEnd(s, i); i >= len(s) || s[i] != ':' {
+		return -1
+	}
+	return wsEnd(s, i+1)
+}
+
+// strEnd validates the string whose body starts at i as encoding/json's
+// scanner does (a control byte or a bad escape is an error, invalid UTF-8
+// is not) and returns the index after its closing quote, or -1.
+func strEnd(s string, i int) int {
+	for {
+		// Eight bytes at a time to the first byte strStop marks, then one
+		// at a time near the end of s.
+		for {
+			if i+8 > len(s) {
+				for i < len(s) && !strStop[s[i]] {
+					i++
+				}
+				if i >= len(s) {
+					return -1
+				}
+				break
+			}
+			if m := stop8(load8(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		switch s[i] {
+		case '"':
+			return i + 1
+		case '\\':
+			if i+1 >= len(s) {
+				return -1
+			}
+			switch s[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if getu4(s[i:]) < 0 {
+					return -1
+				}
+				i += 6
+			default:
+				return -1
+			}
+		default: // a control byte
+			return -1
+		}
+	}
+}
+
+// stop8 flags the bytes of x that end or escape a string's plain run
+// (strStop), with special8's guarantee: the lowest flag is the first.
+func stop8(x uint64) uint64 {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	below := func(x uint64, n uint64) uint64 { return (x - ones*n) & ^x & high }
+	return below(x, ' ') | below(x^(ones*'"'), 1) | below(x^(ones*'\\'), 1)
+}
+
+// strStop marks the bytes stop8 flags: below ' ', '"' and '\\'.
+var strStop = func() (t [256]bool) {
+	for c := range t {
+		t[c] = c < ' ' || c == '"' || c == '\\'
+	}
+	return t
+}()
+
+// litEnd reads the literal w at i and returns the index after it, or -1.
+func litEnd(s string, i int, w string) int {
+	if len(s)-i < len(w) || s[i:i+len(w)] != w {
+		return -1
+	}
+	return i + len(w)
+}
+
+// numEnd reads a JSON number at i and returns the index after it, or -1.
+func numEnd(s string, i int) int {
+	if i < len(s) && s[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(s):
+		return -1
+	case s[i] == '0':
+		i++
+	case '1' <= s[i] && s[i] <= '9':
+		i = digitsEnd(s, i+1)
+	default:
+		return -1
+	}
+	if i < len(s) && s[i] == '.' {
+		j := digitsEnd(s, i+1)
+		if j == i+1 {
+			return -1
+		}
+		i = j
+	}
+	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
+		i++
+		if i < len(s) && (s[i] == '+' || s[i] == '-') {
+			i++
+		}
+		j := digitsEnd(s, i)
+		if j == i {
+			return -1
+		}
+		i = j
+	}
+	return i
+}
+
+func digitsEnd(s string, i int) int {
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	return i
 }
 
 // strField reads a value into a string field: null leaves it, any other
 // type is an error. A nil dst reads the value for its type only.
 func (d *patchDecoder) strField(dst *string) bool {
-	switch d.peek() {
+	s, i := d.s, d.i
+	if i >= len(s) {
+		return false
+	}
+	switch s[i] {
 	case '"':
 		if dst == nil {
-			_, _, ok := d.scanStr()
-			return ok
+			j := strEnd(s, i+1)
+			d.i = j
+			return j >= 0
 		}
-		s, ok := d.str()
+		// Nearly always plain ASCII: the body is the string.
+		if j := plainEnd(s, i+1); j < len(s) && s[j] == '"' {
+			*dst, d.i = s[i+1:j], j+1
+			return true
+		}
+		v, ok := d.str()
 		if ok {
-			*dst = s
+			*dst = v
 		}
 		return ok
 	case 'n':
@@ -451,9 +642,14 @@ func (d *patchDecoder) intField(dst *int, has *bool) bool {
 	if !ok {
 		return false
 	}
-	n, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		return false
+	var n int64
+	if len(s) == 1 {
+		n = int64(s[0] - '0') // a digit: restart counts and exit codes
+	} else {
+		var err error
+		if n, err = strconv.ParseInt(s, 10, 64); err != nil {
+			return false
+		}
 	}
 	*dst = int(n)
 	if has != nil {
@@ -474,59 +670,91 @@ func (d *patchDecoder) object() (open, ok bool) {
 	return false, false
 }
 
-func (d *patchDecoder) top() bool {
-	d.open()
-	return d.members(func(k string) bool {
-		switch {
-		case d.is(k, "metadata"):
-			return d.fields(func(k string) bool {
-				if d.is(k, "uid") {
-					return d.strField(&d.doc.uid)
-				}
-				return d.skip()
-			})
-		case d.is(k, "status"):
-			return d.fields(d.status)
-		}
-		return d.skip()
-	})
+// pointer starts reading a pointer-to-struct field: null sets it nil (has
+// false: the caller zeroes the struct, so a later object starts afresh);
+// an object sets it, open.
+func (d *patchDecoder) pointer(has *bool) (open, ok bool) {
+	switch d.peek() {
+	case '{':
+		*has = true
+		return true, d.open()
+	case 'n':
+		*has = false
+		return false, d.lit("null")
+	}
+	return false, false
 }
 
-// members reads the members of an open object, each by member(key).
-func (d *patchDecoder) members(member func(key string) bool) bool {
+// The object readers below walk their members in a loop of their own,
+// member by member: each reads the fields statusPatch keeps and skips the
+// rest.
+
+func (d *patchDecoder) top() bool {
+	d.open()
 	for first := true; ; first = false {
 		k, done, ok := d.member(first)
 		if !ok || done {
 			return ok
 		}
-		if !member(k) {
+		switch {
+		case d.is(k, "metadata"):
+			ok = d.metadata()
+		case d.is(k, "status"):
+			ok = d.status()
+		default:
+			ok = d.skip()
+		}
+		if !ok {
 			return false
 		}
 	}
 }
 
-// fields reads an object into a struct field (null leaves it), each
-// member by member(key).
-func (d *patchDecoder) fields(member func(key string) bool) bool {
-	open, ok := d.object()
-	if !open {
+func (d *patchDecoder) metadata() bool {
+	if open, ok := d.object(); !open {
 		return ok
 	}
-	return d.members(member)
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		if d.is(k, "uid") {
+			ok = d.strField(&d.doc.uid)
+		} else {
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
 }
 
-func (d *patchDecoder) status(k string) bool {
-	switch {
-	case d.is(k, "phase"):
-		return d.strField(&d.doc.phase)
-	case d.is(k, "conditions"):
-		return decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
-	case d.is(k, "initContainerStatuses"):
-		return decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
-	case d.is(k, "containerStatuses"):
-		return decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
+func (d *patchDecoder) status() bool {
+	if open, ok := d.object(); !open {
+		return ok
 	}
-	return d.skip()
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.is(k, "phase"):
+			ok = d.strField(&d.doc.phase)
+		case d.is(k, "conditions"):
+			ok = decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
+		case d.is(k, "initContainerStatuses"):
+			ok = decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
+		case d.is(k, "containerStatuses"):
+			ok = decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
 }
 
 // decodeSlice reads an array into *dst as encoding/json does: element i
@@ -577,35 +805,57 @@ func decodeSlice[T any](d *patchDecoder, dst *[]T, elem func(*patchDecoder, *T) 
 }
 
 func (d *patchDecoder) condition(c *patchCond) bool {
-	return d.fields(func(k string) bool {
+	if open, ok := d.object(); !open {
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
 		switch {
 		case d.is(k, "type"):
-			return d.strField(&c.typ)
+			ok = d.strField(&c.typ)
 		case d.is(k, "status"):
-			return d.strField(&c.status)
+			ok = d.strField(&c.status)
+		default:
+			ok = d.skip()
 		}
-		return d.skip()
-	})
+		if !ok {
+			return false
+		}
+	}
 }
 
 func (d *patchDecoder) containerStatus(cs *cstatus) bool {
-	return d.fields(func(k string) bool {
+	if open, ok := d.object(); !open {
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
 		switch {
 		case d.is(k, "name"):
-			return d.strField(&cs.name)
+			ok = d.strField(&cs.name)
 		case d.is(k, "containerID"):
-			return d.strField(&cs.containerID)
+			ok = d.strField(&cs.containerID)
 		case d.is(k, "image"):
-			return d.strField(&cs.image)
+			ok = d.strField(&cs.image)
 		case d.is(k, "ready"):
-			return d.boolField(&cs.ready, &cs.hasReady)
+			ok = d.boolField(&cs.ready, &cs.hasReady)
 		case d.is(k, "restartCount"):
-			return d.intField(&cs.restartCount, &cs.hasRestartCount)
+			ok = d.intField(&cs.restartCount, &cs.hasRestartCount)
 		case d.is(k, "state"):
-			return d.fields(func(k string) bool { return d.state(cs, k) })
+			ok = d.state(cs)
+		default:
+			ok = d.skip()
 		}
-		return d.skip()
-	})
+		if !ok {
+			return false
+		}
+	}
 }
 
 // boolField reads a *bool field.
@@ -624,70 +874,112 @@ func (d *patchDecoder) boolField(dst, has *bool) bool {
 	return false
 }
 
-func (d *patchDecoder) state(cs *cstatus, k string) bool {
-	switch {
-	case d.is(k, "waiting"):
-		return d.pointerObject(&cs.waiting, func() { cs.waitingReason = "" }, func(k string) bool {
-			switch {
-			case d.is(k, "reason"):
-				return d.strField(&cs.waitingReason)
-			case d.is(k, "message"):
-				return d.strField(nil) // read for its type: a number is an error
-			}
-			return d.skip()
-		})
-	case d.is(k, "running"):
-		return d.pointerObject(&cs.running, func() {}, func(k string) bool {
-			if d.is(k, "startedAt") {
-				return d.strField(nil)
-			}
-			return d.skip()
-		})
-	case d.is(k, "terminated"):
-		return d.pointerObject(&cs.terminated, func() { cs.exitCode, cs.terminatedReason = 0, "" }, func(k string) bool {
-			switch {
-			case d.is(k, "exitCode"):
-				return d.intField(&cs.exitCode, nil)
-			case d.is(k, "reason"):
-				return d.strField(&cs.terminatedReason)
-			}
-			return d.skip()
-		})
+func (d *patchDecoder) state(cs *cstatus) bool {
+	if open, ok := d.object(); !open {
+		return ok
 	}
-	return d.skip()
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.is(k, "waiting"):
+			ok = d.waiting(cs)
+		case d.is(k, "running"):
+			ok = d.running(cs)
+		case d.is(k, "terminated"):
+			ok = d.terminated(cs)
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
 }
 
-// pointerObject reads a pointer-to-struct field: null sets it nil (has
-// false, the struct zeroed so a later object starts afresh); an object
-// sets it and decodes its members into it.
-func (d *patchDecoder) pointerObject(has *bool, zero func(), member func(key string) bool) bool {
-	switch d.peek() {
-	case 'n':
-		*has = false
-		zero()
-		return d.lit("null")
-	case '{':
-	default:
-		return false
+func (d *patchDecoder) waiting(cs *cstatus) bool {
+	if open, ok := d.pointer(&cs.waiting); !open {
+		cs.waitingReason = ""
+		return ok
 	}
-	if !d.open() {
-		return false
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.is(k, "reason"):
+			ok = d.strField(&cs.waitingReason)
+		case d.is(k, "message"):
+			ok = d.strField(nil) // read for its type: a number is an error
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
 	}
-	*has = true
-	return d.members(member)
 }
 
-// is is fieldIs for the key member last read.
+func (d *patchDecoder) running(cs *cstatus) bool {
+	if open, ok := d.pointer(&cs.running); !open {
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		if d.is(k, "startedAt") {
+			ok = d.strField(nil)
+		} else {
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *patchDecoder) terminated(cs *cstatus) bool {
+	if open, ok := d.pointer(&cs.terminated); !open {
+		cs.exitCode, cs.terminatedReason = 0, ""
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.is(k, "exitCode"):
+			ok = d.intField(&cs.exitCode, nil)
+		case d.is(k, "reason"):
+			ok = d.strField(&cs.terminatedReason)
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// is reports whether the key member last read names the field name, as
+// encoding/json matches them (fieldIs).
 func (d *patchDecoder) is(key, name string) bool {
-	// Small enough to inline: a member's key is tried against each name
-	// its struct reads, and nearly always differs in length.
-	return (len(key) == len(name) || !d.keyASCII) && isField(key, name)
+	// Small enough to inline, with name a constant: the exact match, the
+	// common one, compares in place; a key of another length, nearly
+	// every other, is told apart at once.
+	return key == name || (len(key) == len(name) || !d.keyASCII) && isFold(key, name)
 }
 
-// isField is fieldIs, called: inlined, it would leave is too big to inline.
+// isFold is fieldIs, called: inlined, it would leave is too big to inline.
 //
 //go:noinline
-func isField(key, name string) bool { return fieldIs(key, name) }
+func isFold(key, name string) bool { return fieldIs(key, name) }
 
 // fieldIs matches a key to a field name as encoding/json does: exactly,
 // else after folding case (Unicode simple folding: "ſ" matches "s").

@@ -269,41 +269,52 @@ func BenchmarkStatusPatch(b *testing.B) {
 	}
 }
 
-// special8's lowest flag is the first byte strPlain rejects, whatever the
-// bytes above it: every byte value at every position, over plain and
-// random neighbours.
+// special8's and stop8's lowest flag is the first byte their table
+// (strPlain, strStop) marks as special, whatever the bytes above it:
+// every byte value at every position, over plain and random neighbours.
 func TestSpecial8FindsFirstSpecialByte(t *testing.T) {
-	rng := rand.New(rand.NewPCG(1, 2))
-	first := func(w [8]byte) int {
-		for i, c := range w {
-			if !strPlain[c] {
-				return i
-			}
-		}
-		return 8
-	}
-	check := func(w [8]byte) {
-		got := 8
-		if m := special8(load8(string(w[:]), 0)); m != 0 {
-			got = bits.TrailingZeros64(m) >> 3
-		}
-		if want := first(w); got != want {
-			t.Fatalf("special8(%q): first special byte %d, want %d", w, got, want)
-		}
-	}
-	for pos := 0; pos < 8; pos++ {
-		for c := 0; c < 256; c++ {
-			w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
-			w[pos] = byte(c)
-			check(w)
-			for range 20 {
-				for i := range w {
-					if i != pos {
-						w[i] = byte(rng.Uint32())
+	for _, c := range []struct {
+		name    string
+		flags   func(uint64) uint64
+		special func(byte) bool
+	}{
+		{"special8", special8, func(c byte) bool { return !strPlain[c] }},
+		{"stop8", stop8, func(c byte) bool { return strStop[c] }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, 2))
+			first := func(w [8]byte) int {
+				for i, b := range w {
+					if c.special(b) {
+						return i
 					}
 				}
-				check(w)
+				return 8
 			}
-		}
+			check := func(w [8]byte) {
+				got := 8
+				if m := c.flags(load8(string(w[:]), 0)); m != 0 {
+					got = bits.TrailingZeros64(m) >> 3
+				}
+				if want := first(w); got != want {
+					t.Fatalf("%s(%q): first special byte %d, want %d", c.name, w, got, want)
+				}
+			}
+			for pos := 0; pos < 8; pos++ {
+				for b := 0; b < 256; b++ {
+					w := [8]byte{'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'}
+					w[pos] = byte(b)
+					check(w)
+					for range 20 {
+						for i := range w {
+							if i != pos {
+								w[i] = byte(rng.Uint32())
+							}
+						}
+						check(w)
+					}
+				}
+			}
+		})
 	}
 }
