@@ -352,6 +352,15 @@ type recordKey struct {
 	nodes                  int
 }
 
+// is reports whether rec's key is k, with nodes nodes known. A record's
+// input is the reader's string, the one k holds: compared at once.
+func (k *recordKey) is(rec *parser.Record, nodes int) bool {
+	return k.nodes == nodes && same(k.input, rec.Pos.Input) && same(k.host, rec.Host) && same(k.component, rec.Component)
+}
+
+// same is a == b, without a call when both are empty.
+func same(a, b string) bool { return len(a) == len(b) && (len(a) == 0 || a == b) }
+
 // nodeKey says which node a record belongs to: its host (journald prefix
 // or dump layout), else its input — rotated siblings (kubelet.log.1.gz)
 // share one — so unrelated single-node logs are not merged. A runtime log
@@ -636,7 +645,7 @@ func (b *Builder) Add(rec *parser.Record) {
 	// A record's node and input are nearly always the last record's: the
 	// lookups are made again only when what decides them changes.
 	n := b.lastNode
-	if n == nil || b.lastKey != (recordKey{rec.Pos.Input, rec.Host, rec.Component, len(b.nodes)}) {
+	if n == nil || !b.lastKey.is(rec, len(b.nodes)) {
 		if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
 			b.inputs[rec.Pos.Input] = true
 			b.inputOrder = append(b.inputOrder, rec.Pos.Input)
