@@ -22,6 +22,19 @@ type clock struct {
 	secHdr  klogHeader // month to sec
 }
 
+// same reports whether second would return c.sec for a header of the
+// second k and leave the clock as it is: k is the second the clock was
+// last moved to, in the same year, and no anchor has moved the month on
+// since (so no New Year can come of it). A declined line is then only
+// its microseconds (Reader.bare).
+func (c *clock) same(k secondKey) bool {
+	return c.known(k) && c.lastMonth == c.secHdr.month && c.year == c.secYear
+}
+
+// known reports whether k is the second of the last header the clock was
+// moved to, whose time was read and found valid.
+func (c *clock) known(k secondKey) bool { return k == c.secHdr.second && k[0] != 0 }
+
 func newClock(opts Options) clock {
 	c := clock{loc: opts.Location, modTime: opts.ModTime}
 	if c.loc == nil {

@@ -85,6 +85,9 @@ func FuzzFastPath(f *testing.F) {
 	seedLines(f, 20, "corpus/v1.36.3/01-happy-path.log")
 	f.Add([]byte("\xef\xbb\xbf" + klogLine + "\n> " + klogLine + "\n\t" + klogLine + "\n" + klogLine[:29] + "\n"))
 	f.Add([]byte(`I1122 06:03:25.000000 1 a.go:1] "m" k=<` + "\n\tx\n" + klogLine + "\n >\n"))
+	for _, c := range bareCases {
+		f.Add([]byte(c.input))
+	}
 	f.Fuzz(checkFastPath)
 }
 

@@ -14,7 +14,19 @@ type klogHeader struct {
 	pid                    int
 	srcStart, srcEnd       int // file:line
 	payload                int // index of the payload after "] "
+	// second is "mmdd hh:mm:ss" as written, in two words (see
+	// secondKey): equal keys are the same second, and a line whose key
+	// is that of a header read before has valid digits there.
+	second secondKey
 }
+
+// secondKey is the bytes b[1:9] and b[9:14] of a klog header line, the
+// second it was written in.
+type secondKey [2]uint64
+
+// keyOf returns the secondKey of a header line from the words
+// b[1:9] and b[9:17] that parseKlogHeaderTo reads.
+func keyOf(w1, w2 uint64) secondKey { return secondKey{w1, w2 & 0xff_ffff_ffff} }
 
 func digits(b []byte, i, n int) (int, bool) {
 	v := 0
@@ -78,7 +90,8 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	if h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
 		return false
 	}
-	h.micros = int(p3>>16&0xff)*10000 + int(p3>>32&0xff)*100 + int(p3>>48&0xff)
+	h.micros = microsOf(p3)
+	h.second = keyOf(w1, w2)
 	if b[21] != ' ' {
 		return false
 	}
@@ -92,6 +105,12 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	var ok bool
 	h.srcEnd, h.payload, ok = klogSource(b, i)
 	return ok
+}
+
+// microsOf returns the microseconds of a header from pairs of its word
+// b[13:21] ("s.uuuuuu").
+func microsOf(p3 uint64) int {
+	return int(p3>>16&0xff)*10000 + int(p3>>32&0xff)*100 + int(p3>>48&0xff)
 }
 
 // pairs returns w, a word of digits (and other bytes), with the number of
@@ -175,14 +194,30 @@ func headerWords(w1, w2, w3 uint64) bool {
 		d1, s1, v1 = 0x00ffff00ffffffff, 0xff0000ff00000000, uint64(':')<<56 | uint64(' ')<<32
 		d2, s2, v2 = 0xffff00ffff00ffff, 0x0000ff0000ff0000, uint64('.')<<40 | uint64(':')<<16
 		d3         = 0xffffffffffff0000
-		hi, six    = 0xf0f0f0f0f0f0f0f0, 0x0606060606060606
-		three      = 0x3030303030303030
 	)
-	digits := func(w, m uint64) bool {
-		w &= m
-		return w&hi == three&m && (w+six&m)&hi == three&m
-	}
-	return w1&s1 == v1 && w2&s2 == v2 && digits(w1, d1) && digits(w2, d2) && digits(w3, d3)
+	return w1&s1 == v1 && w2&s2 == v2 && digitBytes(w1, d1) && digitBytes(w2, d2) && digitBytes(w3, d3)
+}
+
+// digitBytes reports whether the bytes of w that mask m selects are
+// digits (see headerWords).
+func digitBytes(w, m uint64) bool {
+	const hi, six, three = 0xf0f0f0f0f0f0f0f0, 0x0606060606060606, 0x3030303030303030
+	w &= m
+	return w&hi == three&m && (w+six&m)&hi == three&m
+}
+
+// microWords is headerWords for the words of a header whose second is
+// known to be valid (clock.known): the '.' at b[14] and the digits of
+// b[15:21].
+func microWords(w2, w3 uint64) bool {
+	return w2>>40&0xff == '.' && digitBytes(w3, 0xffffffffffff0000)
+}
+
+// validDate reports whether the month and day of a header, from pairs of
+// its word b[1:9], are in range.
+func validDate(p1 uint64) bool {
+	month, day := p1&0xff, p1>>16&0xff
+	return month-1 < 12 && day-1 < 31
 }
 
 // klogSource finds the end of the header's file:line, which starts at
@@ -234,11 +269,11 @@ func klogMsg(payload []byte) []byte {
 //
 // inPlace says that b stays as it is while the record is used
 // (Options.Borrow): the text of the fields is not copied.
-func (r *Reader) decodeKlog(b []byte, h klogHeader, rec *Record, memo string, plain, inPlace bool) {
+func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, memo string, plain, inPlace bool) {
 	rec.Severity = h.sev
 	rec.PID = h.pid
 	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
-	rec.Time = r.clock.klogTime(&h)
+	rec.Time = r.clock.klogTime(h)
 	rec.Verbosity = -1
 	payload := b[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {

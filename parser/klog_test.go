@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -49,6 +50,9 @@ func parseKlogHeaderRef(b []byte) (h klogHeader, ok bool) {
 	if !(ok1 && ok2 && ok3 && ok4 && ok5 && ok6) || h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
 		return h, false
 	}
+	var w [16]byte
+	copy(w[:], b[1:14])
+	h.second = secondKey{binary.LittleEndian.Uint64(w[:8]), binary.LittleEndian.Uint64(w[8:])}
 	i := 21
 	if i >= len(b) || b[i] != ' ' {
 		return h, false
@@ -267,9 +271,9 @@ func FuzzDecodeKlog(f *testing.F) {
 			buf := bytes.Clone(data)
 			var rec Record
 			if i < 2 {
-				r.decodeKlog(buf, h, &rec, "", false, false)
+				r.decodeKlog(buf, &h, &rec, "", false, false)
 			} else {
-				r.decodeKlog(buf, h, &rec, memo, plainLen(memo) == len(memo), false)
+				r.decodeKlog(buf, &h, &rec, memo, plainLen(memo) == len(memo), false)
 			}
 			for j := range buf {
 				buf[j] = 'X'

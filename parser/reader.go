@@ -133,15 +133,18 @@ type secTimes struct {
 
 // seeKlogTime is seeTime for the time of the declined klog record with
 // header h.
-func (r *Reader) seeKlogTime(h *klogHeader) {
-	sec := r.clock.second(h)
+func (r *Reader) seeKlogTime(h *klogHeader) { r.seeMicros(r.clock.second(h), h.micros) }
+
+// seeMicros is seeKlogTime for the time that is the second sec plus
+// micros microseconds.
+func (r *Reader) seeMicros(sec time.Time, micros int) {
 	g := &r.secTimes
 	if g.set && g.sec == sec {
-		g.min, g.max = min(g.min, h.micros), max(g.max, h.micros)
+		g.min, g.max = min(g.min, micros), max(g.max, micros)
 		return
 	}
 	r.settle()
-	*g = secTimes{sec: sec, min: h.micros, max: h.micros, set: true}
+	*g = secTimes{sec: sec, min: micros, max: micros, set: true}
 }
 
 // settle gives the times secTimes holds to seeTime.
@@ -279,6 +282,12 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
+	// sites, pidWord and pidOK are what bare remembers of the lines
+	// before: the messages of call sites, and the last PID field found
+	// valid (as read at b[22:30]).
+	sites    siteTable
+	pidWord  uint64
+	pidOK    bool
 	secTimes secTimes
 	// strs interns klog sources and messages (see intern).
 	strs strTable
@@ -462,6 +471,9 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	if len(line) >= 30 && !r.slow {
 		switch line[0] {
 		case 'I', 'W', 'E', 'F':
+			if rec, ok := r.bare(line, phys, start); ok {
+				return rec
+			}
 			if h := &r.hdr; parseKlogHeaderTo(h, line) {
 				format, msg := klogPayload(line, h)
 				return r.begin(line, line, nil, format, h, msg, phys, start)
@@ -521,15 +533,38 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		out = r.flush()
 	}
 	want, memo := r.want(format, msg)
+	var memoMsg string
+	var plain bool
+	if memo != nil && format == FormatKlog {
+		memoMsg, plain = memo.s, memo.plain
+	}
+	r.open(line, content, pfx, format, want, memoMsg, plain, phys, start)
+	if want {
+		r.cur.hdr = *h
+	} else if format == FormatKlog || format == FormatKlogLegacy {
+		// Declined records still move the clock, in the order of the
+		// records: the log's end time and the December→January rollover
+		// must see every line.
+		r.seeKlogTime(h)
+	}
+	return out
+}
+
+// open makes the record whose first line is line (content without its
+// prefix pfx; nil: none) the pending one, once the one before it is
+// flushed. msg and plain are the record's raw message as Want's memo
+// keeps it and whether it needs no unquoting ("": not known). The caller
+// sets the header of a wanted klog record.
+func (r *Reader) open(line, content []byte, pfx *prefix, format Format, want bool, msg string, plain bool, phys int, start int64) {
 	p := &r.cur
 	if want || p.want {
 		*p = pending{buf: p.buf[:0]}
 	}
 	// (Between declined records, what only a wanted one reads (buf, the
-	// widths, the quote state, capped, msg) is left as it was: most
+	// widths, the quote state, capped, msg, hdr) is left as it was: most
 	// lines are declined, and the whole of pending costs more to clear
 	// than the rest of such a line.)
-	p.active, p.want, p.format, p.hdr = true, want, format, *h
+	p.active, p.want, p.format = true, want, format
 	p.line, p.offset, p.length, p.lines = r.lineNo, start, phys, 1
 	p.multiline = format == FormatKlog && bytes.HasSuffix(content, []byte("=<"))
 	if pfx != nil {
@@ -539,9 +574,7 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 	}
 	if want {
 		p.firstN = len(content)
-		if memo != nil && format == FormatKlog {
-			p.msg, p.msgPlain = memo.s, memo.plain
-		}
+		p.msg, p.msgPlain = msg, plain
 		if r.stable {
 			p.ref = content
 		} else {
@@ -555,7 +588,6 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 			p.lastW = p.firstW
 		}
 	}
-	return out
 }
 
 // wrapped reports whether the last line of the record looks hard-wrapped:
@@ -777,13 +809,9 @@ func (r *Reader) flush() *Record {
 	p := &r.cur
 	p.active = false
 	if !p.want {
+		// (Its time was seen when it began.)
 		r.stats.Filtered++
 		r.byFormat[p.format]++
-		if p.format == FormatKlog || p.format == FormatKlogLegacy {
-			// Declined records still move the clock: the log's end time and
-			// the December→January rollover must see every line.
-			r.seeKlogTime(&p.hdr)
-		}
 		return nil
 	}
 	rec := r.out
@@ -808,7 +836,7 @@ func (r *Reader) flush() *Record {
 	case FormatKlog, FormatKlogLegacy:
 		// (A record of one line in a chunk is where it was read until it
 		// is handed on; buf is written again by the next record.)
-		r.decodeKlog(p.data(), p.hdr, rec, p.msg, p.msgPlain, r.opts.Borrow && p.ref != nil)
+		r.decodeKlog(p.data(), &p.hdr, rec, p.msg, p.msgPlain, r.opts.Borrow && p.ref != nil)
 	case FormatJSON:
 		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:
