@@ -5,6 +5,7 @@ package timeline
 
 import (
 	"errors"
+	"hash/maphash"
 	"io"
 	"math"
 	"math/bits"
@@ -283,7 +284,10 @@ type Builder struct {
 	rowScratch    rowScratch    // FinishRows' working memory for what a row does not keep
 	lastStampTime time.Time     // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
-	eventRec      eventRecord           // the event being read (event)
+	eventRec      eventRecord // the event being read (event)
+	eventMemo     *[eventMemoSize]eventWords
+	eventSeed     maphash.Seed
+	eventScratch  eventWords            // the reference's, read anew for each event
 	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash
 	reference     bool                  // tests: no caches, the reference path for every record
 	idBuf         []byte                // packID's
@@ -476,6 +480,18 @@ func (b *Builder) publicEvidence(evs []evidence) []Evidence {
 // evidenceTextID is evidenceText's index in b.texts (what textID would
 // give for it), found with one lookup of the text, not two.
 func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
+	if w := b.eventRec.words; w != nil && b.eventRec.rec == rec && rec.Err == "" {
+		// An event's: the same for every pod, kept with its words.
+		if w.evText != 0 {
+			return w.evText
+		}
+		t := b.composeEvidenceText(rec)
+		if k, ok := b.wordOfBytes(t); ok {
+			w.evText = k
+			return k
+		}
+		return b.internBytesID(t)
+	}
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
 			return b.internBytesID(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
@@ -689,7 +705,7 @@ func (b *Builder) Add(rec *parser.Record) {
 		first = msg[0]
 	}
 	switch {
-	case (first == 'A' || first == 'S') && (strings.HasPrefix(msg, "Attempting to register node") || strings.HasPrefix(msg, "Successfully registered node")):
+	case first == 'A' && strings.HasPrefix(msg, "Attempting to register node"), first == 'S' && len(msg) > 1 && msg[1] == 'u' && strings.HasPrefix(msg, "Successfully registered node"):
 		if v, ok := rec.Field("node"); ok && n.hostname == "" {
 			// KObj: a string in text, {"name":…} in the JSON format.
 			if nv, ok := v.Get("name"); ok {
@@ -952,13 +968,22 @@ func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
 	return pod, podUID, podID
 }
 
+// valueText is v.String(), without a call nor a copy of v for the kinds
+// whose text is Str.
+func valueText(v *parser.Value) string {
+	if v.Kind != parser.KindList && v.Kind != parser.KindObject {
+		return v.Str
+	}
+	return v.String()
+}
+
 // uidOf is the pod UID that podUID, else podID, gives.
 func uidOf(podUID, podID *parser.Value) string {
 	for _, v := range [2]*parser.Value{podUID, podID} {
 		if v == nil {
 			continue
 		}
-		if u := v.String(); looksLikeUID(u) {
+		if u := valueText(v); looksLikeUID(u) {
 			return u
 		}
 	}
@@ -1672,10 +1697,12 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
 }
 
-// eventRecord is the event record being read, with its reason and message.
+// eventRecord is the event record being read, with its reason and message
+// and what its words give.
 type eventRecord struct {
 	rec             *parser.Record
 	reason, message string
+	words           *eventWords
 }
 
 // eventFields are the fields of an "Event occurred" record, the first of
@@ -1713,7 +1740,7 @@ func readEvent(rec *parser.Record) eventFields {
 		}
 		if !seen[k] {
 			seen[k] = true
-			*dst = f.Value.String()
+			*dst = valueText(&f.Value)
 		}
 	}
 	return e
@@ -1723,7 +1750,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	e := readEvent(rec)
 	// The event's evidence text is made of its reason and message: read
 	// here already (the first field of each name, as Record.Str reads).
-	b.eventRec = eventRecord{rec, e.reason, e.message}
+	b.eventRec = eventRecord{rec: rec, reason: e.reason, message: e.message}
 	defer func() { b.eventRec = eventRecord{} }()
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
@@ -1736,24 +1763,26 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		b.unattributedLine(rec)
 		return
 	}
-	reason, message, typ, fp := e.reason, e.message, e.typ, e.fieldPath
-	b.addEvent(f, rec, typ, reason, message, fp)
-	cname, ctyp, isC := containerFromFieldPath(fp)
+	w := b.eventWordsOf(&e)
+	b.eventRec.words = w
+	reason, message := e.reason, e.message
+	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
+	cname, ctyp, isC := w.cname, w.ctyp, w.isC
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.container(f, cname, ctyp)
-		c.notePull(reason, message, b.stampAt(rec.Time))
-		if img := firstQuoted(message); img != "" {
+		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
+		if img := w.image; img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
 		}
 	}
-	for _, mk := range b.m.event(reason, message) {
+	for _, mk := range w.markers {
 		if mk.Container {
 			if !isC {
 				continue
 			}
 			c := b.container(f, cname, ctyp)
 			if mk.Stage == CStImage && c.image == 0 {
-				b.setText(&c.image, firstQuoted(message)) // Pulling image "x"
+				b.setText(&c.image, w.image) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages.get(CStCreated) != nil {
@@ -1763,6 +1792,73 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		}
 		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
 	}
+}
+
+// eventWords is what an event's words (type, reason, message, field path)
+// give, whatever its pod: the kubelet logs the same few dozen events, word
+// for word, for every pod. A memo (eventMemo) keeps what was read of the
+// last few hundred distinct ones.
+type eventWords struct {
+	typ, reason, message, fieldPath string // the key: the entry's own copies
+	// The indexes of the words in b.texts, once interned; 0 until then.
+	// An interned text keeps its index for good (isText).
+	kt, kr, km, kfp uint32
+	// evText is the interned index of the event's evidence text (Event
+	// <reason>: <message>, cut: composeEvidenceText for a record without an
+	// error); 0 until interned.
+	evText         uint32
+	markers        []*Marker // the matcher's, a copy
+	cname, ctyp    string    // the container the field path names (isC)
+	isC            bool
+	image          string // the message's first quoted text
+	alreadyPresent bool   // a Pulled event that pulled nothing
+}
+
+const eventMemoSize = 1024
+
+// eventWordsOf returns what e's words give: from the memo when they were
+// read before, else read now (and kept, unless b is the reference).
+func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
+	var w *eventWords
+	if b.reference {
+		w = &b.eventScratch
+	} else {
+		if b.eventMemo == nil {
+			b.eventMemo = new([eventMemoSize]eventWords)
+		}
+		if b.eventSeed == (maphash.Seed{}) {
+			b.eventSeed = maphash.MakeSeed()
+		}
+		h := maphash.String(b.eventSeed, e.message) ^ (tail8(e.reason)+uint64(len(e.typ)))*0x9e3779b97f4a7c15 ^ tail8(e.fieldPath)
+		w = &b.eventMemo[(h*0xc2b2ae3d27d4eb4f)>>(64-10)]
+		if w.reason == e.reason && w.message == e.message && w.fieldPath == e.fieldPath && w.typ == e.typ && w.markers != nil {
+			return w
+		}
+	}
+	own := func(s string) string {
+		if b.reference {
+			return s
+		}
+		return strings.Clone(s)
+	}
+	*w = eventWords{typ: own(e.typ), reason: own(e.reason), message: own(e.message), fieldPath: own(e.fieldPath)}
+	w.markers = append(make([]*Marker, 0, 1), b.m.event(e.reason, e.message)...) // never nil: a full entry
+	w.cname, w.ctyp, w.isC = containerFromFieldPath(w.fieldPath)
+	w.image = firstQuoted(w.message)
+	w.alreadyPresent = strings.Contains(w.message, "already present")
+	return w
+}
+
+// word returns *k, the interned index of s, looking it up while unknown.
+func (b *Builder) wordIn(k *uint32, s string) (uint32, bool) {
+	if *k != 0 {
+		return *k, true
+	}
+	id, ok := b.wordOf(s)
+	if ok {
+		*k = id
+	}
+	return id, ok
 }
 
 // eventFlow is the flow of an event's involved object (resolve's), ok
@@ -1798,15 +1894,16 @@ type event struct {
 	at, last               stamp
 }
 
-func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, message, fieldPath string) {
-	// Reasons and types are a few dozen words, interned: their indexes,
-	// found once, tell an event from the pod's others without reading
-	// texts all over the heap.
-	kr, rok := b.wordOf(reason)
-	kt, tok := b.wordOf(typ)
+func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ, reason, message, fieldPath string) {
+	// Reasons, types and most messages are interned: their indexes, known
+	// from the event's words, tell an event from the pod's others without
+	// reading texts all over the heap.
+	kr, rok := b.wordIn(&w.kr, reason)
+	kt, tok := b.wordIn(&w.kt, typ)
+	km, mok := b.wordIn(&w.km, message)
 	for i := range f.events {
 		e := &f.events[i]
-		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.texts[e.text] == message {
+		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.isText(e.text, message, km, mok) {
 			e.count.inc()
 			e.last = b.stampAt(rec.Time)
 			return
@@ -1826,7 +1923,14 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, typ, reason, messag
 	if !tok {
 		kt = b.internID(typ)
 	}
-	f.events = append(f.events, event{where: b.where(rec, b.internID(message)), typ: kt, reason: kr, fieldPath: b.internID(fieldPath),
+	if !mok {
+		km = b.internID(message)
+	}
+	kfp, ok := b.wordIn(&w.kfp, fieldPath)
+	if !ok {
+		kfp = b.internID(fieldPath)
+	}
+	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
 		at: b.stampAt(rec.Time), count: 1})
 }
 

@@ -63,6 +63,12 @@ func (b *Builder) stampAt(t time.Time) stamp {
 	if b.lastStamp != 0 && t == b.lastStampTime && !b.reference {
 		return b.lastStamp
 	}
+	return b.stampAtNew(t)
+}
+
+// stampAtNew is stampAt for a time other than the last: apart, so that
+// stampAt's test of the last inlines.
+func (b *Builder) stampAtNew(t time.Time) stamp {
 	s := b.stamp(b.instant(t))
 	if s.compact() {
 		b.lastStampTime, b.lastStamp = t, s
@@ -369,11 +375,12 @@ func (b *Builder) packID(id string) []byte {
 	if len(id) == 64 {
 		// Packed whole, checked once: bad collects every digit's bits.
 		p = append(p, make([]byte, 32)...)
+		q := p[:32]
 		var bad byte
-		for i := range 32 {
+		for i := range q {
 			hi, lo := unhexTab[id[2*i]], unhexTab[id[2*i+1]]
 			bad |= hi | lo
-			p[i] = hi<<4 | lo
+			q[i] = hi<<4 | lo
 		}
 		if bad <= 15 {
 			b.idBuf = p

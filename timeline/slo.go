@@ -37,14 +37,14 @@ func sloRuleOf(rec *parser.Record) sloRule {
 
 // notePull records a pull from the Pulling and Pulled events. "Pulled" with
 // "already present" is no pull at all.
-func (c *containerState) notePull(reason, message string, t stamp) {
+func (c *containerState) notePull(reason string, alreadyPresent bool, t stamp) {
 	switch reason {
 	case "Pulling":
 		if c.pullOpen.IsZero() {
 			c.pullOpen = t
 		}
 	case "Pulled":
-		if c.pullOpen.IsZero() || strings.Contains(message, "already present") {
+		if c.pullOpen.IsZero() || alreadyPresent {
 			return
 		}
 		if len(c.pulls) < maxPulls {
