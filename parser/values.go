@@ -357,7 +357,7 @@ func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) 
 	// len(s)-i more bytes is left at every step.)
 	for {
 		for i+8 <= len(s) {
-			w := binary.LittleEndian.Uint64([]byte(s[i : i+8]))
+			w := word(s, i)
 			binary.LittleEndian.PutUint64(buf[n:n+8], w)
 			m := notPlain(w)
 			if m == 0 {
@@ -464,6 +464,15 @@ var plainByte = func() (t [256]bool) {
 var simpleEscape = [256]byte{
 	'a': '\a', 'b': '\b', 'f': '\f', 'n': '\n', 'r': '\r', 't': '\t', 'v': '\v',
 	'\\': '\\', '"': '"',
+}
+
+// word returns the eight bytes at s[i:], the first in the low byte. (One
+// bounds check and one load: binary.LittleEndian on []byte(s[i:i+8]) is
+// eight instructions more.)
+func word(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
 }
 
 // plainLen returns the length of the run of plain bytes at the start of s.
