@@ -37,20 +37,22 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 		return nil, false
 	}
 	if pw := binary.LittleEndian.Uint64(line[22:30]); pw != r.pidWord || !r.pidOK {
-		if _, ok := klogPID(line); !ok {
+		pid, ok := klogPID(line)
+		if !ok {
 			return nil, false
 		}
-		r.pidWord, r.pidOK = pw, true
+		r.pidWord, r.pid, r.pidOK = pw, pid, true
 	}
 	var (
 		sp     int // the space after file:line
+		end    int // after the message's closing quote; 0: none
 		format = FormatKlog
 		want   bool
-		memo   string
-		plain  bool
+		known  knownText
 	)
 	if e := r.sites.find(line); e != nil {
-		sp, want, memo, plain = 30+e.src, e.want, e.msg, e.plain
+		sp, end, want = 30+e.src, 30+len(e.key), e.want
+		known = knownText{msg: e.msg, plain: e.plain, source: e.key[:e.src-1]}
 	} else {
 		// file:line runs to the first space, after its ']' (klogSource).
 		if sp = spaceFrom(line, 30); sp < 0 || line[sp-1] != ']' {
@@ -59,14 +61,16 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 		payload := line[sp+1:]
 		if len(payload) > 0 && payload[0] == '"' {
 			msg := klogMsg(payload)
+			// (A message without its closing quote could end in a
+			// backslash that escapes the quote of a line that has one.)
+			if 1+len(msg) < len(payload) {
+				end = sp + 1 + len(msg) + 2
+			}
 			var m *strSlot
 			if want, m = r.want(format, msg); m != nil {
-				memo, plain = m.s, m.plain
-				if 1+len(msg) < len(payload) {
-					// (A message without its closing quote could end
-					// in a backslash that escapes the quote of a line
-					// that has one.)
-					r.sites.add(line, sp, len(msg), m.s, want, plain)
+				known.msg, known.plain = m.s, m.plain
+				if end > 0 {
+					r.sites.add(line, sp, end, m.s, want, m.plain)
 				}
 			}
 		} else {
@@ -79,8 +83,13 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 		out = r.flush()
 	}
 	if want {
-		r.open(line, line, nil, format, want, memo, plain, phys, start)
-		parseKlogHeaderTo(&r.cur.hdr, line) // (true: checked above)
+		r.open(line, line, nil, format, want, known, phys, start)
+		// The header as parseKlogHeaderTo reads it, from what was
+		// read of it above.
+		h := &r.cur.hdr
+		h.sev = severityOf[line[0]]
+		h.setTime(w1, w2, w3)
+		h.pid, h.srcStart, h.srcEnd, h.payload, h.msgEnd = r.pid, 30, sp-1, sp+1, end
 		return out, true
 	}
 	// open, for a declined record without a prefix.
@@ -144,7 +153,8 @@ type siteSlot struct {
 	hash  uint64 // siteHash; 0: free
 	key   string // b[30:] up to the message's closing quote: `file:line] "msg"`
 	msg   string // the raw message, Want's memo's string
-	src   int    // the length of file:line
+	src   int    // the length of file:line and its ']'
+
 	want  bool
 	plain bool // msg needs no unquoting
 }
@@ -190,10 +200,9 @@ func (t *siteTable) find(line []byte) *siteSlot {
 	}
 }
 
-// add enters the message of n bytes that the quote at line[sp+1] opens and
-// a quote closes, msg, with Want's answer.
-func (t *siteTable) add(line []byte, sp, n int, msg string, want, plain bool) {
-	end := sp + 2 + n + 1 // after the closing quote
+// add enters the message that the quote at line[sp+1] opens and a quote
+// closes before line[end], msg, with Want's answer.
+func (t *siteTable) add(line []byte, sp, end int, msg string, want, plain bool) {
 	if end-30 < siteHashed || t.n >= sitesMax {
 		return
 	}

@@ -18,6 +18,9 @@ type klogHeader struct {
 	// secondKey): equal keys are the same second, and a line whose key
 	// is that of a header read before has valid digits there.
 	second secondKey
+	// msgEnd, when not 0, is the index in the line just past the closing
+	// quote of a structured message, which Reader.bare found.
+	msgEnd int
 }
 
 // secondKey is the bytes b[1:9] and b[9:14] of a klog header line, the
@@ -46,6 +49,9 @@ func digit2(b []byte, i int) (int, bool) {
 	x, y := b[i]-'0', b[i+1]-'0'
 	return int(x)*10 + int(y), x <= 9 && y <= 9
 }
+
+// severityOf maps the first byte of a klog header to its severity.
+var severityOf = [256]Severity{'I': SeverityInfo, 'W': SeverityWarning, 'E': SeverityError, 'F': SeverityFatal}
 
 // parseKlogHeader reads the klog header at the start of b by fixed offsets
 // (no regexp: this runs on every line).
@@ -82,19 +88,14 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	if !headerWords(w1, w2, w3) {
 		return false
 	}
-	// The two-digit numbers, read from the words too: byte k of pairs(w)
-	// is the number of the digits at bytes k and k+1 of w.
-	p1, p2, p3 := pairs(w1), pairs(w2), pairs(w3)
-	h.month, h.day, h.hour = int(p1&0xff), int(p1>>16&0xff), int(p1>>40&0xff)
-	h.min, h.sec = int(p2&0xff), int(p2>>24&0xff)
+	h.setTime(w1, w2, w3)
 	if h.month < 1 || h.month > 12 || h.day < 1 || h.day > 31 {
 		return false
 	}
-	h.micros = microsOf(p3)
-	h.second = keyOf(w1, w2)
 	if b[21] != ' ' {
 		return false
 	}
+	h.msgEnd = 0
 	i := 30
 	if pid, ok := klogPID(b); ok {
 		h.pid = pid
@@ -105,6 +106,18 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	var ok bool
 	h.srcEnd, h.payload, ok = klogSource(b, i)
 	return ok
+}
+
+// setTime sets the time of h from the words b[1:9], b[9:17] and b[13:21]
+// of its line, which headerWords accepts.
+func (h *klogHeader) setTime(w1, w2, w3 uint64) {
+	// The two-digit numbers, read from the words: byte k of pairs(w) is
+	// the number of the digits at bytes k and k+1 of w.
+	p1, p2, p3 := pairs(w1), pairs(w2), pairs(w3)
+	h.month, h.day, h.hour = int(p1&0xff), int(p1>>16&0xff), int(p1>>40&0xff)
+	h.min, h.sec = int(p2&0xff), int(p2>>24&0xff)
+	h.micros = microsOf(p3)
+	h.second = keyOf(w1, w2)
 }
 
 // microsOf returns the microseconds of a header from pairs of its word
@@ -261,23 +274,31 @@ func klogMsg(payload []byte) []byte {
 // and a message with nothing to unquote are interned per Reader (a
 // message with escapes is decoded into its own string).
 //
-// memo, when not "", is the raw message of the record's first line as
-// Want's memo keeps it, and plain says whether it needs no unquoting. The
-// raw message of the record starts where the first line's does, in bytes
-// that are the first line's: when it is as long, it is the same, and memo
-// serves as its interned string.
+// k.msg, when not "", is the raw message of the record's first line as
+// Want's memo keeps it, and k.plain says whether it needs no unquoting.
+// The raw message of the record starts where the first line's does, in
+// bytes that are the first line's: when it is as long, it is the same, and
+// k.msg serves as its interned string. k.source, when not "", is the
+// source interned, and h.msgEnd, when not 0, where the message ends.
 //
 // inPlace says that b stays as it is while the record is used
 // (Options.Borrow): the text of the fields is not copied.
-func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, memo string, plain, inPlace bool) {
+func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, k *knownText, inPlace bool) {
 	rec.Severity = h.sev
 	rec.PID = h.pid
-	rec.Source = r.intern(b[h.srcStart:h.srcEnd])
+	if rec.Source = k.source; rec.Source == "" {
+		rec.Source = r.intern(b[h.srcStart:h.srcEnd])
+	}
 	rec.Time = r.clock.klogTime(h)
 	rec.Verbosity = -1
 	payload := b[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {
-		if e := msgEnd(payload, 0); e > 0 {
+		e := h.msgEnd - h.payload
+		if h.msgEnd == 0 {
+			e = msgEnd(payload, 0)
+		}
+		if e > 0 {
+			memo, plain := k.msg, k.plain
 			rec.Format = FormatKlog
 			raw := payload[1 : e-1]
 			if memo == "" || len(memo) != len(raw) {
@@ -309,6 +330,14 @@ func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, memo string, p
 	rec.Format = FormatKlogLegacy
 	rec.Msg = r.text.copy(bytes.TrimRight(payload, " \n"))
 	rec.Fields = rec.Fields[:0]
+}
+
+// knownText is what the reader knew of the first line of a klog record
+// when it began, for decodeKlog.
+type knownText struct {
+	msg    string // the raw message as Want's memo holds it, or ""
+	plain  bool   // msg needs no unquoting
+	source string // file:line, interned, or ""
 }
 
 // internMax and internLen bound what a Reader interns: a message that

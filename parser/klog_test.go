@@ -266,14 +266,24 @@ func FuzzDecodeKlog(f *testing.F) {
 				memo = string(msg)
 			}
 		}
+		// What Reader.bare knows of a line whose message it found
+		// closed on it: the message's end and the source too.
+		bareH := h
+		if h.payload < len(first) && first[h.payload] == '"' && h.payload+1+len(memo) < len(first) {
+			bareH.msgEnd = h.payload + 1 + len(memo) + 1
+		}
 		r := NewReader(strings.NewReader(""), Options{Year: 2026})
-		for i := range 4 {
+		for i := range 6 {
 			buf := bytes.Clone(data)
 			var rec Record
-			if i < 2 {
-				r.decodeKlog(buf, &h, &rec, "", false, false)
-			} else {
-				r.decodeKlog(buf, &h, &rec, memo, plainLen(memo) == len(memo), false)
+			switch {
+			case i < 2:
+				r.decodeKlog(buf, &h, &rec, &knownText{}, false)
+			case i < 4:
+				r.decodeKlog(buf, &h, &rec, &knownText{msg: memo, plain: plainLen(memo) == len(memo)}, false)
+			default:
+				k := knownText{msg: memo, plain: plainLen(memo) == len(memo), source: string(data[h.srcStart:h.srcEnd])}
+				r.decodeKlog(buf, &bareH, &rec, &k, false)
 			}
 			for j := range buf {
 				buf[j] = 'X'

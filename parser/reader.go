@@ -202,10 +202,9 @@ type pending struct {
 	qPos       int
 	qIn, qSkip bool
 	capped     bool // buf reached MaxLineBytes: later lines counted, not kept
-	// msg is the raw message of a klog line as Want's memo holds it
-	// (or ""), and msgPlain whether it needs no unquoting.
-	msg      string
-	msgPlain bool
+	// known is what was known of the first line of a klog record when
+	// it began.
+	known knownText
 	// ref, when not nil, is the first line of a wanted record where it
 	// was read, standing for buf: see Reader.stable.
 	ref []byte
@@ -287,6 +286,7 @@ type Reader struct {
 	// valid (as read at b[22:30]).
 	sites    siteTable
 	pidWord  uint64
+	pid      int // klogPID of pidWord
 	pidOK    bool
 	secTimes secTimes
 	// strs interns klog sources and messages (see intern).
@@ -533,12 +533,11 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		out = r.flush()
 	}
 	want, memo := r.want(format, msg)
-	var memoMsg string
-	var plain bool
+	var known knownText
 	if memo != nil && format == FormatKlog {
-		memoMsg, plain = memo.s, memo.plain
+		known.msg, known.plain = memo.s, memo.plain
 	}
-	r.open(line, content, pfx, format, want, memoMsg, plain, phys, start)
+	r.open(line, content, pfx, format, want, known, phys, start)
 	if want {
 		r.cur.hdr = *h
 	} else if format == FormatKlog || format == FormatKlogLegacy {
@@ -552,10 +551,9 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 
 // open makes the record whose first line is line (content without its
 // prefix pfx; nil: none) the pending one, once the one before it is
-// flushed. msg and plain are the record's raw message as Want's memo
-// keeps it and whether it needs no unquoting ("": not known). The caller
-// sets the header of a wanted klog record.
-func (r *Reader) open(line, content []byte, pfx *prefix, format Format, want bool, msg string, plain bool, phys int, start int64) {
+// flushed, with what is known of its first line. The caller sets the
+// header of a wanted klog record.
+func (r *Reader) open(line, content []byte, pfx *prefix, format Format, want bool, known knownText, phys int, start int64) {
 	p := &r.cur
 	if want || p.want {
 		*p = pending{buf: p.buf[:0]}
@@ -574,7 +572,7 @@ func (r *Reader) open(line, content []byte, pfx *prefix, format Format, want boo
 	}
 	if want {
 		p.firstN = len(content)
-		p.msg, p.msgPlain = msg, plain
+		p.known = known
 		if r.stable {
 			p.ref = content
 		} else {
@@ -836,7 +834,7 @@ func (r *Reader) flush() *Record {
 	case FormatKlog, FormatKlogLegacy:
 		// (A record of one line in a chunk is where it was read until it
 		// is handed on; buf is written again by the next record.)
-		r.decodeKlog(p.data(), &p.hdr, rec, p.msg, p.msgPlain, r.opts.Borrow && p.ref != nil)
+		r.decodeKlog(p.data(), &p.hdr, rec, &p.known, r.opts.Borrow && p.ref != nil)
 	case FormatJSON:
 		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:
@@ -849,13 +847,20 @@ func (r *Reader) flush() *Record {
 		r.stats.Unrecognized += int64(p.lines - 1)
 		return nil
 	}
-	if rec.Time.IsZero() && p.pfx.hasTime {
+	switch {
+	case rec.Time.IsZero() && p.pfx.hasTime:
 		rec.Time = p.pfx.time
+		r.seeTime(rec.Time)
+	case p.format == FormatKlog || p.format == FormatKlogLegacy:
+		// rec.Time is the second the clock was moved to and the
+		// header's microseconds.
+		r.seeMicros(r.clock.sec, p.hdr.micros)
+	default:
+		r.seeTime(rec.Time)
 	}
 	if rec.PID == 0 {
 		rec.PID = p.pfx.pid
 	}
-	r.seeTime(rec.Time)
 	rec.Pos = Position{Input: r.opts.Name, Line: p.line, Lines: p.lines, Offset: p.offset, Length: p.length}
 	r.stats.Records++
 	r.byFormat[rec.Format]++
