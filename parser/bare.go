@@ -150,11 +150,10 @@ type siteTable struct {
 }
 
 type siteSlot struct {
-	hash uint64 // siteHash; 0: free
-	key  string // b[30:] up to the message's closing quote: `file:line] "msg"`
-	msg  string // the raw message, Want's memo's string
-	src  int    // the length of file:line and its ']'
-
+	hash  uint64 // siteHash; 0: free
+	key   string // b[30:] up to the message's closing quote: `file:line] "msg"`
+	msg   string // the raw message, Want's memo's string
+	src   int    // the length of file:line and its ']'
 	want  bool
 	plain bool // msg needs no unquoting
 }

@@ -318,8 +318,8 @@ func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, k *knownText, 
 			}
 			rec.Fields = parseKV(kv, rec.Fields[:0], &r.scratch)
 			r.scratch.trim()
-			for _, f := range rec.Fields {
-				if f.Key == "err" {
+			for i := range rec.Fields { // (a Field is 112 bytes: not copied)
+				if f := &rec.Fields[i]; f.Key == "err" {
 					rec.Err = f.Value.String()
 					break
 				}

@@ -501,10 +501,15 @@ func plainLen(s string) int {
 // notPlain has the top bit set of each byte of w, and maybe of bytes
 // above it, that is not plain (see plainLen): the lowest bit set marks the
 // first such byte; 0 when all eight are plain.
+//
+// An ASCII byte y (top bit clear) plus 0x7f has its top bit set unless y
+// is 0: y is a byte of w^(c*lo) for each c of '"', '\\' and '\n', and no
+// sum carries into the byte above but that of a byte that is not ASCII,
+// which is not plain itself.
 func notPlain(w uint64) uint64 {
-	const lo, hi = 0x0101010101010101, 0x8080808080808080
-	q, bs, nl := w^(lo*'"'), w^(lo*'\\'), w^(lo*'\n')
-	return (w | (q-lo)&^q | (bs-lo)&^bs | (nl-lo)&^nl) & hi
+	const lo, hi, low7 = 0x0101010101010101, 0x8080808080808080, 0x7f7f7f7f7f7f7f7f
+	q, bs, nl := w^(lo*'"')+low7, w^(lo*'\\')+low7, w^(lo*'\n')+low7
+	return (w | ^(q & bs & nl)) & hi
 }
 
 // hexDigits reads n hex digits at s[i:].
@@ -591,7 +596,7 @@ func unescapeLoose(b string) string {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 func skipSpace(b string, i int) int {
-	for i < len(b) && isSpace(b[i]) {
+	for i < len(b) && b[i] <= ' ' && isSpace(b[i]) {
 		i++
 	}
 	return i
@@ -959,9 +964,15 @@ func bracketEndLim(b string, i int, lim *limits) int {
 	return e
 }
 
-func isKeyByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/'
-}
+func isKeyByte(c byte) bool { return keyByte[c] }
+
+// keyByte marks the bytes of klog keys.
+var keyByte = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.' || c == '/'
+	}
+	return t
+}()
 
 // keyAt reports whether b[i:] starts with `key=`.
 func keyAt(b string, i int) bool {
