@@ -334,12 +334,7 @@ func load8(s string, i int) uint64 {
 // above (more significant than) one it rightly flags, never below, so the
 // lowest flag is the first special byte.
 func special8(x uint64) uint64 {
-	const (
-		ones = 0x0101010101010101
-		high = 0x8080808080808080
-	)
-	below := func(x uint64, n uint64) uint64 { return (x - ones*n) & ^x & high }
-	return x&high | below(x, ' ') | below(x^(ones*'"'), 1) | below(x^(ones*'\\'), 1)
+	return x&0x8080808080808080 | stop8(x)
 }
 
 // strPlain marks the bytes a string holds as they are: ASCII but for
@@ -535,8 +530,13 @@ func stop8(x uint64) uint64 {
 		ones = 0x0101010101010101
 		high = 0x8080808080808080
 	)
-	below := func(x uint64, n uint64) uint64 { return (x - ones*n) & ^x & high }
-	return below(x, ' ') | below(x^(ones*'"'), 1) | below(x^(ones*'\\'), 1)
+	// One test finds both a control byte and a quote: b^2 is below 0x21
+	// exactly for b below 0x20 (which ^2 keeps there) and for '"' (0x22,
+	// which becomes 0x20). A byte below n borrows in x-n: each test flags
+	// the byte, and may flag bytes above it, never below.
+	q := x ^ ones*0x02
+	b := x ^ ones*'\\'
+	return ((q-ones*0x21)&^q | (b-ones)&^b) & high
 }
 
 // strStop marks the bytes stop8 flags: below ' ', '"' and '\\'.
@@ -685,6 +685,35 @@ func (d *patchDecoder) pointer(has *bool) (open, ok bool) {
 	return false, false
 }
 
+// The lengths of the field names each object reader reads (keyLens): a
+// plain ASCII key of another length, nearly every key it skips, is told
+// apart without trying each name (unread).
+var (
+	topKeys             = keyLens("metadata", "status")
+	statusKeys          = keyLens("phase", "conditions", "initContainerStatuses", "containerStatuses")
+	conditionKeys       = keyLens("type", "status")
+	containerStatusKeys = keyLens("name", "containerID", "image", "ready", "restartCount", "state")
+	stateKeys           = keyLens("waiting", "running", "terminated")
+	waitingKeys         = keyLens("reason", "message")
+	terminatedKeys      = keyLens("exitCode", "reason")
+)
+
+// keyLens is the set of the lengths of names, a bit each.
+func keyLens(names ...string) uint64 {
+	var m uint64
+	for _, n := range names {
+		m |= 1 << len(n) // field names are short: below 64 bytes
+	}
+	return m
+}
+
+// unread reports that the key member last read matches none of the names
+// whose lengths are lens: a plain ASCII key matches only a name of its
+// length (is).
+func (d *patchDecoder) unread(key string, lens uint64) bool {
+	return d.keyASCII && (len(key) >= 64 || lens>>len(key)&1 == 0)
+}
+
 // The object readers below walk their members in a loop of their own,
 // member by member: each reads the fields statusPatch keeps and skips the
 // rest.
@@ -697,6 +726,8 @@ func (d *patchDecoder) top() bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, topKeys):
+			ok = d.skip()
 		case d.is(k, "metadata"):
 			ok = d.metadata()
 		case d.is(k, "status"):
@@ -740,6 +771,8 @@ func (d *patchDecoder) status() bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, statusKeys):
+			ok = d.skip()
 		case d.is(k, "phase"):
 			ok = d.strField(&d.doc.phase)
 		case d.is(k, "conditions"):
@@ -814,6 +847,8 @@ func (d *patchDecoder) condition(c *patchCond) bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, conditionKeys):
+			ok = d.skip()
 		case d.is(k, "type"):
 			ok = d.strField(&c.typ)
 		case d.is(k, "status"):
@@ -837,6 +872,8 @@ func (d *patchDecoder) containerStatus(cs *cstatus) bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, containerStatusKeys):
+			ok = d.skip()
 		case d.is(k, "name"):
 			ok = d.strField(&cs.name)
 		case d.is(k, "containerID"):
@@ -884,6 +921,8 @@ func (d *patchDecoder) state(cs *cstatus) bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, stateKeys):
+			ok = d.skip()
 		case d.is(k, "waiting"):
 			ok = d.waiting(cs)
 		case d.is(k, "running"):
@@ -910,6 +949,8 @@ func (d *patchDecoder) waiting(cs *cstatus) bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, waitingKeys):
+			ok = d.skip()
 		case d.is(k, "reason"):
 			ok = d.strField(&cs.waitingReason)
 		case d.is(k, "message"):
@@ -954,6 +995,8 @@ func (d *patchDecoder) terminated(cs *cstatus) bool {
 			return ok
 		}
 		switch {
+		case d.unread(k, terminatedKeys):
+			ok = d.skip()
 		case d.is(k, "exitCode"):
 			ok = d.intField(&cs.exitCode, nil)
 		case d.is(k, "reason"):
