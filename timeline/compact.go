@@ -373,16 +373,9 @@ type rid string
 func (b *Builder) packID(id string) []byte {
 	p := b.idBuf[:0]
 	if len(id) == 64 {
-		// Packed whole, checked once: bad collects every digit's bits.
+		// Packed whole, eight digits a step, checked once.
 		p = append(p, make([]byte, 32)...)
-		q := p[:32]
-		var bad byte
-		for i := range q {
-			hi, lo := unhexTab[id[2*i]], unhexTab[id[2*i+1]]
-			bad |= hi | lo
-			q[i] = hi<<4 | lo
-		}
-		if bad <= 15 {
+		if packHex(p[:32], id) {
 			b.idBuf = p
 			return p
 		}
@@ -396,23 +389,34 @@ func (b *Builder) packID(id string) []byte {
 	return p
 }
 
-// unhexTab is unhex as a table.
-var unhexTab = func() (t [256]byte) {
-	for c := range t {
-		t[c] = unhex(byte(c))
+// packHex decodes the 64 characters of id into the 32 bytes they stand
+// for when each is a lowercase hex digit; ok is false otherwise.
+func packHex(q []byte, id string) (ok bool) {
+	const (
+		ones = 0x0101010101010101
+		high = 0x8080808080808080
+	)
+	q, id = q[:32], id[:64]
+	var bad uint64
+	for i := 0; i < 8; i++ {
+		x := load8(id, 8*i)
+		// For bytes below 0x80, b+(0x80-n) sets the byte's high bit
+		// exactly when b >= n, and carries into no other byte.
+		low := x &^ high
+		letter := (low + ones*(0x80-'a')) &^ (low + ones*(0x80-'f'-1))
+		digit := (low + ones*(0x80-'0')) &^ (low + ones*(0x80-'9'-1))
+		bad |= x | ^(digit | letter)
+		letter &= high
+		// Each byte's value: its low four bits, and nine more for a
+		// letter; pairs of them into bytes, in the 16-bit lanes, then
+		// side by side.
+		d := x&(ones*0x0f) + letter>>7*9
+		t := (d&0x00ff00ff00ff00ff)<<4 | (d>>8)&0x00ff00ff00ff00ff
+		t = (t | t>>8) & 0x0000ffff0000ffff
+		t = (t | t>>16) & 0xffffffff
+		binary.LittleEndian.PutUint32(q[4*i:], uint32(t))
 	}
-	return t
-}()
-
-// unhex is the value of a lowercase hex digit, or 16.
-func unhex(c byte) byte {
-	switch {
-	case '0' <= c && c <= '9':
-		return c - '0'
-	case 'a' <= c && c <= 'f':
-		return c - 'a' + 10
-	}
-	return 16
+	return bad&high == 0
 }
 
 // String is the ID r stands for.

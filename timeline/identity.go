@@ -128,10 +128,17 @@ func isStaticUID(s string) bool { return len(s) == 32 && looksLikeUID(s) }
 
 // stripRuntime drops "containerd://" and the like from a container ID.
 func stripRuntime(id string) string {
-	if i := strings.Index(id, "://"); i >= 0 {
-		return id[i+3:]
+	// strings.Index(id, "://"), from one colon to the next.
+	for j := 0; ; {
+		i := strings.IndexByte(id[j:], ':')
+		if i < 0 {
+			return id
+		}
+		if j += i; strings.HasPrefix(id[j:], "://") {
+			return id[j+3:]
+		}
+		j++
 	}
-	return id
 }
 
 // containerFromFieldPath reads spec.containers{nginx} and friends.

@@ -2,8 +2,10 @@ package timeline
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -309,6 +311,46 @@ func TestRuntimeIDRoundTrip(t *testing.T) {
 	}
 	if n := len(b.packID(hex64)); n != 32 {
 		t.Errorf("a 64-digit hex ID packs in %d bytes, want 32", n)
+	}
+}
+
+// A 64-character ID packs into the bytes it stands for exactly when each
+// character is a lowercase hex digit: every byte value at every position
+// of a hex ID, over random digits around it.
+func TestRuntimeIDPacksHexOnly(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const digits = "0123456789abcdef"
+	b := NewBuilder(Options{})
+	for pos := range 64 {
+		for c := range 256 {
+			id := make([]byte, 64)
+			for i := range id {
+				id[i] = digits[rng.IntN(16)]
+			}
+			id[pos] = byte(c)
+			want, err := hex.DecodeString(string(id))
+			isHex := err == nil && strings.IndexFunc(string(id), func(r rune) bool { return r >= 'A' && r <= 'F' }) < 0
+			got := b.packID(string(id))
+			if isHex != (len(got) == 32) || isHex && !bytes.Equal(got, want) {
+				t.Fatalf("%q packs as %x; hex: %v", id, got, isHex)
+			}
+			if r := rid(got).String(); r != string(id) {
+				t.Fatalf("%q came back as %q", id, r)
+			}
+		}
+	}
+}
+
+// stripRuntime drops what strings.Index finds of "://" and what is before.
+func TestStripRuntime(t *testing.T) {
+	for _, id := range []string{"", "abc", "containerd://abc", "cri-o://x", "a:b://c", "a:/b", "a::b", "://", "x:", "a:/:/b://c://d", ":://e"} {
+		want := id
+		if i := strings.Index(id, "://"); i >= 0 {
+			want = id[i+3:]
+		}
+		if got := stripRuntime(id); got != want {
+			t.Errorf("stripRuntime(%q) = %q, want %q", id, got, want)
+		}
 	}
 }
 

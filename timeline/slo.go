@@ -158,6 +158,11 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	if name == "" || !ok {
 		return
 	}
+	if st.Kind == parser.KindObject && st.Obj == nil {
+		if state, ok := ranState(st.Str); ok && state != "exited" {
+			return // a running or waiting init container: no times yet
+		}
+	}
 	// The kubelet logs an exited init container's status at every sync
 	// until the pod's containers start, word for word: read once.
 	var ran ranStatus
@@ -220,8 +225,8 @@ func ranStatusOf(state, startedAt, finishedAt string, exitCode func() string) ra
 	if state != "exited" {
 		return ranStatus{}
 	}
-	started, err1 := time.Parse(time.RFC3339Nano, startedAt)
-	finished, err2 := time.Parse(time.RFC3339Nano, finishedAt)
+	started, err1 := parseRFC3339(startedAt)
+	finished, err2 := parseRFC3339(finishedAt)
 	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
 		return ranStatus{}
 	}
@@ -231,6 +236,65 @@ func ranStatusOf(state, startedAt, finishedAt string, exitCode func() string) ra
 // ranKeys are the first members of a container status as the kubelet
 // writes it (kubecontainer.Status), up to ExitCode.
 var ranKeys = [...]string{`{"ID":"`, `,"Name":"`, `,"State":"`, `,"CreatedAt":"`, `,"StartedAt":"`, `,"FinishedAt":"`}
+
+// ranState reads the State of a container status kept as its text when
+// its first members are the kubelet's, up to State, as ranPlain reads
+// them: what Get("State") returns then, read before the rest.
+func ranState(s string) (string, bool) {
+	var v [3]string
+	if _, ok := plainMembers(s, ranKeys[:3], v[:]); !ok {
+		return "", false
+	}
+	return v[2], true
+}
+
+// parseRFC3339 is time.Parse(time.RFC3339Nano, s), the kubelet's form of a
+// UTC time (2026-11-22T06:25:29.925362324Z) read without the general
+// parser; any other text is left to it.
+func parseRFC3339(s string) (time.Time, error) {
+	if t, ok := plainRFC3339(s); ok {
+		return t, nil
+	}
+	return time.Parse(time.RFC3339Nano, s)
+}
+
+// plainRFC3339 reads YYYY-MM-DDTHH:MM:SS[.F]Z with one to nine digits of
+// fraction and a day of the month up to 28, which every month has; ok is
+// false for anything else, valid or not.
+func plainRFC3339(s string) (time.Time, bool) {
+	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
+		return time.Time{}, false
+	}
+	num := func(from, to int) int {
+		n := 0
+		for i := from; i < to; i++ {
+			c := s[i] - '0'
+			if c > 9 {
+				return -1
+			}
+			n = n*10 + int(c)
+		}
+		return n
+	}
+	year, month, day, hour, minute, sec := num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19)
+	if year < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
+		return time.Time{}, false
+	}
+	nsec := 0
+	if len(s) > 20 {
+		digits := len(s) - 21
+		if s[19] != '.' || digits < 1 || digits > 9 {
+			return time.Time{}, false
+		}
+		if nsec = num(20, len(s)-1); nsec < 0 {
+			return time.Time{}, false
+		}
+		for ; digits < 9; digits++ {
+			nsec *= 10
+		}
+	}
+	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+}
 
 // ranPlain reads a container status kept as its text when its first
 // members are the kubelet's, in its order, plain strings (plainMembers)

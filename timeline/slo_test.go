@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"testing"
 	"time"
@@ -138,12 +139,41 @@ func FuzzRanPlain(f *testing.F) {
 	f.Add(`{"ID":"a","Name":"b","State":"exited","CreatedAt":"c","StartedAt":"2026-11-22T06:25:29Z","FinishedAt":"2026-11-22T06:25:31Z","ExitCode":0,"Reason":""}`)
 	f.Add(`{"ID":"a","Name":"b","State":"running","CreatedAt":"c","StartedAt":"d","FinishedAt":"e","ExitCode":-12}`)
 	f.Fuzz(func(t *testing.T, s string) {
+		// The builder reads only objects the parser found well formed.
+		if state, ok := ranState(s); ok && json.Valid([]byte(s)) {
+			if ws, _, _, _ := ranByGet(s); state != ws {
+				t.Fatalf("%s: State %q, Get gives %q", s, state, ws)
+			}
+		}
 		state, started, finished, exit, ok := ranPlain(s)
 		if !ok {
 			return
 		}
 		if ws, wst, wf, we := ranByGet(s); state != ws || started != wst || finished != wf || exit != we {
 			t.Fatalf("%s: %q %q %q %q, Get gives %q %q %q %q", s, state, started, finished, exit, ws, wst, wf, we)
+		}
+	})
+}
+
+// parseRFC3339 must be time.Parse(time.RFC3339Nano, …) for every text.
+func FuzzParseRFC3339(f *testing.F) {
+	for _, s := range []string{
+		"2026-11-22T06:25:29.925362324Z", "2026-11-22T06:25:29Z", "2026-11-22T06:25:29.9Z", "0001-01-01T00:00:00Z",
+		"2026-02-28T23:59:59.1234567891Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z",
+		"2026-11-22T06:25:60Z", "2026-11-22T06:25:29.Z", "2026-11-22T06:25:29+01:00", "2026-11-22 06:25:29Z", "2026-1-22T06:25:29Z",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		// What plainRFC3339 reads, time.Parse reads alike, to the zone
+		// (UTC: the same Time); the rest goes to time.Parse.
+		got, ok := plainRFC3339(s)
+		if !ok {
+			return
+		}
+		want, err := time.Parse(time.RFC3339Nano, s)
+		if err != nil || got != want {
+			t.Fatalf("%q: %v, time.Parse gives %v %v", s, got, want, err)
 		}
 	})
 }
