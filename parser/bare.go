@@ -113,6 +113,10 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 	return out, true
 }
 
+// bareHeaderByte marks the first bytes of klog headers, the lines bare
+// reads.
+var bareHeaderByte = [256]bool{'I': true, 'W': true, 'E': true, 'F': true}
+
 // spaceFrom returns the index of the first space in b from b[i] on, or -1.
 // (File names are short: a call of IndexByte costs more than the eight
 // bytes a step here.)

@@ -468,16 +468,20 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	// They skip the steps below, which would find just that (bareLogLine
 	// holds for every line parseKlogHeader accepts, and a line starting
 	// with I, W, E or F has no byte-order mark or NULs to trim).
-	if len(line) >= 30 && !r.slow {
-		switch line[0] {
-		case 'I', 'W', 'E', 'F':
-			if rec, ok := r.bare(line, phys, start); ok {
-				return rec
-			}
-			if h := &r.hdr; parseKlogHeaderTo(h, line) {
-				format, msg := klogPayload(line, h)
-				return r.begin(line, line, nil, format, h, msg, phys, start)
-			}
+	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+		if rec, ok := r.bare(line, phys, start); ok {
+			return rec
+		}
+	}
+	return r.consumeNotBare(line, phys, start)
+}
+
+// consumeNotBare is consume for a line that bare did not read.
+func (r *Reader) consumeNotBare(line []byte, phys int, start int64) *Record {
+	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+		if h := &r.hdr; parseKlogHeaderTo(h, line) {
+			format, msg := klogPayload(line, h)
+			return r.begin(line, line, nil, format, h, msg, phys, start)
 		}
 	}
 	r.cur.own()
