@@ -265,18 +265,7 @@ func plainRFC3339(s string) (time.Time, bool) {
 	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
 		return time.Time{}, false
 	}
-	num := func(from, to int) int {
-		n := 0
-		for i := from; i < to; i++ {
-			c := s[i] - '0'
-			if c > 9 {
-				return -1
-			}
-			n = n*10 + int(c)
-		}
-		return n
-	}
-	year, month, day, hour, minute, sec := num(0, 4), num(5, 7), num(8, 10), num(11, 13), num(14, 16), num(17, 19)
+	year, month, day, hour, minute, sec := decimal(s[0:4]), decimal(s[5:7]), decimal(s[8:10]), decimal(s[11:13]), decimal(s[14:16]), decimal(s[17:19])
 	if year < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
 		return time.Time{}, false
 	}
@@ -286,14 +275,43 @@ func plainRFC3339(s string) (time.Time, bool) {
 		if s[19] != '.' || digits < 1 || digits > 9 {
 			return time.Time{}, false
 		}
-		if nsec = num(20, len(s)-1); nsec < 0 {
+		if nsec = decimal(s[20 : len(s)-1]); nsec < 0 {
 			return time.Time{}, false
 		}
 		for ; digits < 9; digits++ {
 			nsec *= 10
 		}
 	}
-	return time.Date(year, time.Month(month), day, hour, minute, sec, nsec, time.UTC), true
+	// time.Date(…, time.UTC) is time.Unix(…).UTC(): the day from the civil
+	// date (days from 1970-01-01, a year taken to start in March, so that
+	// February's length comes last).
+	y, m := int64(year), int64(month)
+	if m <= 2 {
+		y--
+	}
+	era := y / 400
+	if y < 0 {
+		era = (y - 399) / 400
+	}
+	yoe := y - era*400
+	mp := (m + 9) % 12
+	doy := (153*mp+2)/5 + int64(day) - 1
+	days := era*146097 + yoe*365 + yoe/4 - yoe/100 + doy - 719468
+	unix := days*86400 + int64(hour)*3600 + int64(minute)*60 + int64(sec)
+	return time.Unix(unix, int64(nsec)).UTC(), true
+}
+
+// decimal is the value of the digits s, or -1 when one is not a digit.
+func decimal(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i] - '0'
+		if c > 9 {
+			return -1
+		}
+		n = n*10 + int(c)
+	}
+	return n
 }
 
 // ranPlain reads a container status kept as its text when its first

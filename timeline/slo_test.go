@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -176,4 +177,21 @@ func FuzzParseRFC3339(f *testing.F) {
 			t.Fatalf("%q: %v, time.Parse gives %v %v", s, got, want, err)
 		}
 	})
+}
+
+// plainRFC3339 counts days as time.Parse does across centuries, leap
+// years and the first years of the calendar.
+func TestPlainRFC3339Calendar(t *testing.T) {
+	for _, year := range []int{0, 1, 3, 4, 99, 100, 399, 400, 1600, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2026, 2100, 9999} {
+		for month := 1; month <= 12; month++ {
+			for _, day := range []int{1, 28} {
+				s := fmt.Sprintf("%04d-%02d-%02dT23:59:58.000000001Z", year, month, day)
+				got, ok := plainRFC3339(s)
+				want, err := time.Parse(time.RFC3339Nano, s)
+				if !ok || err != nil || got != want {
+					t.Fatalf("%s: %v %v, time.Parse gives %v %v", s, got, ok, want, err)
+				}
+			}
+		}
+	}
 }
