@@ -33,7 +33,7 @@ func (c *clock) same(k secondKey) bool {
 
 // known reports whether k is the second of the last header the clock was
 // moved to, whose time was read and found valid.
-func (c *clock) known(k secondKey) bool { return k == c.secHdr.second && k[0] != 0 }
+func (c *clock) known(k secondKey) bool { return k == c.secHdr.second && k.day != 0 }
 
 func newClock(opts Options) clock {
 	c := clock{loc: opts.Location, modTime: opts.ModTime}

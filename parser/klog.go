@@ -24,8 +24,9 @@ type klogHeader struct {
 }
 
 // secondKey is the bytes b[1:9] and b[9:14] of a klog header line, the
-// second it was written in.
-type secondKey [2]uint64
+// second it was written in. (A struct, not an array: the compiler keeps
+// its words in registers.)
+type secondKey struct{ day, sec uint64 }
 
 // keyOf returns the secondKey of a header line from the words
 // b[1:9] and b[9:17] that parseKlogHeaderTo reads.
