@@ -287,6 +287,7 @@ type Builder struct {
 	eventRec      eventRecord // the event being read (event)
 	eventMemo     *[eventMemoSize]eventWords
 	eventSeed     maphash.Seed
+	evKey         []byte                // eventKey's buffer
 	eventScratch  eventWords            // the reference's, read anew for each event
 	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash
 	reference     bool                  // tests: no caches, the reference path for every record
@@ -1767,11 +1768,11 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	b.eventRec.words = w
 	reason, message := e.reason, e.message
 	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
-	cname, ctyp, isC := w.cname, w.ctyp, w.isC
+	cname, ctyp, isC := w.cname.of(w.key), w.ctyp, w.isC
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.container(f, cname, ctyp)
 		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
-		if img := w.image; img != "" {
+		if img := w.image.of(w.key); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
 		}
 	}
@@ -1782,7 +1783,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			}
 			c := b.container(f, cname, ctyp)
 			if mk.Stage == CStImage && c.image == 0 {
-				b.setText(&c.image, w.image) // Pulling image "x"
+				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages.get(CStCreated) != nil {
@@ -1797,55 +1798,83 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 // eventWords is what an event's words (type, reason, message, field path)
 // give, whatever its pod: the kubelet logs the same few dozen events, word
 // for word, for every pod. A memo (eventMemo) keeps what was read of the
-// last few hundred distinct ones.
+// last few hundred distinct ones, each entry compact and its words in one
+// string: the memo is read at every event.
 type eventWords struct {
-	typ, reason, message, fieldPath string // the key: the entry's own copies
+	// key is the words one after another (eventKey): the type, reason
+	// and message of lengths lt, lr and lm, then the field path.
+	key        string
+	lt, lr, lm uint32
 	// The indexes of the words in b.texts, once interned; 0 until then.
 	// An interned text keeps its index for good (isText).
 	kt, kr, km, kfp uint32
 	// evText is the interned index of the event's evidence text (Event
 	// <reason>: <message>, cut: composeEvidenceText for a record without an
 	// error); 0 until interned.
-	evText         uint32
-	markers        []*Marker // the matcher's, a copy
-	cname, ctyp    string    // the container the field path names (isC)
+	evText  uint32
+	markers []*Marker // the matcher's, a copy; never nil in a full entry
+	// The container the field path names (when isC) and the message's
+	// first quoted text, as spans of key.
+	cname, image   span32
+	ctyp           string
 	isC            bool
-	image          string // the message's first quoted text
-	alreadyPresent bool   // a Pulled event that pulled nothing
+	alreadyPresent bool // a Pulled event that pulled nothing
 }
 
-const eventMemoSize = 1024
+// span32 is s[from:to] of a string s kept beside it.
+type span32 struct{ from, to uint32 }
+
+func (p span32) of(s string) string { return s[p.from:p.to] }
+
+func (w *eventWords) message() string {
+	return w.key[w.lt+w.lr : w.lt+w.lr+w.lm]
+}
+
+const (
+	eventMemoSize = 1024
+	maxEventKey   = 4 << 10 // longer words are read each time, not kept
+)
+
+// eventKey writes e's words one after another into b.evKey.
+func (b *Builder) eventKey(e *eventFields) []byte {
+	k := append(append(append(append(b.evKey[:0], e.typ...), e.reason...), e.message...), e.fieldPath...)
+	if cap(k) <= maxEventKey {
+		b.evKey = k
+	}
+	return k
+}
 
 // eventWordsOf returns what e's words give: from the memo when they were
 // read before, else read now (and kept, unless b is the reference).
 func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
-	var w *eventWords
-	if b.reference {
-		w = &b.eventScratch
-	} else {
+	k := b.eventKey(e)
+	w := &b.eventScratch
+	if !b.reference && len(k) <= maxEventKey {
 		if b.eventMemo == nil {
 			b.eventMemo = new([eventMemoSize]eventWords)
-		}
-		if b.eventSeed == (maphash.Seed{}) {
 			b.eventSeed = maphash.MakeSeed()
 		}
-		h := maphash.String(b.eventSeed, e.message) ^ (tail8(e.reason)+uint64(len(e.typ)))*0x9e3779b97f4a7c15 ^ tail8(e.fieldPath)
-		w = &b.eventMemo[(h*0xc2b2ae3d27d4eb4f)>>(64-10)]
-		if w.reason == e.reason && w.message == e.message && w.fieldPath == e.fieldPath && w.typ == e.typ && w.markers != nil {
+		w = &b.eventMemo[maphash.Bytes(b.eventSeed, k)&(eventMemoSize-1)]
+		if w.key == string(k) && w.lt == uint32(len(e.typ)) && w.lr == uint32(len(e.reason)) && w.lm == uint32(len(e.message)) && w.markers != nil {
 			return w
 		}
 	}
-	own := func(s string) string {
-		if b.reference {
-			return s
-		}
-		return strings.Clone(s)
+	*w = eventWords{key: string(k), lt: uint32(len(e.typ)), lr: uint32(len(e.reason)), lm: uint32(len(e.message))}
+	w.markers = append(make([]*Marker, 0, 1), b.m.event(e.reason, e.message)...)
+	at := w.lt + w.lr + w.lm // the field path's start
+	if name, typ, ok := containerFromFieldPath(w.key[at:]); ok {
+		// The name ends before the closing brace, the key's last byte.
+		end := uint32(len(w.key) - 1)
+		w.cname, w.ctyp, w.isC = span32{end - uint32(len(name)), end}, typ, true
 	}
-	*w = eventWords{typ: own(e.typ), reason: own(e.reason), message: own(e.message), fieldPath: own(e.fieldPath)}
-	w.markers = append(make([]*Marker, 0, 1), b.m.event(e.reason, e.message)...) // never nil: a full entry
-	w.cname, w.ctyp, w.isC = containerFromFieldPath(w.fieldPath)
-	w.image = firstQuoted(w.message)
-	w.alreadyPresent = strings.Contains(w.message, "already present")
+	msg := w.message()
+	if i := strings.IndexByte(msg, '"'); i >= 0 {
+		if j := strings.IndexByte(msg[i+1:], '"'); j >= 0 {
+			from := w.lt + w.lr + uint32(i) + 1
+			w.image = span32{from, from + uint32(j)} // firstQuoted(msg)
+		}
+	}
+	w.alreadyPresent = strings.Contains(msg, "already present")
 	return w
 }
 
