@@ -162,8 +162,30 @@ func (m *matcher) event(reason, message string) []*Marker {
 // syncError returns the markers a sync error matches. The result is valid
 // until the next call.
 func (m *matcher) syncError(err string) []*Marker {
+	// Most markers look for "with <Reason>": the text's few "with " are
+	// found once, and such a marker matches when one is followed by its
+	// reason (the occurrences of "with " cannot overlap).
+	var withAt [4]int
+	withs := withAt[:0]
+	for i := 0; ; {
+		j := strings.Index(err[i:], errWith)
+		if j < 0 {
+			break
+		}
+		withs = append(withs, i+j)
+		i += j + len(errWith)
+	}
 	out := m.errBuf[:0]
 	for _, mk := range m.syncErrs {
+		if rest, ok := strings.CutPrefix(mk.ErrHas, errWith); ok {
+			for _, at := range withs {
+				if strings.HasPrefix(err[at+len(errWith):], rest) {
+					out = append(out, mk)
+					break
+				}
+			}
+			continue
+		}
 		if strings.Contains(err, mk.ErrHas) {
 			out = append(out, mk)
 		}
@@ -171,3 +193,5 @@ func (m *matcher) syncError(err string) []*Marker {
 	m.errBuf = out
 	return out
 }
+
+const errWith = "with "

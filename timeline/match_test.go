@@ -83,3 +83,41 @@ func TestWantTables(t *testing.T) {
 		t.Errorf("%d of %d messages wanted", wanted, len(msgs))
 	}
 }
+
+// syncErrorLoop is syncError as a plain loop: strings.Contains for each
+// marker.
+func (m *matcher) syncErrorLoop(err string) []*Marker {
+	var out []*Marker
+	for _, mk := range m.syncErrs {
+		if strings.Contains(err, mk.ErrHas) {
+			out = append(out, mk)
+		}
+	}
+	return out
+}
+
+// syncError must match the markers the loop matches, in their order:
+// "with " found once per text, overlapping texts, several parts.
+func FuzzSyncErrorMarkers(f *testing.F) {
+	for _, e := range fuzzErrs {
+		f.Add(e)
+	}
+	for _, e := range []string{"", "with", "with ", "with with ErrImagePull", "wwith CrashLoopBackOff", "with CreateContainerErrorwith ErrImagePull",
+		`[failed to "StartContainer" for "a" with RunContainerError: "x", failed to "StartContainer" for "b" with CrashLoopBackOff: "y", failed to "KillPodSandbox" for "p" with KillPodSandboxError: "z"]`,
+		"unmounted volumes=[a], with ImagePullBackOff with ErrImageNeverPull with PostStartHookError with PreCreateHookError with CreateContainerConfigError"} {
+		f.Add(e)
+	}
+	m := newMatcher(&Reference)
+	f.Fuzz(func(t *testing.T, err string) {
+		got := append([]*Marker(nil), m.syncError(err)...)
+		want := m.syncErrorLoop(err)
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d markers, the loop finds %d", err, len(got), len(want))
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%q: marker %d is %q, the loop's %q", err, i, got[i].ErrHas, want[i].ErrHas)
+			}
+		}
+	})
+}
