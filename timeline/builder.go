@@ -1124,6 +1124,16 @@ func (b *Builder) touch(f *flowState, rec *parser.Record) {
 		return
 	}
 	t := b.stampAt(rec.Time)
+	if first, last := f.first, f.last; t.compact() && first.compact() && last.compact() {
+		// As below, for the stamps nearly all are: compared in place.
+		if t>>stampShift < first>>stampShift {
+			f.first = t
+		}
+		if t>>stampShift > last>>stampShift {
+			f.last = t
+		}
+		return
+	}
 	if f.first.IsZero() || b.before(t, f.first) {
 		f.first = t
 	}

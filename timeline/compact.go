@@ -69,6 +69,22 @@ func (b *Builder) stampAt(t time.Time) stamp {
 // stampAtNew is stampAt for a time other than the last: apart, so that
 // stampAt's test of the last inlines.
 func (b *Builder) stampAtNew(t time.Time) stamp {
+	// stamp(instant(t)) in place for a time of the last zone (UTC nearly
+	// always) near the base, as nearly all are.
+	zone := int32(-1)
+	if loc := t.Location(); loc == time.UTC {
+		zone = 0
+	} else if z := b.lastZone; int(z) < len(b.zones) && b.zones[z] == loc {
+		zone = z
+	}
+	if sec, nsec := t.Unix()+unixToInternal, t.Nanosecond(); zone >= 0 && zone < 1<<stampZoneBits && !b.stampBase.IsZero() && (sec != 0 || nsec != 0) {
+		if ds := sec - b.stampBase.sec; ds > -stampMaxSecond && ds < stampMaxSecond {
+			d := ds*1e9 + int64(nsec) - int64(b.stampBase.nsec)
+			s := stamp(uint64(d+stampBias)<<stampShift | uint64(zone)<<1)
+			b.lastStampTime, b.lastStamp = t, s
+			return s
+		}
+	}
 	s := b.stamp(b.instant(t))
 	if s.compact() {
 		b.lastStampTime, b.lastStamp = t, s
@@ -162,8 +178,13 @@ func (b *Builder) releaseText(k uint32) {
 // made again from the latest as the base.
 func (b *Builder) sweepTimes() {
 	if len(b.wideTimes) < max(b.wideSweep, b.wideFloor) {
-		return
+		return // as good as always: inlined
 	}
+	b.sweep()
+}
+
+// sweep is sweepTimes once the table has grown.
+func (b *Builder) sweep() {
 	b.lastStamp = 0
 	near, far := 0, 0
 	var latest instant

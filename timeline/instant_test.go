@@ -369,3 +369,33 @@ func FuzzRuntimeID(f *testing.F) {
 		}
 	})
 }
+
+// stampAtNew's path in place for the last zone is stamp(instant(t)): two
+// builders given the same times, one each way, stamp them alike and read
+// them back as they were, whatever the zone or distance from the base.
+func TestStampAtNewIsStampOfInstant(t *testing.T) {
+	paris := time.FixedZone("CET", 3600)
+	other := time.FixedZone("CET", 3600) // the same zone, another *Location
+	base := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	times := []time.Time{base, base.Add(time.Nanosecond), base.In(paris), base.Add(time.Second).In(paris), base.In(other), base.Add(2 * time.Second),
+		{}, time.Date(1, 1, 1, 0, 0, 0, 1, time.UTC), base.AddDate(9, 0, 0), base.AddDate(-9, 0, 0), base.Add(-time.Hour), base.Add(3 * time.Second).In(paris),
+		time.Date(-5, 3, 1, 0, 0, 0, 0, time.UTC), base.AddDate(200, 0, 0).In(paris), base.Add(5 * time.Second)}
+	for i := range 20 {
+		times = append(times, base.Add(time.Duration(i)*time.Second).In(time.FixedZone("Z"+strconv.Itoa(i), i*60)))
+	}
+	// And with the base a second after the zero time, which is then near.
+	early := time.Date(1, 1, 1, 0, 0, 1, 0, time.UTC)
+	for _, seq := range [][]time.Time{times, {early, {}, early.Add(time.Nanosecond), {}, early.In(paris)}} {
+		inPlace, byInstant := NewBuilder(Options{}), NewBuilder(Options{})
+		for _, tm := range seq {
+			got := inPlace.stampAtNew(tm)
+			want := byInstant.stamp(byInstant.instant(tm))
+			if got != want {
+				t.Fatalf("%v: stamp %x, stamp(instant) %x", tm, got, want)
+			}
+			if back := inPlace.timeOf(got); !back.Equal(tm) || back.Location().String() != tm.Location().String() && !tm.IsZero() {
+				t.Fatalf("%v came back as %v", tm, back)
+			}
+		}
+	}
+}
