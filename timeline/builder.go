@@ -292,6 +292,7 @@ type Builder struct {
 	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash
 	reference     bool                  // tests: no caches, the reference path for every record
 	idBuf         []byte                // packID's
+	keyBuf        []byte                // nameKey's
 }
 
 // NewBuilder returns an empty builder.
@@ -1047,7 +1048,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 		}
 	}
 	if hasRef {
-		f := n.byName[ref.Key()]
+		f := n.byName[string(b.nameKey(ref))]
 		switch {
 		case f != nil && uid != "" && f.ref.UID == "":
 			uid = strings.Clone(uid)
@@ -1082,6 +1083,18 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 		return b.newFlow(n, r)
 	}
 	return nil
+}
+
+// nameKey writes ref.Key() into b.keyBuf, valid until the next call: a
+// lookup in byName by it, string(p), makes no copy.
+func (b *Builder) nameKey(ref PodRef) []byte {
+	p := b.keyBuf[:0]
+	if ref.Namespace != "" {
+		p = append(append(p, ref.Namespace...), '/')
+	}
+	p = append(p, ref.Name...)
+	b.keyBuf = p
+	return p
 }
 
 func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowState {
@@ -1270,7 +1283,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 	for _, r := range refs {
 		switch mk.Stage {
 		case StObserved:
-			f := n.byName[r.Key()]
+			f := n.byName[string(b.nameKey(r))]
 			switch {
 			case f == nil, f.terminal():
 				f = b.newFlow(n, r)

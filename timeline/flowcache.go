@@ -218,8 +218,8 @@ func (b *Builder) remember(e *flowCacheEntry, n *nodeState, class byte, vals *[f
 			c.put(e, n, class, vals, f, c.depHash(depUID, uid))
 		}
 	case hasRef:
-		if k := ref.Key(); n.byName[k] == f {
-			c.put(e, n, class, vals, f, c.depHash(depName, k))
+		if n.byName[string(b.nameKey(ref))] == f {
+			c.put(e, n, class, vals, f, c.depHash(depName, ref.Key()))
 		}
 	}
 }
