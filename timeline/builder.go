@@ -286,6 +286,7 @@ type Builder struct {
 	lastStamp     stamp
 	eventRec      eventRecord // the event being read (event)
 	eventMemo     *[eventMemoSize]eventWords
+	eventMRU      [eventMemoSize / 2]uint8 // the way of each set of eventMemo used last
 	eventSeed     maphash.Seed
 	evKey         []byte                // eventKey's buffer
 	eventScratch  eventWords            // the reference's, read anew for each event
@@ -656,6 +657,41 @@ func evidencePos(rec *parser.Record) Evidence {
 	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time}
 }
 
+// registerNode reads the node's name from its registration lines.
+func registerNode(n *nodeState, rec *parser.Record) {
+	if v, ok := rec.Field("node"); ok && n.hostname == "" {
+		// KObj: a string in text, {"name":…} in the JSON format.
+		if nv, ok := v.Get("name"); ok {
+			v = nv
+		}
+		if v.Kind != parser.KindObject { // an object's Str is its JSON text, not a name
+			n.hostname = strings.Clone(v.Str)
+		}
+	}
+}
+
+// recordNode finds the node of a record whose key is not the last
+// record's, and keeps its key: apart from Add, whose every line runs for
+// every record.
+func (b *Builder) recordNode(rec *parser.Record) *nodeState {
+	if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
+		b.inputs[rec.Pos.Input] = true
+		b.inputOrder = append(b.inputOrder, rec.Pos.Input)
+	}
+	n := b.node(b.nodeKey(rec))
+	if in := b.inputNodes[rec.Pos.Input]; in == nil {
+		b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
+	} else if !in[n] {
+		in[n] = true
+	}
+	// The key's own copy of what is read from the line: a record's
+	// strings may be the parser's, valid only until the next record
+	// (parser.Options.Borrow). The input's name is the reader's, the
+	// same string record after record: kept as is, it compares at once.
+	b.lastNode, b.lastKey = n, recordKey{rec.Pos.Input, b.keyText(rec.Host), b.keyText(rec.Component), len(b.nodes)}
+	return n
+}
+
 // Add consumes one record.
 func (b *Builder) Add(rec *parser.Record) {
 	b.records++
@@ -664,21 +700,7 @@ func (b *Builder) Add(rec *parser.Record) {
 	// lookups are made again only when what decides them changes.
 	n := b.lastNode
 	if n == nil || !b.lastKey.is(rec, len(b.nodes)) {
-		if rec.Pos.Input != "" && !b.inputs[rec.Pos.Input] {
-			b.inputs[rec.Pos.Input] = true
-			b.inputOrder = append(b.inputOrder, rec.Pos.Input)
-		}
-		n = b.node(b.nodeKey(rec))
-		if in := b.inputNodes[rec.Pos.Input]; in == nil {
-			b.inputNodes[rec.Pos.Input] = map[*nodeState]bool{n: true}
-		} else if !in[n] {
-			in[n] = true
-		}
-		// The key's own copy of what is read from the line: a record's
-		// strings may be the parser's, valid only until the next record
-		// (parser.Options.Borrow). The input's name is the reader's, the
-		// same string record after record: kept as is, it compares at once.
-		b.lastNode, b.lastKey = n, recordKey{rec.Pos.Input, b.keyText(rec.Host), b.keyText(rec.Component), len(b.nodes)}
+		n = b.recordNode(rec)
 	}
 	if !rec.Time.IsZero() {
 		if n.start.IsZero() || rec.Time.Before(n.start) {
@@ -708,15 +730,7 @@ func (b *Builder) Add(rec *parser.Record) {
 	}
 	switch {
 	case first == 'A' && strings.HasPrefix(msg, "Attempting to register node"), first == 'S' && len(msg) > 1 && msg[1] == 'u' && strings.HasPrefix(msg, "Successfully registered node"):
-		if v, ok := rec.Field("node"); ok && n.hostname == "" {
-			// KObj: a string in text, {"name":…} in the JSON format.
-			if nv, ok := v.Get("name"); ok {
-				v = nv
-			}
-			if v.Kind != parser.KindObject { // an object's Str is its JSON text, not a name
-				n.hostname = strings.Clone(v.Str)
-			}
-		}
+		registerNode(n, rec)
 		return
 	case first == 'M' && strings.HasPrefix(msg, "MountVolume.SetUp failed"), first == 'O' && strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
 		b.volumeFailureText(n, rec)
@@ -734,7 +748,9 @@ func (b *Builder) Add(rec *parser.Record) {
 	}
 }
 
-func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
+// nodeSpecial reads the lines about the node itself (version, start,
+// flags): rare, apart from apply.
+func (b *Builder) nodeSpecial(n *nodeState, rec *parser.Record, mk *Marker) {
 	switch mk.Special {
 	case SpecialVersion:
 		v := rec.Str("kubeletVersion")
@@ -766,6 +782,14 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		if v, err := strconv.Atoi(s); err == nil {
 			n.flagV = v
 		}
+		return
+	}
+}
+
+func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
+	switch mk.Special {
+	case SpecialVersion, SpecialKubeletStart, SpecialFlag:
+		b.nodeSpecial(n, rec, mk)
 		return
 	case SpecialNodeProblem:
 		b.nodeProblem(n, rec)
@@ -1104,9 +1128,16 @@ func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowStat
 }
 
 func (b *Builder) container(f *flowState, name, typ string) *containerState {
+	return b.containerNamed(f, name, typ, 0, false)
+}
+
+// containerNamed is container for a name whose interned index, when
+// interned, is k: containers are told by index, not by reading their names
+// all over the heap (an interned text has one index: isText).
+func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, interned bool) *containerState {
 	var c *containerState
 	for _, x := range f.containers {
-		if b.texts[x.name] == name {
+		if b.isText(x.name, name, k, interned) {
 			c = x
 			break
 		}
@@ -1171,6 +1202,11 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 	case Begin:
 		if s.begin.IsZero() {
 			s.begin = t
+			if s.evidence == nil {
+				// A stage that begins nearly always completes: room for
+				// both lines at once.
+				s.evidence = make([]evidence, 0, 2)
+			}
 			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	case Complete:
@@ -1792,8 +1828,13 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	reason, message := e.reason, e.message
 	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
 	cname, ctyp, isC := w.cname.of(w.key), w.ctyp, w.isC
+	var kc uint32
+	var cok bool
+	if isC {
+		kc, cok = b.wordIn(&w.kc, cname)
+	}
 	if isC && (reason == "Pulling" || reason == "Pulled") {
-		c := b.container(f, cname, ctyp)
+		c := b.containerNamed(f, cname, ctyp, kc, cok)
 		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
 		if img := w.image.of(w.key); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
@@ -1804,7 +1845,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			if !isC {
 				continue
 			}
-			c := b.container(f, cname, ctyp)
+			c := b.containerNamed(f, cname, ctyp, kc, cok)
 			if mk.Stage == CStImage && c.image == 0 {
 				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
 			}
@@ -1830,7 +1871,7 @@ type eventWords struct {
 	lt, lr, lm uint32
 	// The indexes of the words in b.texts, once interned; 0 until then.
 	// An interned text keeps its index for good (isText).
-	kt, kr, km, kfp uint32
+	kt, kr, km, kfp, kc uint32 // kc: the container's name
 	// evText is the interned index of the event's evidence text (Event
 	// <reason>: <message>, cut: composeEvidenceText for a record without an
 	// error); 0 until interned.
@@ -1877,10 +1918,18 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 			b.eventMemo = new([eventMemoSize]eventWords)
 			b.eventSeed = maphash.MakeSeed()
 		}
-		w = &b.eventMemo[maphash.Bytes(b.eventSeed, k)&(eventMemoSize-1)]
-		if w.key == string(k) && w.lt == uint32(len(e.typ)) && w.lr == uint32(len(e.reason)) && w.lm == uint32(len(e.message)) && w.markers != nil {
-			return w
+		// Two ways a set: the one not used last gives way to a new text.
+		set := maphash.Bytes(b.eventSeed, k) & (eventMemoSize/2 - 1)
+		mru := &b.eventMRU[set]
+		for way := range uint8(2) {
+			w = &b.eventMemo[2*set+uint64(way)]
+			if w.key == string(k) && w.lt == uint32(len(e.typ)) && w.lr == uint32(len(e.reason)) && w.lm == uint32(len(e.message)) && w.markers != nil {
+				*mru = way
+				return w
+			}
 		}
+		*mru ^= 1
+		w = &b.eventMemo[2*set+uint64(*mru)]
 	}
 	*w = eventWords{key: string(k), lt: uint32(len(e.typ)), lr: uint32(len(e.reason)), lm: uint32(len(e.message))}
 	w.markers = append(make([]*Marker, 0, 1), b.m.event(e.reason, e.message)...)
