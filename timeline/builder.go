@@ -529,7 +529,7 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 		// The event's own words say more than the line's message.
 		r, m := b.eventRec.reason, b.eventRec.message
 		if b.eventRec.rec != rec {
-			r, m = rec.Str("reason"), rec.Str("message")
+			r, m = fieldText(rec, "reason"), fieldText(rec, "message")
 		}
 		if r != "" {
 			t = append(append(append(append(t[:0], "Event "...), r...), ": "...), m...)
@@ -753,7 +753,7 @@ func (b *Builder) Add(rec *parser.Record) {
 func (b *Builder) nodeSpecial(n *nodeState, rec *parser.Record, mk *Marker) {
 	switch mk.Special {
 	case SpecialVersion:
-		v := rec.Str("kubeletVersion")
+		v := fieldText(rec, "kubeletVersion")
 		if v == "" && strings.HasPrefix(rec.Msg, "Version: ") {
 			v = strings.TrimSpace(strings.TrimPrefix(rec.Msg, "Version: "))
 		}
@@ -828,7 +828,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if mk.Stage == StReady && rec.Msg == "SyncLoop (probe)" {
-		if rec.Str("probe") != "readiness" || rec.Str("status") != "ready" {
+		if fieldText(rec, "probe") != "readiness" || fieldText(rec, "status") != "ready" {
 			return
 		}
 	}
@@ -838,9 +838,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			name = containerName(v)
 		}
 		if name == "" {
-			name = rec.Str("containerName")
+			name = fieldText(rec, "containerName")
 		}
-		typ = containerTypeFrom(rec.Str("containerType"))
+		typ = containerTypeFrom(fieldText(rec, "containerType"))
 		if name == "" {
 			b.unattributedLine(rec)
 			return
@@ -850,7 +850,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
-		if name := rec.Str("containerName"); name != "" {
+		if name := fieldText(rec, "containerName"); name != "" {
 			c := b.container(f, name, "")
 			c.state = runTerminating
 		}
@@ -858,7 +858,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	if mk.Stage == StSandbox {
 		// Sandbox IDs, of failed attempts too, let PLEG and runtime lines
 		// that name only the ID find the pod.
-		if id := rec.Str("podSandboxID"); id != "" {
+		if id := fieldText(rec, "podSandboxID"); id != "" {
 			f.addSandbox(n, b.packID(id))
 		} else if id := sandboxIDInError(rec.Err); id != "" {
 			f.addSandbox(n, b.packID(id))
@@ -992,6 +992,17 @@ func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
 		}
 	}
 	return pod, podUID, podID
+}
+
+// fieldText is rec.Str(key), the text of the first field named key,
+// without copying its value.
+func fieldText(rec *parser.Record, key string) string {
+	for i := range rec.Fields {
+		if f := &rec.Fields[i]; f.Key == key {
+			return valueText(&f.Value)
+		}
+	}
+	return ""
 }
 
 // valueText is v.String(), without a call nor a copy of v for the kinds
@@ -1224,7 +1235,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
-				if m := rec.Str("message"); m != "" {
+				if m := fieldText(rec, "message"); m != "" {
 					reason = m
 				} else {
 					reason = rec.Msg
@@ -1304,7 +1315,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 // --- special lines ------------------------------------------------------------
 
 func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
-	source := rec.Str("source")
+	source := fieldText(rec, "source")
 	var refs []PodRef
 	if v, ok := rec.Field("pods"); ok {
 		refs = refsFromList(v)
@@ -1627,7 +1638,7 @@ func (f *flowState) bindID(c *containerState, p []byte) {
 
 func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	uid := recordUID(rec)
-	id := b.packID(stripRuntime(rec.Str("containerID")))
+	id := b.packID(stripRuntime(fieldText(rec, "containerID")))
 	f := n.byUID[uid]
 	if f == nil {
 		f = n.byID[rid(id)]
@@ -2065,7 +2076,7 @@ func (b *Builder) events(f *flowState) []Event {
 // completes the ready stage.
 func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	raw := rec.Str("patch")
+	raw := fieldText(rec, "patch")
 	if raw == "" {
 		if v, ok := rec.Field("patch"); ok {
 			raw = v.Str

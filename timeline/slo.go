@@ -153,7 +153,7 @@ func unionLength(ss []span) time.Duration {
 // times, to the nanosecond, where PLEG sees the exit up to a relist later.
 func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	name := rec.Str("container")
+	name := fieldText(rec, "container")
 	st, ok := rec.Field("status")
 	if name == "" || !ok {
 		return
