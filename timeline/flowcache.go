@@ -236,17 +236,18 @@ func (b *Builder) indexName(n *nodeState, key string, f *flowState) {
 	b.flowCache.forget(b.flowCache.depHash(depName, key))
 }
 
-// textMemo remembers what was read of the last few distinct texts (a JSON
-// value the kubelet logs again and again word for word), in a
-// direct-mapped table of copies: a text is read again only when another
-// took its slot.
+// textMemo remembers what was read of the last few hundred distinct texts
+// (a JSON value the kubelet logs again and again word for word), in a
+// two-way set-associative table of copies: a text is read again only when
+// two others took its set since.
 type textMemo[T any] struct {
 	seed maphash.Seed
 	ents [textMemoSize]memoEntry[T]
+	mru  [textMemoSize / 2]uint8 // the way of each set used last
 }
 
 const (
-	textMemoSize = 64
+	textMemoSize = 256
 	maxMemoText  = 4 << 10 // longer texts are read each time, not copied
 )
 
@@ -256,16 +257,21 @@ type memoEntry[T any] struct {
 	val  T
 }
 
-// get returns s's slot and, when hit, what was read of s.
+// get returns s's slot and, when hit, what was read of s; missed, the slot
+// is the one its set used least lately, for put.
 func (m *textMemo[T]) get(s string) (slot *memoEntry[T], val T, hit bool) {
 	if m.seed == (maphash.Seed{}) {
 		m.seed = maphash.MakeSeed()
 	}
-	e := &m.ents[maphash.String(m.seed, s)&(textMemoSize-1)]
-	if e.full && string(e.key) == s {
-		return e, e.val, true
+	set := maphash.String(m.seed, s) & (textMemoSize/2 - 1)
+	for way := range uint8(2) {
+		if e := &m.ents[2*set+uint64(way)]; e.full && string(e.key) == s {
+			m.mru[set] = way
+			return e, e.val, true
+		}
 	}
-	return e, val, false
+	m.mru[set] ^= 1
+	return &m.ents[2*set+uint64(m.mru[set])], val, false
 }
 
 // put remembers val for s in slot (from get).

@@ -158,13 +158,9 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	if name == "" || !ok {
 		return
 	}
-	if st.Kind == parser.KindObject && st.Obj == nil {
-		if state, ok := ranState(st.Str); ok && state != "exited" {
-			return // a running or waiting init container: no times yet
-		}
-	}
-	// The kubelet logs an exited init container's status at every sync
-	// until the pod's containers start, word for word: read once.
+	// The kubelet logs an init container's status at every sync, word
+	// for word while it runs and once it has exited, until the pod's
+	// containers start: read once.
 	var ran ranStatus
 	memo := !b.reference && st.Kind == parser.KindObject && st.Obj == nil && st.Str != ""
 	var slot *memoEntry[ranStatus]
@@ -205,6 +201,9 @@ type ranStatus struct {
 
 func readRanStatus(st parser.Value) ranStatus {
 	if st.Kind == parser.KindObject && st.Obj == nil {
+		if state, ok := ranState(st.Str); ok && state != "exited" {
+			return ranStatus{} // running or waiting: no times yet
+		}
 		if state, started, finished, exit, ok := ranPlain(st.Str); ok {
 			return ranStatusOf(state, started, finished, func() string { return exit })
 		}
