@@ -386,17 +386,41 @@ func (d *patchDecoder) number() (string, bool) {
 func (d *patchDecoder) skip() bool {
 	s, i := d.s, d.i
 	open := d.stack[:0] // '{' or '[' for each container open in the value
+	key := false        // the next string is a member's key
 	for {
-		// A value starts at i.
+		// A value, or when key a member's key, starts at i.
 		if i >= len(s) {
 			return false
 		}
-		switch c := s[i]; c {
-		case '"':
-			if i = strEnd(s, i+1); i < 0 {
+		switch c := s[i]; {
+		case c == '"':
+			// To the first byte that ends or escapes the string, eight
+			// bytes a step, in place; strEnd for the rest (an escape, a
+			// control byte, the text's last bytes).
+			j := i + 1
+			for j+8 <= len(s) {
+				if m := stop8(load8(s, j)); m != 0 {
+					j += bits.TrailingZeros64(m) >> 3
+					break
+				}
+				j += 8
+			}
+			if j < len(s) && s[j] == '"' {
+				i = j + 1
+			} else if i = strEnd(s, i+1); i < 0 {
 				return false
 			}
-		case '{', '[':
+			if key {
+				key = false
+				if i = wsEnd(s, i); i >= len(s) || s[i] != ':' {
+					return false
+				}
+				i = wsEnd(s, i+1)
+				continue
+			}
+		case key:
+			return false
+		case c == '{' || c == '[':
 			if d.depth+len(open) >= maxPatchDepth {
 				return false
 			}
@@ -406,21 +430,17 @@ func (d *patchDecoder) skip() bool {
 				break
 			}
 			open = append(open, c)
-			if c == '{' {
-				if i = keyColon(s, i); i < 0 {
-					return false
-				}
-			}
+			key = c == '{'
 			continue
-		case 't':
+		case c == 't':
 			if i = litEnd(s, i, "true"); i < 0 {
 				return false
 			}
-		case 'f':
+		case c == 'f':
 			if i = litEnd(s, i, "false"); i < 0 {
 				return false
 			}
-		case 'n':
+		case c == 'n':
 			if i = litEnd(s, i, "null"); i < 0 {
 				return false
 			}
@@ -451,29 +471,10 @@ func (d *patchDecoder) skip() bool {
 				return false
 			}
 			i = wsEnd(s, i+1)
-			if top == '{' {
-				if i = keyColon(s, i); i < 0 {
-					return false
-				}
-			}
+			key = top == '{'
 			break
 		}
 	}
-}
-
-// keyColon reads a key of an object being skipped at i, and the colon
-// after it; it returns the index of the value, or -1.
-func keyColon(s string, i int) int {
-	if i >= len(s) || s[i] != '"' {
-		return -1
-	}
-	if i = strEnd(s, i+1); i < 0 {
-		return -1
-	}
-	if i = wsEnd(s, i); i >= len(s) || s[i] != ':' {
-		return -1
-	}
-	return wsEnd(s, i+1)
 }
 
 // strEnd validates the string whose body starts at i as encoding/json's
