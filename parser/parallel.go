@@ -368,8 +368,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		r.stats.Bytes += int64(consumed)
 		r.lineNo++
 		r.stats.Lines++
-		// (consume, its first step here: most lines are bare klog
-		// lines, spared a call.)
+		// (bare first: see consume.)
 		if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
 			if rec, ok := r.bare(line, phys, start); ok {
 				if rec != nil {
@@ -378,7 +377,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 				continue
 			}
 		}
-		if rec := r.consumeNotBare(line, phys, start); rec != nil {
+		if rec := r.consume(line, phys, start); rec != nil {
 			r.out = c.add(rec)
 		}
 	}
@@ -458,6 +457,7 @@ func (r *Reader) nextParallel() (*Record, error) {
 				// Go on sequentially after the last whole line.
 				tail := c.data[bytes.LastIndexByte(c.data, '\n')+1:]
 				r.br.Reset(io.MultiReader(bytes.NewReader(tail), c.rest))
+				r.win, r.winUsed = nil, 0
 				r.stopParallel()
 				return r.Next()
 			}

@@ -255,13 +255,18 @@ func (p *pending) openQuote() bool {
 // blocks of memory: a string kept for long should be cloned when it is
 // small, see textArena.)
 type Reader struct {
-	opts    Options
-	br      *bufio.Reader
-	clock   clock
-	stats   Stats
-	cur     pending
-	long    []byte // line assembly for lines longer than the bufio buffer
-	offset  int64  // offset of the next line
+	opts  Options
+	br    *bufio.Reader
+	clock clock
+	stats Stats
+	cur   pending
+	long  []byte // line assembly for lines longer than the bufio buffer
+	// win is what br holds past the lines readLine returned: a view of
+	// its buffer, valid until br is read again, of which winUsed bytes
+	// were given out as lines and are to be discarded from br first.
+	win     []byte
+	winUsed int
+	offset  int64 // offset of the next line
 	lineNo  int64
 	done    bool
 	rec     Record
@@ -305,8 +310,9 @@ type Reader struct {
 	// records are made (a parallel worker's chunk), so a wanted record of
 	// one line is decoded from there instead of a copy.
 	stable bool
-	// slow turns off the shortcut for bare klog lines in consume, for
-	// tests that compare it with the full path.
+	// slow turns off the shortcuts for bare klog lines (bare, and the
+	// first step of consume), for tests that compare them with the full
+	// path.
 	slow bool
 
 	parN int       // workers of a parallel reader; 0: sequential
@@ -363,6 +369,32 @@ func (r *Reader) Anchor(t time.Time) { r.clock.anchor(t) }
 // the line's length in the input (newline excluded). The slice is valid
 // until the next call.
 func (r *Reader) readLine() ([]byte, int, error) {
+	if nl := bytes.IndexByte(r.win, '\n'); nl >= 0 {
+		line := r.win[:nl]
+		r.win = r.win[nl+1:]
+		r.winUsed += nl + 1
+		r.offset += int64(nl + 1)
+		r.stats.Bytes += int64(nl + 1)
+		if k := len(line); k > 0 && line[k-1] == '\r' {
+			line = line[:k-1]
+		}
+		return line, nl, nil
+	}
+	if r.winUsed > 0 {
+		r.br.Discard(r.winUsed) // (never more than br holds)
+	}
+	r.win, r.winUsed = nil, 0
+	line, phys, err := r.readSlice()
+	if err == nil {
+		// What br holds past the line, without reading more: the lines
+		// after it are taken from it without a call of ReadSlice each.
+		r.win, _ = r.br.Peek(r.br.Buffered())
+	}
+	return line, phys, err
+}
+
+// readSlice is readLine by br.ReadSlice.
+func (r *Reader) readSlice() ([]byte, int, error) {
 	line, err := r.br.ReadSlice('\n')
 	consumed := len(line)
 	if errors.Is(err, bufio.ErrBufferFull) {
@@ -454,6 +486,15 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		r.lineNo++
 		r.stats.Lines++
+		// (bare first: see consume.)
+		if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+			if rec, ok := r.bare(line, phys, start); ok {
+				if rec != nil {
+					return rec, nil
+				}
+				continue
+			}
+		}
 		if rec := r.consume(line, phys, start); rec != nil {
 			return rec, nil
 		}
@@ -461,23 +502,16 @@ func (r *Reader) Next() (*Record, error) {
 }
 
 // consume classifies one physical line; it returns a record when this line
-// completes the one before it.
+// completes the one before it. Its callers (Next, runChunk) give a line
+// that starts with a klog header to bare first, and consume the lines bare
+// does not read.
+//
+// Most lines are a bare klog header: no wrapper to strip, and a header
+// ends any record or multi-line value before it whatever the state. They
+// skip the steps below, which would find just that (bareLogLine holds for
+// every line parseKlogHeader accepts, and a line starting with I, W, E or
+// F has no byte-order mark or NULs to trim).
 func (r *Reader) consume(line []byte, phys int, start int64) *Record {
-	// Most lines are a bare klog header: no wrapper to strip, and a header
-	// ends any record or multi-line value before it whatever the state.
-	// They skip the steps below, which would find just that (bareLogLine
-	// holds for every line parseKlogHeader accepts, and a line starting
-	// with I, W, E or F has no byte-order mark or NULs to trim).
-	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
-		if rec, ok := r.bare(line, phys, start); ok {
-			return rec
-		}
-	}
-	return r.consumeNotBare(line, phys, start)
-}
-
-// consumeNotBare is consume for a line that bare did not read.
-func (r *Reader) consumeNotBare(line []byte, phys int, start int64) *Record {
 	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
 		if h := &r.hdr; parseKlogHeaderTo(h, line) {
 			format, msg := klogPayload(line, h)
