@@ -1039,6 +1039,11 @@ func parseKlogValue(v *Value, b string, i int, lim *limits) int {
 	}
 	switch b[i] {
 	case '"':
+		// (quoted's first step, here: most values need no unquoting.)
+		if k := i + 1 + plainLen(b[i+1:]); k < len(b) && b[k] == '"' {
+			v.Kind, v.Str = KindString, b[i+1:k]
+			return k + 1
+		}
 		if str, e := quoted(b, i, lim.sc); e > 0 {
 			v.Kind, v.Str = KindString, str
 			return e
