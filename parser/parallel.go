@@ -368,16 +368,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		r.stats.Bytes += int64(consumed)
 		r.lineNo++
 		r.stats.Lines++
-		// (bare first: see consume.)
-		if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
-			if rec, ok := r.bare(line, phys, start); ok {
-				if rec != nil {
-					r.out = c.add(rec)
-				}
-				continue
-			}
-		}
-		if rec := r.consume(line, phys, start); rec != nil {
+		if rec := r.take(line, phys, start); rec != nil {
 			r.out = c.add(rec)
 		}
 	}

@@ -486,25 +486,30 @@ func (r *Reader) Next() (*Record, error) {
 		}
 		r.lineNo++
 		r.stats.Lines++
-		// (bare first: see consume.)
-		if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
-			if rec, ok := r.bare(line, phys, start); ok {
-				if rec != nil {
-					return rec, nil
-				}
-				continue
-			}
-		}
-		if rec := r.consume(line, phys, start); rec != nil {
+		if rec := r.take(line, phys, start); rec != nil {
 			return rec, nil
 		}
 	}
 }
 
+// take reads one physical line, as Next and runChunk do: a line that
+// starts with a klog header goes to bare first, the others and those bare
+// does not read to consume. It returns a record when this line completes
+// the one before it. (Small enough to be inlined: most lines take no call
+// but bare's.)
+func (r *Reader) take(line []byte, phys int, start int64) *Record {
+	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+		if rec, ok := r.bare(line, phys, start); ok {
+			return rec
+		}
+	}
+	return r.consume(line, phys, start)
+}
+
 // consume classifies one physical line; it returns a record when this line
-// completes the one before it. Its callers (Next, runChunk) give a line
-// that starts with a klog header to bare first, and consume the lines bare
-// does not read.
+// completes the one before it. Its caller (take) gives a line that starts
+// with a klog header to bare first, and consume the lines bare does not
+// read.
 //
 // Most lines are a bare klog header: no wrapper to strip, and a header
 // ends any record or multi-line value before it whatever the state. They

@@ -483,10 +483,7 @@ func word(s string, i int) uint64 {
 func plainLen(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		t := s[i : i+8] // (one bounds check, one load)
-		w := uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-			uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-		if m := notPlain(w); m != 0 {
+		if m := notPlain(word(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}
