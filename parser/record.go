@@ -194,13 +194,19 @@ func (r *Record) Field(key string) (Value, bool) {
 	return Value{}, false
 }
 
-// Str returns the text of the field named key, or "".
+// Str returns the text of the first field named key (Value.String), or
+// "". The engine asks it of nearly every record: the fields are not
+// copied, and a value whose text is Str is returned without a call.
 func (r *Record) Str(key string) string {
-	v, ok := r.Field(key)
-	if !ok {
-		return ""
+	for i := range r.Fields {
+		if f := &r.Fields[i]; f.Key == key {
+			if k := f.Value.Kind; k != KindList && k != KindObject {
+				return f.Value.Str
+			}
+			return f.Value.String()
+		}
 	}
-	return v.String()
+	return ""
 }
 
 // Structured reports whether the record carries key/value fields, as

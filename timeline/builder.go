@@ -529,7 +529,7 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 		// The event's own words say more than the line's message.
 		r, m := b.eventRec.reason, b.eventRec.message
 		if b.eventRec.rec != rec {
-			r, m = fieldText(rec, "reason"), fieldText(rec, "message")
+			r, m = rec.Str("reason"), rec.Str("message")
 		}
 		if r != "" {
 			t = append(append(append(append(t[:0], "Event "...), r...), ": "...), m...)
@@ -753,7 +753,7 @@ func (b *Builder) Add(rec *parser.Record) {
 func (b *Builder) nodeSpecial(n *nodeState, rec *parser.Record, mk *Marker) {
 	switch mk.Special {
 	case SpecialVersion:
-		v := fieldText(rec, "kubeletVersion")
+		v := rec.Str("kubeletVersion")
 		if v == "" && strings.HasPrefix(rec.Msg, "Version: ") {
 			v = strings.TrimSpace(strings.TrimPrefix(rec.Msg, "Version: "))
 		}
@@ -828,7 +828,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if mk.Stage == StReady && rec.Msg == "SyncLoop (probe)" {
-		if fieldText(rec, "probe") != "readiness" || fieldText(rec, "status") != "ready" {
+		if rec.Str("probe") != "readiness" || rec.Str("status") != "ready" {
 			return
 		}
 	}
@@ -838,9 +838,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			name = containerName(v)
 		}
 		if name == "" {
-			name = fieldText(rec, "containerName")
+			name = rec.Str("containerName")
 		}
-		typ = containerTypeFrom(fieldText(rec, "containerType"))
+		typ = containerTypeFrom(rec.Str("containerType"))
 		if name == "" {
 			b.unattributedLine(rec)
 			return
@@ -850,7 +850,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
-		if name := fieldText(rec, "containerName"); name != "" {
+		if name := rec.Str("containerName"); name != "" {
 			c := b.container(f, name, "")
 			c.state = runTerminating
 		}
@@ -858,7 +858,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	if mk.Stage == StSandbox {
 		// Sandbox IDs, of failed attempts too, let PLEG and runtime lines
 		// that name only the ID find the pod.
-		if id := fieldText(rec, "podSandboxID"); id != "" {
+		if id := rec.Str("podSandboxID"); id != "" {
 			f.addSandbox(n, b.packID(id))
 		} else if id := sandboxIDInError(rec.Err); id != "" {
 			f.addSandbox(n, b.packID(id))
@@ -992,17 +992,6 @@ func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
 		}
 	}
 	return pod, podUID, podID
-}
-
-// fieldText is rec.Str(key), the text of the first field named key,
-// without copying its value.
-func fieldText(rec *parser.Record, key string) string {
-	for i := range rec.Fields {
-		if f := &rec.Fields[i]; f.Key == key {
-			return valueText(&f.Value)
-		}
-	}
-	return ""
 }
 
 // valueText is v.String(), without a call nor a copy of v for the kinds
@@ -1235,7 +1224,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if reason == "" {
 			reason = rec.Err
 			if reason == "" {
-				if m := fieldText(rec, "message"); m != "" {
+				if m := rec.Str("message"); m != "" {
 					reason = m
 				} else {
 					reason = rec.Msg
@@ -1315,7 +1304,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 // --- special lines ------------------------------------------------------------
 
 func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
-	source := fieldText(rec, "source")
+	source := rec.Str("source")
 	var refs []PodRef
 	if v, ok := rec.Field("pods"); ok {
 		refs = refsFromList(v)
@@ -1638,7 +1627,7 @@ func (f *flowState) bindID(c *containerState, p []byte) {
 
 func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	uid := recordUID(rec)
-	id := b.packID(stripRuntime(fieldText(rec, "containerID")))
+	id := b.packID(stripRuntime(rec.Str("containerID")))
 	f := n.byUID[uid]
 	if f == nil {
 		f = n.byID[rid(id)]
@@ -1951,17 +1940,15 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 		w.cname, w.ctyp, w.isC = span32{end - uint32(len(name)), end}, typ, true
 	}
 	msg := w.message()
-	if i := strings.IndexByte(msg, '"'); i >= 0 {
-		if j := strings.IndexByte(msg[i+1:], '"'); j >= 0 {
-			from := w.lt + w.lr + uint32(i) + 1
-			w.image = span32{from, from + uint32(j)} // firstQuoted(msg)
-		}
+	if from, to, ok := firstQuotedAt(msg); ok {
+		at := w.lt + w.lr // the message's start
+		w.image = span32{at + uint32(from), at + uint32(to)}
 	}
 	w.alreadyPresent = strings.Contains(msg, "already present")
 	return w
 }
 
-// word returns *k, the interned index of s, looking it up while unknown.
+// wordIn returns *k, the interned index of s, looking it up while unknown.
 func (b *Builder) wordIn(k *uint32, s string) (uint32, bool) {
 	if *k != 0 {
 		return *k, true
@@ -2076,7 +2063,7 @@ func (b *Builder) events(f *flowState) []Event {
 // completes the ready stage.
 func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	raw := fieldText(rec, "patch")
+	raw := rec.Str("patch")
 	if raw == "" {
 		if v, ok := rec.Field("patch"); ok {
 			raw = v.Str
@@ -2301,15 +2288,22 @@ func (b *Builder) unattributedLine(rec *parser.Record) {
 }
 
 func firstQuoted(s string) string {
+	from, to, _ := firstQuotedAt(s)
+	return s[from:to]
+}
+
+// firstQuotedAt returns where firstQuoted's text lies in s; ok false (and
+// an empty span) when s holds no quoted text.
+func firstQuotedAt(s string) (from, to int, ok bool) {
 	i := strings.IndexByte(s, '"')
 	if i < 0 {
-		return ""
+		return 0, 0, false
 	}
 	j := strings.IndexByte(s[i+1:], '"')
 	if j < 0 {
-		return ""
+		return 0, 0, false
 	}
-	return s[i+1 : i+1+j]
+	return i + 1, i + 1 + j, true
 }
 
 func lastQuoted(s string) string {

@@ -128,17 +128,10 @@ func isStaticUID(s string) bool { return len(s) == 32 && looksLikeUID(s) }
 
 // stripRuntime drops "containerd://" and the like from a container ID.
 func stripRuntime(id string) string {
-	// strings.Index(id, "://"), from one colon to the next.
-	for j := 0; ; {
-		i := strings.IndexByte(id[j:], ':')
-		if i < 0 {
-			return id
-		}
-		if j += i; strings.HasPrefix(id[j:], "://") {
-			return id[j+3:]
-		}
-		j++
+	if _, rest, ok := strings.Cut(id, "://"); ok {
+		return rest
 	}
+	return id
 }
 
 // containerFromFieldPath reads spec.containers{nginx} and friends.

@@ -153,7 +153,7 @@ func unionLength(ss []span) time.Duration {
 // times, to the nanosecond, where PLEG sees the exit up to a relist later.
 func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	name := fieldText(rec, "container")
+	name := rec.Str("container")
 	st, ok := rec.Field("status")
 	if name == "" || !ok {
 		return
@@ -224,8 +224,8 @@ func ranStatusOf(state, startedAt, finishedAt string, exitCode func() string) ra
 	if state != "exited" {
 		return ranStatus{}
 	}
-	started, err1 := parseRFC3339(startedAt)
-	finished, err2 := parseRFC3339(finishedAt)
+	started, err1 := time.Parse(time.RFC3339Nano, startedAt)
+	finished, err2 := time.Parse(time.RFC3339Nano, finishedAt)
 	if err1 != nil || err2 != nil || finished.Before(started) || started.Year() < 2000 {
 		return ranStatus{}
 	}
@@ -245,72 +245,6 @@ func ranState(s string) (string, bool) {
 		return "", false
 	}
 	return v[2], true
-}
-
-// parseRFC3339 is time.Parse(time.RFC3339Nano, s), the kubelet's form of a
-// UTC time (2026-11-22T06:25:29.925362324Z) read without the general
-// parser; any other text is left to it.
-func parseRFC3339(s string) (time.Time, error) {
-	if t, ok := plainRFC3339(s); ok {
-		return t, nil
-	}
-	return time.Parse(time.RFC3339Nano, s)
-}
-
-// plainRFC3339 reads YYYY-MM-DDTHH:MM:SS[.F]Z with one to nine digits of
-// fraction and a day of the month up to 28, which every month has; ok is
-// false for anything else, valid or not.
-func plainRFC3339(s string) (time.Time, bool) {
-	if len(s) < 20 || s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s[len(s)-1] != 'Z' {
-		return time.Time{}, false
-	}
-	year, month, day, hour, minute, sec := decimal(s[0:4]), decimal(s[5:7]), decimal(s[8:10]), decimal(s[11:13]), decimal(s[14:16]), decimal(s[17:19])
-	if year < 0 || month < 1 || month > 12 || day < 1 || day > 28 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || sec < 0 || sec > 59 {
-		return time.Time{}, false
-	}
-	nsec := 0
-	if len(s) > 20 {
-		digits := len(s) - 21
-		if s[19] != '.' || digits < 1 || digits > 9 {
-			return time.Time{}, false
-		}
-		if nsec = decimal(s[20 : len(s)-1]); nsec < 0 {
-			return time.Time{}, false
-		}
-		for ; digits < 9; digits++ {
-			nsec *= 10
-		}
-	}
-	// time.Date(…, time.UTC) is time.Unix(…).UTC(): the day from the civil
-	// date (days from 1970-01-01, a year taken to start in March, so that
-	// February's length comes last).
-	y, m := int64(year), int64(month)
-	if m <= 2 {
-		y--
-	}
-	era := y / 400
-	if y < 0 {
-		era = (y - 399) / 400
-	}
-	yoe := y - era*400
-	mp := (m + 9) % 12
-	doy := (153*mp+2)/5 + int64(day) - 1
-	days := era*146097 + yoe*365 + yoe/4 - yoe/100 + doy - 719468
-	unix := days*86400 + int64(hour)*3600 + int64(minute)*60 + int64(sec)
-	return time.Unix(unix, int64(nsec)).UTC(), true
-}
-
-// decimal is the value of the digits s, or -1 when one is not a digit.
-func decimal(s string) int {
-	n := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i] - '0'
-		if c > 9 {
-			return -1
-		}
-		n = n*10 + int(c)
-	}
-	return n
 }
 
 // ranPlain reads a container status kept as its text when its first

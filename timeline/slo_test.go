@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"testing"
 	"time"
@@ -154,44 +153,4 @@ func FuzzRanPlain(f *testing.F) {
 			t.Fatalf("%s: %q %q %q %q, Get gives %q %q %q %q", s, state, started, finished, exit, ws, wst, wf, we)
 		}
 	})
-}
-
-// parseRFC3339 must be time.Parse(time.RFC3339Nano, …) for every text.
-func FuzzParseRFC3339(f *testing.F) {
-	for _, s := range []string{
-		"2026-11-22T06:25:29.925362324Z", "2026-11-22T06:25:29Z", "2026-11-22T06:25:29.9Z", "0001-01-01T00:00:00Z",
-		"2026-02-28T23:59:59.1234567891Z", "2026-02-29T00:00:00Z", "2026-13-01T00:00:00Z", "2026-11-22T24:00:00Z",
-		"2026-11-22T06:25:60Z", "2026-11-22T06:25:29.Z", "2026-11-22T06:25:29+01:00", "2026-11-22 06:25:29Z", "2026-1-22T06:25:29Z",
-	} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		// What plainRFC3339 reads, time.Parse reads alike, to the zone
-		// (UTC: the same Time); the rest goes to time.Parse.
-		got, ok := plainRFC3339(s)
-		if !ok {
-			return
-		}
-		want, err := time.Parse(time.RFC3339Nano, s)
-		if err != nil || got != want {
-			t.Fatalf("%q: %v, time.Parse gives %v %v", s, got, want, err)
-		}
-	})
-}
-
-// plainRFC3339 counts days as time.Parse does across centuries, leap
-// years and the first years of the calendar.
-func TestPlainRFC3339Calendar(t *testing.T) {
-	for _, year := range []int{0, 1, 3, 4, 99, 100, 399, 400, 1600, 1899, 1900, 1969, 1970, 1999, 2000, 2024, 2026, 2100, 9999} {
-		for month := 1; month <= 12; month++ {
-			for _, day := range []int{1, 28} {
-				s := fmt.Sprintf("%04d-%02d-%02dT23:59:58.000000001Z", year, month, day)
-				got, ok := plainRFC3339(s)
-				want, err := time.Parse(time.RFC3339Nano, s)
-				if !ok || err != nil || got != want {
-					t.Fatalf("%s: %v %v, time.Parse gives %v %v", s, got, ok, want, err)
-				}
-			}
-		}
-	}
 }
