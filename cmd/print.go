@@ -5,6 +5,7 @@ package cmd
 // keep the names stable.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -195,7 +196,26 @@ func truncate(s string, n int) string {
 
 // oneLine sanitizes untrusted text and folds it onto one line.
 func oneLine(s string) string {
+	if folded(s) {
+		return s // a table of 10,000 pods asks for some 50,000 cells
+	}
 	return strings.Join(strings.Fields(sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+}
+
+// folded reports whether oneLine would give s back as it is: printable
+// ASCII words with one space between them.
+func folded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i-1] == ' ' {
+				return false
+			}
+		case c < '!' || c > '~':
+			return false
+		}
+	}
+	return true
 }
 
 // wrap breaks text into lines of at most width columns at spaces.
@@ -281,9 +301,17 @@ func (t *Table) Print(w io.Writer, color bool) {
 			}
 		}
 	}
+	// One write for many lines: Out is not buffered, and a write per line
+	// is a system call per pod (and a pass of the terminal layer each).
+	b := bufio.NewWriterSize(w, 64<<10)
+	defer b.Flush()
+	space := func(n int) {
+		for ; n > 0; n-- {
+			b.WriteByte(' ')
+		}
+	}
 	line := func(r []string, row int) {
-		var b strings.Builder
-		b.WriteString(strings.Repeat(" ", t.Indent))
+		space(t.Indent)
 		last := len(r) - 1
 		for last >= 0 && r[last] == "" {
 			last--
@@ -296,10 +324,10 @@ func (t *Table) Print(w io.Writer, color bool) {
 			}
 			b.WriteString(c)
 			if i < last {
-				b.WriteString(strings.Repeat(" ", pad+gap))
+				space(pad + gap)
 			}
 		}
-		fmt.Fprintln(w, b.String())
+		b.WriteByte('\n')
 	}
 	if !t.NoHeader {
 		line(t.Headers, -1)

@@ -1,6 +1,11 @@
 package cmd
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/internal/sanitize"
+)
 
 func TestShortenReason(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -22,4 +27,18 @@ func TestShortenReason(t *testing.T) {
 			t.Errorf("shorten(%q) wider than %d", tt.in, shortReason)
 		}
 	}
+}
+
+// FuzzOneLine holds oneLine's shortcut for text it would not change to
+// the whole fold: sanitize, then one space between words.
+func FuzzOneLine(f *testing.F) {
+	for _, s := range []string{"", " ", "a", "a b", "a  b", " a", "a ", "a\nb", "a\tb", "\x1b[31mred", "é", "ns/pod-7c9f\x7f", "a\u200bb"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := strings.Join(strings.Fields(sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+		if got := oneLine(s); got != want {
+			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		}
+	})
 }
