@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"fmt"
 	"regexp"
 	"sort"
@@ -298,10 +299,11 @@ func getPodsRun(o *GetPodsOptions) error {
 	case "yaml":
 		return printYAML(ioS.Out, fl)
 	case "name":
+		w := bufio.NewWriter(ioS.Out) // as Table.Print: not a write per pod
 		for i := range fl.Items {
-			fmt.Fprintf(ioS.Out, "pod/%s\n", oneLine(fl.Items[i].Pod.Key()))
+			fmt.Fprintf(w, "pod/%s\n", oneLine(fl.Items[i].Pod.Key()))
 		}
-		return nil
+		return w.Flush()
 	}
 	if len(fl.Items) == 0 {
 		fmt.Fprintln(ioS.ErrOut, "No pods found.")

@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -282,10 +283,14 @@ func (t *templateOutput) print(w io.Writer, head any, items iter.Seq[any], noHea
 			m["items"] = list
 			doc = m
 		}
-		if err := t.jsonpath.Execute(w, doc); err != nil {
+		// jsonpath writes each text and value on its own: buffered, not a
+		// system call each.
+		bw := bufio.NewWriter(w)
+		if err := t.jsonpath.Execute(bw, doc); err != nil {
+			bw.Flush()
 			return fmt.Errorf("-o jsonpath: %w", err)
 		}
-		return nil
+		return bw.Flush()
 	}
 	tab := &Table{Headers: t.headers, NoHeader: noHeaders, Flex: -1}
 	var err error
