@@ -4,7 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -190,10 +190,9 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 		return nil, err
 	}
 	ns, node := o.IO.Redact.Text(o.Namespace), o.IO.Redact.Text(o.Node)
-	out := *fl
-	// Sized for all: a list grown by append would copy every flow (464
-	// bytes each) again at each doubling, 10,000 of them in a big log.
-	out.Items = make([]timeline.Flow, 0, len(fl.Items))
+	// The selected flows are sorted by pointer and copied into place once:
+	// a flow is 464 bytes, and a stable sort moves each many times.
+	keep := make([]*timeline.Flow, 0, len(fl.Items))
 	for i := range fl.Items {
 		f := &fl.Items[i]
 		switch {
@@ -205,7 +204,13 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 			!until.IsZero() && f.Start.After(until):
 			continue
 		}
-		out.Items = append(out.Items, *f)
+		keep = append(keep, f)
+	}
+	sortFlows(keep, o.SortBy)
+	out := *fl
+	out.Items = make([]timeline.Flow, len(keep))
+	for i, f := range keep {
+		out.Items[i] = *f
 	}
 	if o.Node != "" {
 		out.Nodes = nil
@@ -222,7 +227,6 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 		}
 	}
 	out.Summary.Pods = len(out.Items)
-	sortFlows(out.Items, o.SortBy)
 	return &out, nil
 }
 
@@ -236,7 +240,7 @@ func verdictRank(v timeline.Verdict) int {
 }
 
 // sortFlows sorts ascending by key; ties keep start order.
-func sortFlows(items []timeline.Flow, key string) {
+func sortFlows(items []*timeline.Flow, key string) {
 	less := func(a, b *timeline.Flow) bool { return a.Start.Before(b.Start) }
 	switch key {
 	case "duration":
@@ -256,7 +260,21 @@ func sortFlows(items []timeline.Flow, key string) {
 	case "verdict":
 		less = func(a, b *timeline.Flow) bool { return verdictRank(a.Verdict) < verdictRank(b.Verdict) }
 	}
-	sort.SliceStable(items, func(i, j int) bool { return less(&items[i], &items[j]) })
+	if key == "" || key == "start" {
+		// The engine lists flows by start already: nothing to move.
+		if slices.IsSortedFunc(items, func(a, b *timeline.Flow) int { return a.Start.Compare(b.Start) }) {
+			return
+		}
+	}
+	slices.SortStableFunc(items, func(a, b *timeline.Flow) int {
+		switch {
+		case less(a, b):
+			return -1
+		case less(b, a):
+			return 1
+		}
+		return 0
+	})
 }
 
 // flowTime is the WAITED/DURATION cell: waited for stalled flows,

@@ -256,6 +256,8 @@ type Table struct {
 	Indent   int // spaces before every line
 }
 
+const spaces = "                                                                "
+
 // Print writes the table.
 func (t *Table) Print(w io.Writer, color bool) {
 	gap := t.Gap
@@ -306,8 +308,10 @@ func (t *Table) Print(w io.Writer, color bool) {
 	b := bufio.NewWriterSize(w, 64<<10)
 	defer b.Flush()
 	space := func(n int) {
-		for ; n > 0; n-- {
-			b.WriteByte(' ')
+		for n > 0 {
+			k := min(n, len(spaces))
+			b.WriteString(spaces[:k])
+			n -= k
 		}
 	}
 	line := func(r []string, row int) {
@@ -317,8 +321,12 @@ func (t *Table) Print(w io.Writer, color bool) {
 			last--
 		}
 		for i := 0; i <= last; i++ {
-			c := truncate(r[i], widths[i])
-			pad := widths[i] - textWidth(c)
+			c, wd := r[i], textWidth(r[i])
+			if wd > widths[i] {
+				c = truncate(c, widths[i])
+				wd = textWidth(c)
+			}
+			pad := widths[i] - wd
 			if row >= 0 && t.Color != nil && color {
 				c = paint(true, t.Color(row, i), c)
 			}

@@ -1,6 +1,7 @@
 package sanitize
 
 import (
+	"encoding/binary"
 	"fmt"
 	"io"
 	"strings"
@@ -61,6 +62,20 @@ func (g *guard) Write(p []byte) (int, error) {
 		last = i
 	}
 	for i := 0; i < len(p); i++ {
+		if g.mid && g.hashes == 0 {
+			// Within a line and after no '#' only a line end or a '#'
+			// changes anything: eight bytes at a time to the next.
+			for i+8 <= len(p) {
+				w := binary.LittleEndian.Uint64(p[i:])
+				if has(w, '\n') || has(w, '\r') || has(w, '#') {
+					break
+				}
+				i += 8
+			}
+			if i >= len(p) {
+				break
+			}
+		}
 		c := p[i]
 		if c == '\n' || c == '\r' {
 			g.mid, g.colon, g.hashes, g.rn = false, false, 0, 0

@@ -94,6 +94,14 @@ func Unsafe(r rune) bool {
 // safe reports whether s needs no change (the common case: no allocation).
 func safe(s string, keepNL bool) bool {
 	for i := 0; i < len(s); i++ {
+		// Eight bytes at a time while they are printable ASCII: all the
+		// output passes here (the terminal layer), nearly all of it plain.
+		for i+8 <= len(s) && !special(word(s, i)) {
+			i += 8
+		}
+		if i >= len(s) {
+			break
+		}
 		c := s[i]
 		if c < 0x20 {
 			if c == '\t' || c == '\n' && keepNL {
@@ -170,4 +178,30 @@ func skipString(s string, i int) int {
 		i++
 	}
 	return i
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// word is the eight bytes of s from i, the first the lowest (one load:
+// the compiler joins the bytes of a slice it knows is eight long).
+func word(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// special reports whether a byte of w is not printable ASCII: below
+// 0x20, DEL or above.
+func special(w uint64) bool {
+	del := w ^ 0x7f*ones
+	return ((w-0x20*ones)&^w|(del-ones)&^del|w)&highs != 0
+}
+
+// has reports whether a byte of w is c.
+func has(w uint64, c byte) bool {
+	x := w ^ uint64(c)*ones
+	return (x-ones)&^x&highs != 0
 }
