@@ -276,13 +276,8 @@ type Builder struct {
 	ranMemo       textMemo[ranStatus]                    // initAction's
 	errMemo       textMemo[syncErrorRead]                // syncError's
 	stageFacts    *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
-	views         []stageView                            // judge's working memory
-	judgeCs       []*containerState
-	judgeCviews   [][]stageView
-	judgeGroup    []int
-	judgeAgg      [3]stageState // the aggregate stages of the flow being judged: init-containers, containers, running
-	rowScratch    rowScratch    // FinishRows' working memory for what a row does not keep
-	lastStampTime time.Time     // stampAt's last time, while lastStamp is not 0
+	judging       judgeScratch                           // judge's working memory when judging on this goroutine
+	lastStampTime time.Time                              // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
 	eventRec      eventRecord // the event being read (event)
 	eventMemo     *[eventMemoSize]eventWords

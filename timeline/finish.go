@@ -2,8 +2,11 @@ package timeline
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -33,8 +36,10 @@ func (b *Builder) FinishEach(trim func(*Flow)) *FlowList { return b.judgeAll(tri
 // Sandboxes, Hidden and Diagnosis stay empty, as do the containers' other
 // fields. Those fields and everything outside Items (Findings, Nodes,
 // Unattributed, Summary) equal what FinishEach gives with a trim that
-// keeps just that. trim, when not nil, is then called on each flow as in
-// FinishEach.
+// keeps just that. The flows are judged on every core (the end of a big
+// log is otherwise one core's work while the others idle), so trim, when
+// not nil, is called on each flow as in FinishEach but possibly from
+// several goroutines at once, each time on a different flow.
 func (b *Builder) FinishRows(trim func(*Flow)) *FlowList { return b.judgeAll(trim, true) }
 
 // Snapshot judges the flows built so far without ending the build: the list
@@ -44,6 +49,54 @@ func (b *Builder) Snapshot() *FlowList {
 	b.snapshot = true
 	defer func() { b.snapshot = false }()
 	return b.judgeAll(nil, false)
+}
+
+// judgeBatch is the most flows a goroutine of judgeRows takes at a time:
+// enough that taking them costs nothing, few enough that the goroutines
+// end together.
+const judgeBatch = 32
+
+// judgeRows judges the flows of a finished build for rows into items, in
+// their order, on GOMAXPROCS goroutines. Judging for a row writes nothing
+// the goroutines share: each has its own judgeScratch, and what judge
+// reads of the builder (the texts, the stage facts, the stamps' tables,
+// the nodes) no longer changes. Each flow's state is freed as it is
+// judged, as in the serial loop, which finds none left.
+func (b *Builder) judgeRows(items []Flow, nodeNames map[*nodeState]string, trim func(*Flow)) {
+	b.stageDef("") // made now: judging makes it on first use
+	order := make([]int32, 0, len(items))
+	for i, f := range b.flows {
+		if f != nil {
+			order = append(order, int32(i))
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(order))
+	// Smaller batches for fewer flows, so that every goroutine gets some.
+	batch := max(1, min(judgeBatch, len(order)/(4*workers)))
+	var next atomic.Int64
+	work := func(js *judgeScratch) {
+		for {
+			from := int(next.Add(int64(batch))) - batch
+			if from >= len(order) {
+				return
+			}
+			for k := from; k < min(from+batch, len(order)); k++ {
+				i := order[k]
+				f := b.flows[i]
+				items[k] = b.judge(js, f, nodeNames[f.node], true)
+				if trim != nil {
+					trim(&items[k])
+				}
+				b.flows[i] = nil
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	for range workers - 1 {
+		wg.Go(func() { work(&judgeScratch{}) })
+	}
+	work(&b.judging)
+	wg.Wait()
 }
 
 // own copies a slice the builder goes on appending to when the list being
@@ -94,10 +147,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 	}
 	if !b.snapshot {
 		b.flowCache.reset()
-		defer func() {
-			b.views, b.judgeCs, b.judgeCviews, b.judgeGroup, b.rowScratch = nil, nil, nil, nil, rowScratch{}
-			b.judgeAgg = [3]stageState{}
-		}()
+		defer func() { b.judging = judgeScratch{} }()
 	}
 	n := 0
 	for _, f := range b.flows {
@@ -106,13 +156,17 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		}
 	}
 	out.Items = make([]Flow, 0, n)
+	if rows && !b.snapshot && n > 1 && runtime.GOMAXPROCS(0) > 1 {
+		out.Items = out.Items[:n]
+		b.judgeRows(out.Items, nodeNames, trim)
+	}
 	for i, f := range b.flows {
 		if f == nil {
 			continue // a second Finish: see its comment
 		}
 		// Judged into its place in Items, then trimmed there: a flow
 		// trimmed on the way in would be one more allocation per flow.
-		out.Items = append(out.Items, b.judge(f, nodeNames[f.node], rows))
+		out.Items = append(out.Items, b.judge(&b.judging, f, nodeNames[f.node], rows))
 		if trim != nil {
 			trim(&out.Items[len(out.Items)-1])
 		}
@@ -200,12 +254,14 @@ func (n *nodeState) verbosity() int {
 	return n.maxV
 }
 
-// stageView is a stage being judged.
+// stageView is a stage being judged. Its times are stamps: judging
+// compares them and makes the aggregate stages of them without converting
+// and stamping anew, which would write to the builder (stampAt).
 type stageView struct {
 	id       string
 	st       *stageState
-	start    time.Time
-	end      time.Time
+	start    stamp
+	end      stamp
 	status   Status
 	implied  bool
 	attempts int
@@ -299,12 +355,12 @@ func reasonOf(s *stageState) string {
 // judgeSeq turns raw stage states into sequential stages: each starts no
 // earlier than the previous one ended, so stages never overlap and the gaps
 // between them are waiting time.
-func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd time.Time) []stageView {
-	// From b.views, which judge empties for each flow: a slice handed out
+func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd stamp) []stageView {
+	// From js.views, which judge empties for each flow: a slice handed out
 	// keeps its array when a later one grows it.
-	k := len(b.views)
-	b.views = append(b.views, make([]stageView, len(ids))...)
-	views := b.views[k:len(b.views):len(b.views)]
+	k := len(js.views)
+	js.views = append(js.views, make([]stageView, len(ids))...)
+	views := js.views[k:len(js.views):len(js.views)]
 	// Index of the last stage with any progress: earlier stages without an
 	// end are implied done.
 	lastProgress := -1
@@ -340,13 +396,12 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		switch {
 		case s != nil && !s.complete.IsZero():
 			sv.status = StatusDone
-			sv.start, sv.end = b.timeOf(s.begin), b.timeOf(s.complete)
+			sv.start, sv.end = s.begin, s.complete
 		case s != nil && s.began() && i < lastProgress && tr.lastFail.IsZero():
 			sv.status, sv.implied = StatusDone, true
-			sv.start = b.timeOf(s.begin)
+			sv.start = s.begin
 		case s != nil && s.began():
-			sv.start = b.timeOf(s.begin)
-			waited := logEnd.Sub(maxTime(sv.start, prevEnd))
+			sv.start = s.begin
 			switch {
 			case !tr.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
@@ -356,7 +411,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 				sv.status = StatusUnknown
 			case !tr.lastFail.IsZero() || tr.retries > 0:
 				sv.status = StatusStalled
-			case b.budget(sv.id) > 0 && waited > b.budget(sv.id):
+			case b.budget(sv.id) > 0 && logEnd.Sub(b.timeOf(b.later(sv.start, prevEnd))) > b.budget(sv.id):
 				sv.status = StatusStalled
 			default:
 				sv.status = StatusActive
@@ -375,11 +430,11 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 			}
 		}
 		if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
-			if sv.start.IsZero() || sv.start.Before(prevEnd) {
+			if sv.start.IsZero() || b.before(sv.start, prevEnd) {
 				sv.start = prevEnd
 			}
 		}
-		if sv.status == StatusDone && !sv.end.IsZero() && sv.end.Before(sv.start) {
+		if sv.status == StatusDone && !sv.end.IsZero() && b.before(sv.end, sv.start) {
 			sv.end = sv.start
 		}
 		if sv.status == StatusDone && !sv.end.IsZero() {
@@ -395,7 +450,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		if sv.status != StatusDone || !sv.end.IsZero() {
 			continue
 		}
-		next := time.Time{}
+		next := stamp(0)
 		for j := i + 1; j < len(views); j++ {
 			if !views[j].start.IsZero() {
 				next = views[j].start
@@ -408,7 +463,7 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 		if sv.start.IsZero() {
 			sv.start = next
 		}
-		if next.Before(sv.start) {
+		if b.before(next, sv.start) {
 			next = sv.start
 		}
 		sv.end = next
@@ -416,24 +471,16 @@ func (b *Builder) judgeSeq(ids []string, states func(string) *stageState, logEnd
 	return views
 }
 
-func maxTime(a, b time.Time) time.Time {
-	if a.After(b) {
-		return a
-	}
-	return b
-}
-
 // times is where a judged stage starts and ends: a stage not done runs to
 // the log's end.
-func (sv *stageView) times(logEnd time.Time) (start, end time.Time) {
+func (sv *stageView) times(b *Builder, logEnd time.Time) (start, end time.Time) {
 	if sv.status != StatusDone && sv.status != StatusStalled && sv.status != StatusActive {
 		return time.Time{}, time.Time{}
 	}
-	end = sv.end
 	if sv.status != StatusDone {
-		end = logEnd
+		return b.timeOf(sv.start), logEnd
 	}
-	return sv.start, end
+	return b.timeOf(sv.start), b.timeOf(sv.end)
 }
 
 // timeSlab hands out a flow's stage times from one allocation: a flow has
@@ -465,9 +512,9 @@ type timeCount struct {
 	last time.Time
 }
 
-func (tc *timeCount) add(views []stageView, logEnd time.Time) {
+func (tc *timeCount) add(b *Builder, views []stageView, logEnd time.Time) {
 	for i := range views {
-		start, end := views[i].times(logEnd)
+		start, end := views[i].times(b, logEnd)
 		if start.IsZero() && end.IsZero() {
 			continue // toStage takes no time for it
 		}
@@ -487,7 +534,7 @@ func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab, rows boo
 	if !rows {
 		st.Title, st.Evidence = b.title(sv.id), b.publicEvidence(sv.evidence)
 	}
-	if start, end := sv.times(logEnd); !start.IsZero() || !end.IsZero() {
+	if start, end := sv.times(b, logEnd); !start.IsZero() || !end.IsZero() {
 		st.Start, st.End = ts.ptr(start), ts.ptr(end)
 		if !start.IsZero() && !end.IsZero() && end.After(start) {
 			st.Duration = Duration(end.Sub(start))
@@ -524,12 +571,12 @@ func typeRank(typ string) int {
 }
 
 // containerViews judges one container's stages.
-func (b *Builder) containerViews(c *containerState, logEnd time.Time, v int, after time.Time) []stageView {
+func (b *Builder) containerViews(js *judgeScratch, c *containerState, logEnd time.Time, v int, after stamp) []stageView {
 	ids := ContainerStages
 	if c.kind != kindInit {
 		ids = ContainerStages[:3]
 	}
-	return b.judgeSeq(ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
+	return b.judgeSeq(js, ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
 }
 
 // preStages are the pod's stages before its containers.
@@ -546,6 +593,17 @@ func (a *aggStages) set(id string, s *stageState) {
 	}
 }
 
+// judgeScratch is judge's working memory, kept from flow to flow: what
+// judge returns holds none of it. Each goroutine judging has its own.
+type judgeScratch struct {
+	views  []stageView
+	cs     []*containerState
+	cviews [][]stageView
+	group  []int
+	agg    [3]stageState // the aggregate stages of the flow being judged: init-containers, containers, running
+	row    rowScratch    // FinishRows' working memory for what a row does not keep
+}
+
 // rowScratch holds what judging a flow for a row (FinishRows) needs only
 // until the verdict is reached: its stages, their times and the
 // containers' detail, kept from flow to flow.
@@ -558,7 +616,7 @@ type rowScratch struct {
 
 // judge judges one flow; for a row (rows), only as far as FinishRows
 // says, the stages and containers it reads on the way held in scratch.
-func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
+func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) Flow {
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
@@ -572,17 +630,16 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 
 	// Containers: init first, then regular, then ephemeral, each in the
 	// order the log named them.
-	// cs, the views and the lists below are working memory the builder
-	// keeps from flow to flow: what judge returns holds none of it.
-	cs := append(b.judgeCs[:0], f.containers...)
-	b.judgeCs = cs
+	// cs, the views and the lists below are in js.
+	cs := append(js.cs[:0], f.containers...)
+	js.cs = cs
 	slices.SortStableFunc(cs, func(x, y *containerState) int { return typeRank(x.typ()) - typeRank(y.typ()) })
-	b.views = b.views[:0]
+	js.views = js.views[:0]
 
 	// Pod creation stages before the containers.
-	pre := b.judgeSeq(preStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
+	pre := b.judgeSeq(js, preStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, 0)
 	// The aggregate stages come from the containers; running and ready after.
-	sandboxEnd := time.Time{}
+	sandboxEnd := stamp(0)
 	for _, sv := range pre {
 		if sv.status == StatusDone {
 			sandboxEnd = sv.end
@@ -591,43 +648,43 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 	// agg holds the aggregate stages (init-containers, containers);
 	// cviews[i] the stages of container cs[i].
 	var agg aggStages
-	cviews := b.judgeCviews[:0]
+	cviews := js.cviews[:0]
 	for range cs {
 		cviews = append(cviews, nil)
 	}
-	b.judgeCviews = cviews
+	js.cviews = cviews
 	prevEnd := sandboxEnd
 	for _, typ := range []string{ContainerInit, ContainerRegular} {
 		id := StInitContainers
 		if typ == ContainerRegular {
 			id = StContainers
 		}
-		group := b.judgeGroup[:0]
+		group := js.group[:0]
 		for i, c := range cs {
 			if c.typ() == typ {
 				group = append(group, i)
 			}
 		}
-		b.judgeGroup = group
+		js.group = group
 		if len(group) == 0 {
 			continue
 		}
-		s := &b.judgeAgg[typeRank(typ)]
+		s := &js.agg[typeRank(typ)]
 		*s = stageState{}
 		allDone := true
-		var begin, groupEnd time.Time
+		var begin, groupEnd stamp
 		after := prevEnd
 		for _, ci := range group {
-			views := b.containerViews(cs[ci], logEnd, v, after)
+			views := b.containerViews(js, cs[ci], logEnd, v, after)
 			cviews[ci] = views
 			for _, sv := range views {
-				if !sv.start.IsZero() && (begin.IsZero() || sv.start.Before(begin)) {
+				if !sv.start.IsZero() && (begin.IsZero() || b.before(sv.start, begin)) {
 					begin = sv.start
 				}
 				if sv.status != StatusDone && sv.status != StatusUnknown {
 					allDone = false
 				}
-				if sv.status == StatusDone && sv.end.After(groupEnd) {
+				if sv.status == StatusDone && b.after(sv.end, groupEnd) {
 					groupEnd = sv.end
 				}
 				if sv.st != nil && sv.st.trouble != nil {
@@ -655,18 +712,18 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 			continue
 		}
 		if allDone {
-			s.complete = b.stampAt(groupEnd)
+			s.complete = groupEnd
 			if begin.IsZero() {
 				begin = groupEnd
 			}
 			prevEnd = groupEnd
 		}
-		s.begin = b.stampAt(begin)
+		s.begin = begin
 		agg.set(id, s)
 	}
 	// running: every regular container seen started by PLEG (or the
 	// kubelet's own startup line).
-	run := &b.judgeAgg[2]
+	run := &js.agg[2]
 	*run = stageState{}
 	regular, plegged := 0, 0
 	var plegAt stamp
@@ -728,7 +785,7 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 		}
 		return f.stages.get(id)
 	}
-	all := b.judgeSeq(PodStages, podStates, logEnd, v, time.Time{})
+	all := b.judgeSeq(js, PodStages, podStates, logEnd, v, 0)
 	// Stages that do not apply.
 	hasInit := false
 	for _, c := range cs {
@@ -748,23 +805,23 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 			default:
 				all[i].status, initHidden = StatusUnknown, true
 			}
-			all[i].start, all[i].end = time.Time{}, time.Time{}
+			all[i].start, all[i].end = 0, 0
 		}
 	}
 	var term []stageView
 	if f.stages.get(StTerminating) != nil || f.stages.get(StStopped) != nil || f.stages.get(StTerminated) != nil {
-		term = b.judgeSeq(TerminationStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, time.Time{})
+		term = b.judgeSeq(js, TerminationStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, 0)
 	}
 	// The stages, the containers and their times, each in one allocation
 	// of the size it needs: the list holds them for every pod at once.
 	var tc timeCount
-	tc.add(all, logEnd)
+	tc.add(b, all, logEnd)
 	for _, views := range cviews {
-		tc.add(views, logEnd)
+		tc.add(b, views, logEnd)
 	}
-	tc.add(term, logEnd)
+	tc.add(b, term, logEnd)
 	if rows {
-		return b.judgeRow(f, fl, all, cviews, term, tc.n, logEnd)
+		return b.judgeRow(js, f, fl, all, cviews, term, tc.n, logEnd)
 	}
 	ts := make(timeSlab, 0, tc.n)
 	fl.Stages = make([]Stage, 0, len(all)+len(term))
@@ -811,9 +868,9 @@ func (b *Builder) judge(f *flowState, node string, rows bool) Flow {
 // without their titles and evidence; the flow keeps none of them, only
 // its containers' names, types and restarts. Hidden, the startup figures
 // and the diagnosis are not made: the verdict does not read them.
-func (b *Builder) judgeRow(f *flowState, fl Flow, all []stageView, cviews [][]stageView, term []stageView, times int, logEnd time.Time) Flow {
-	sc := &b.rowScratch
-	cs := b.judgeCs
+func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageView, cviews [][]stageView, term []stageView, times int, logEnd time.Time) Flow {
+	sc := &js.row
+	cs := js.cs
 	if cap(sc.times) < times {
 		sc.times = make([]time.Time, 0, times)
 	}
