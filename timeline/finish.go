@@ -258,15 +258,18 @@ func (n *nodeState) verbosity() int {
 // compares them and makes the aggregate stages of them without converting
 // and stamping anew, which would write to the builder (stampAt).
 type stageView struct {
-	id       string
-	st       *stageState
-	start    stamp
-	end      stamp
-	status   Status
-	implied  bool
-	attempts int
-	reason   string
-	evidence []evidence
+	id         string
+	st         *stageState
+	start      stamp
+	end        stamp
+	status     Status
+	implied    bool
+	attempts   int
+	reason     string
+	evidence   []evidence
+	timed      bool // shownStart and shownEnd are made (times)
+	shownStart time.Time
+	shownEnd   time.Time
 }
 
 func (b *Builder) budget(id string) time.Duration {
@@ -472,15 +475,20 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 }
 
 // times is where a judged stage starts and ends: a stage not done runs to
-// the log's end.
+// the log's end. Asked only once the view is judged, and made the first
+// time (they are read twice: to count a flow's times, then to hand them
+// out).
 func (sv *stageView) times(b *Builder, logEnd time.Time) (start, end time.Time) {
 	if sv.status != StatusDone && sv.status != StatusStalled && sv.status != StatusActive {
 		return time.Time{}, time.Time{}
 	}
-	if sv.status != StatusDone {
-		return b.timeOf(sv.start), logEnd
+	if !sv.timed {
+		sv.timed, sv.shownStart, sv.shownEnd = true, b.timeOf(sv.start), logEnd
+		if sv.status == StatusDone {
+			sv.shownEnd = b.timeOf(sv.end)
+		}
 	}
-	return b.timeOf(sv.start), b.timeOf(sv.end)
+	return sv.shownStart, sv.shownEnd
 }
 
 // timeSlab hands out a flow's stage times from one allocation: a flow has
@@ -936,7 +944,12 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	if fl.End.IsZero() || last.After(fl.End) && fl.End.Before(first) {
 		fl.End = last
 	}
-	stageByID := func(id string) *Stage {
+	// judge gives the stages in PodStages' order, then TerminationStages':
+	// a stage is looked for first where that puts it (at).
+	stageByID := func(id string, at int) *Stage {
+		if at < len(fl.Stages) && fl.Stages[at].ID == id {
+			return &fl.Stages[at]
+		}
 		for i := range fl.Stages {
 			if fl.Stages[i].ID == id {
 				return &fl.Stages[i]
@@ -946,8 +959,8 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	}
 	// Last completed creation stage, and the first that is not done.
 	var current *Stage
-	for _, id := range PodStages {
-		st := stageByID(id)
+	for k, id := range PodStages {
+		st := stageByID(id, k)
 		if st == nil {
 			continue
 		}
@@ -972,20 +985,20 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			b.containerStall(fl, st.ID == StInitContainers)
 		}
 	}
-	if adm := stageByID(StAdmitted); adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
+	if adm := stageByID(StAdmitted, admittedAt); adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
 		fl.Verdict = VerdictRejected
 		fl.StalledAt = StAdmitted
 		fl.Reason = adm.Reason
 		fl.Evidence = failEvidence(adm.Evidence)
-	} else if term := stageByID(StTerminating); term != nil {
-		done := stageByID(StTerminated)
+	} else if term := stageByID(StTerminating, len(PodStages)); term != nil {
+		done := stageByID(StTerminated, len(PodStages)+len(TerminationStages)-1)
 		if done != nil && done.Status == StatusDone {
 			fl.Verdict = VerdictTerminated
 			fl.Stage = StTerminated
 		} else {
 			fl.Verdict = VerdictTerminating
-			for _, id := range TerminationStages {
-				st := stageByID(id)
+			for k, id := range TerminationStages {
+				st := stageByID(id, len(PodStages)+k)
 				if st.Status == StatusDone {
 					fl.Stage = id
 					continue
@@ -1068,6 +1081,9 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		}
 	}
 }
+
+// admittedAt is StAdmitted's place in PodStages.
+var admittedAt = slices.Index(PodStages, StAdmitted)
 
 func crashReason(c *Container) string {
 	var parts []string
