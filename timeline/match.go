@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/binary"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ type matcher struct {
 	// messages after a look at their first byte and length.
 	//
 	// wantByFirst holds the wantPrefixes and extraWanted by first byte.
-	wantByFirst [256][]string
+	wantByFirst [256][]wantPrefix
 	// exactShape has bit min(len, 255) of word [first byte] set for each
 	// exact marker message; only messages of such a shape are looked up.
 	exactShape [256][4]uint64
@@ -35,6 +36,24 @@ type matcher struct {
 }
 
 const exactCacheSize = 128
+
+// wantPrefix is a prefix want looks for, with its first eight bytes (or
+// fewer) as a word under a mask: a message that shares a prefix's first
+// byte nearly always differs within the next seven, which one comparison
+// of words then tells without comparing strings.
+type wantPrefix struct {
+	head, mask uint64
+	text       string
+}
+
+func newWantPrefix(p string) wantPrefix {
+	w := wantPrefix{text: p}
+	for i := range min(len(p), 8) {
+		w.head |= uint64(p[i]) << (8 * i)
+		w.mask |= 0xff << (8 * i)
+	}
+	return w
+}
 
 // eventMarkers are the markers of one event reason.
 type eventMarkers struct {
@@ -69,10 +88,10 @@ func newMatcher(p *Pipeline) *matcher {
 		m.exactShape[msg[0]][n/64] |= 1 << (n % 64)
 	}
 	for _, p := range m.wantPrefixes {
-		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], string(p))
+		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], newWantPrefix(string(p)))
 	}
 	for _, p := range extraWanted {
-		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], p)
+		m.wantByFirst[p[0]] = append(m.wantByFirst[p[0]], newWantPrefix(p))
 	}
 	return m
 }
@@ -102,8 +121,18 @@ func (m *matcher) want(msg []byte) bool {
 	if len(msg) == 0 {
 		return false // markers have a message or a prefix
 	}
+	// The message's first eight bytes as a word, zero past its end when
+	// shorter (a longer prefix then fails the length test).
+	var head uint64
+	if len(msg) >= 8 {
+		head = binary.LittleEndian.Uint64(msg)
+	} else {
+		for i, c := range msg {
+			head |= uint64(c) << (8 * i)
+		}
+	}
 	for _, p := range m.wantByFirst[msg[0]] {
-		if len(msg) >= len(p) && string(msg[:len(p)]) == p {
+		if head&p.mask == p.head && len(msg) >= len(p.text) && string(msg[:len(p.text)]) == p.text {
 			return true
 		}
 	}

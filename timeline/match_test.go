@@ -84,6 +84,25 @@ func TestWantTables(t *testing.T) {
 	}
 }
 
+// want must answer as wantLoop for any message: its word test declines
+// only messages that a prefix's first bytes (or the message's length)
+// rule out, short messages and NUL bytes included.
+func FuzzWant(f *testing.F) {
+	m := newMatcher(&Reference)
+	for _, p := range append([]string{"", "P", "PLEG\x00", "Event occurred\x00"}, extraWanted...) {
+		f.Add(p)
+		f.Add(p[:len(p)/2])
+	}
+	for _, p := range m.wantPrefixes {
+		f.Add(string(p) + "x")
+	}
+	f.Fuzz(func(t *testing.T, msg string) {
+		if got, want := m.want([]byte(msg)), m.wantLoop([]byte(msg)); got != want {
+			t.Fatalf("want(%q) = %v, the loop says %v", msg, got, want)
+		}
+	})
+}
+
 // syncErrorLoop is syncError as a plain loop: strings.Contains for each
 // marker.
 func (m *matcher) syncErrorLoop(err string) []*Marker {
