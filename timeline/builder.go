@@ -2313,14 +2313,29 @@ func lastQuoted(s string) string {
 	return s[i+1 : j]
 }
 
-// sortFlows orders flows by start time, then name.
+// sortFlows orders flows by start time, then name. Flows are made as
+// the log first names their pods, so they nearly always come in order
+// already: a pass that finds them so spares the sort, which on thousands
+// of flows moves big structs.
 func sortFlows(items []Flow) {
-	sort.SliceStable(items, func(i, j int) bool {
-		if !items[i].Start.Equal(items[j].Start) {
-			return items[i].Start.Before(items[j].Start)
+	for i := 1; i < len(items); i++ {
+		if flowBefore(&items[i], &items[i-1]) {
+			sort.SliceStable(items, func(i, j int) bool { return flowBefore(&items[i], &items[j]) })
+			return
 		}
-		return items[i].Pod.Key() < items[j].Pod.Key()
-	})
+	}
+}
+
+// flowBefore is sortFlows' order: by start time, then Pod.Key, made only
+// when the namespaces differ (with the same one, the names decide).
+func flowBefore(x, y *Flow) bool {
+	if !x.Start.Equal(y.Start) {
+		return x.Start.Before(y.Start)
+	}
+	if x.Pod.Namespace == y.Pod.Namespace {
+		return x.Pod.Name < y.Pod.Name
+	}
+	return x.Pod.Key() < y.Pod.Key()
 }
 
 // podStages and containerStages hold a flow's and a container's stages,
