@@ -197,6 +197,7 @@ func (r *Reader) startParallel() {
 func (r *Reader) worker() *Reader {
 	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
 	w.scratch.text = &w.text
+	w.scratch.setQuoted(r.opts.Quoted)
 	return w
 }
 

@@ -59,6 +59,12 @@ type Options struct {
 	// its own, so that records cost next to no allocation and the
 	// garbage collector runs less often.
 	Borrow bool
+	// Quoted names fields whose klog values, when quoted ASCII text with
+	// \" its only escape, the reader keeps as written (KindQuoted)
+	// instead of unquoting: for a consumer that reads the escaped text
+	// itself, such as the engine's status-patch decoder, or reads it
+	// rarely (Value.Text unquotes).
+	Quoted []string
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -337,6 +343,7 @@ func NewReader(r io.Reader, opts Options) *Reader {
 		lineNo: opts.StartLine,
 	}
 	rd.scratch.text = &rd.text
+	rd.scratch.setQuoted(opts.Quoted)
 	if opts.Workers > 1 && opts.MaxLineBytes == DefaultMaxLineBytes {
 		// (Cutting lines at a smaller MaxLineBytes is left to the
 		// sequential path.)

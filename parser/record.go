@@ -68,9 +68,16 @@ const (
 	KindList   // a JSON array, or a klog %+v list such as [ns/a ns/b]
 	KindObject // a JSON object, fields in their written order
 	KindBare   // anything else written without quotes (%+v structs, durations, …)
+	// KindQuoted is a string kept as written, for a field named in
+	// Options.Quoted: Str holds it, quotes and escapes included, and Text
+	// (or String) returns it unquoted. The parser keeps so only ASCII
+	// strings whose escapes are all \" (the Go-quoted JSON klog writes),
+	// which a consumer may read escaped, without unquoting them. Only a
+	// reader that names the field makes this kind.
+	KindQuoted
 )
 
-var kindNames = [...]string{"string", "number", "bool", "null", "list", "object", "bare"}
+var kindNames = [...]string{"string", "number", "bool", "null", "list", "object", "bare", "quoted"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -89,7 +96,7 @@ func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 // with Members, not Obj.
 type Value struct {
 	Kind Kind
-	Str  string  // string content, the text of a number, bool or bare value, or of an object decoded on demand
+	Str  string  // string content (KindQuoted: as written, see Text), the text of a number, bool or bare value, or of an object decoded on demand
 	Num  float64 // for KindNumber
 	List []Value // for KindList
 	Obj  []Field // for KindObject, in written order, when decoded at once
@@ -119,9 +126,29 @@ func (v Value) Get(key string) (Value, bool) {
 	return Value{}, false
 }
 
+// Text returns the text of a string, number, bool, null or bare value:
+// Str, unquoted first when the parser kept it as written (KindQuoted).
+func (v *Value) Text() string {
+	if v.Kind == KindQuoted {
+		return unquoteKept(v.Str)
+	}
+	return v.Str
+}
+
+// unquoteKept decodes a string kept as written (KindQuoted) exactly as the
+// parser decodes the quoted values it does not keep.
+func unquoteKept(q string) string {
+	if str, e := quoted(q, 0, &scratch{}); e > 0 {
+		return str
+	}
+	return q // (not made by the parser: a kept string is closed)
+}
+
 // String renders the value compactly: strings as they are, others as text.
 func (v Value) String() string {
 	switch v.Kind {
+	case KindQuoted:
+		return unquoteKept(v.Str)
 	case KindList:
 		var b strings.Builder
 		b.WriteByte('[')
@@ -200,7 +227,7 @@ func (r *Record) Field(key string) (Value, bool) {
 func (r *Record) Str(key string) string {
 	for i := range r.Fields {
 		if f := &r.Fields[i]; f.Key == key {
-			if k := f.Value.Kind; k != KindList && k != KindObject {
+			if k := f.Value.Kind; k != KindList && k != KindObject && k != KindQuoted {
 				return f.Value.Str
 			}
 			return f.Value.String()

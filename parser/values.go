@@ -69,6 +69,18 @@ type scratch struct {
 	// (a Reader's); else each is its own allocation (values decoded on
 	// demand, after the record).
 	text *textArena
+	// quoted is Options.Quoted, and quotedLens the lengths of its names
+	// (modulo 64), a bit each: most keys are told apart by length.
+	quoted     []string
+	quotedLens uint64
+}
+
+// setQuoted sets Options.Quoted.
+func (sc *scratch) setQuoted(names []string) {
+	sc.quoted, sc.quotedLens = names, 0
+	for _, n := range names {
+		sc.quotedLens |= 1 << (len(n) & 63)
+	}
 }
 
 // textArena makes the strings of records in blocks of textBlock bytes,
@@ -1020,10 +1032,89 @@ func parseKVLim(b string, fields []Field, lim *limits) []Field {
 		f := &fields[len(fields)-1]
 		*f = Field{}
 		f.Key = key
+		if lim.sc.quotedLens>>(len(key)&63)&1 != 0 && i < len(b) && b[i] == '"' {
+			if e := keptEnd(b, i, key, lim.sc.quoted); e > 0 {
+				f.Value.Kind, f.Value.Str, f.Raw = KindQuoted, b[i:e], b[vs:e]
+				i = e
+				continue
+			}
+		}
 		n := parseKlogValue(&f.Value, b, i, lim)
 		f.Raw = b[vs:n]
 		i = n
 	}
+}
+
+// keptEnd returns the index after the quoted value at b[i] == '"' when it
+// is kept as written (KindQuoted): key is one of names, the value is
+// closed and has escapes (a plain one is a substring as it is), all of
+// them \", and it is ASCII. Else it returns -1 and parseKlogValue decodes
+// the value.
+func keptEnd(b string, i int, key string, names []string) int {
+	if !slices.Contains(names, key) {
+		return -1
+	}
+	k := i + 1 + plainLen(b[i+1:])
+	if k >= len(b) || b[k] == '"' {
+		return -1
+	}
+	// (b[i+1:k] is plain: the quote at b[k-1], were it there, would
+	// open the same string.)
+	if e, simple := escapedEnd(b, k-1); simple {
+		return e
+	}
+	return -1
+}
+
+// escapedEnd is quotedEnd for text where escapes come every few bytes,
+// as in the Go-quoted JSON of a status patch (\" every six bytes or so).
+// It goes eight bytes a step while they are ASCII, each quote among them
+// escaped and each backslash escaping a quote: no string ends there, and
+// where quotedEnd stops at each escape this finds the quotes and
+// backslashes of the eight bytes at once. The rest, from the closing
+// quote's eight bytes or other escapes, is read a byte at a time. simple
+// says the string is ASCII and its escapes all \" (as KindQuoted
+// promises).
+func escapedEnd(b string, i int) (end int, simple bool) {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	j := i + 1
+	var carry uint64 // 0x80 when b[j-1] is a backslash that escapes b[j]
+	for j+8 <= len(b) {
+		w := word(b, j)
+		// qm and bm flag the quotes and the backslashes (the top bit of
+		// each), and maybe bytes just above one (see plainLen). The loop
+		// goes on only when the bytes are ASCII and the quotes flagged
+		// are exactly the bytes after a backslash: then no flag is
+		// spurious (one would sit just above a flagged byte, and break
+		// the match), and the carry into the next eight is right.
+		q, bs := w^(lo*'"'), w^(lo*'\\')
+		qm, bm := (q-lo)&^q&hi, (bs-lo)&^bs&hi
+		if qm^(bm<<8|carry)|w&hi != 0 {
+			break
+		}
+		carry = bm >> 56
+		j += 8
+	}
+	// The rest a byte at a time: the last bytes, or from the word the
+	// loop stopped at.
+	simple = true
+	if carry != 0 {
+		simple = simple && j < len(b) && b[j] == '"'
+		j++
+	}
+	for j < len(b) {
+		switch c := b[j]; {
+		case c == '\\':
+			simple = simple && j+1 < len(b) && b[j+1] == '"'
+			j += 2
+		case c == '"':
+			return j + 1, simple
+		default:
+			simple = simple && c < utf8.RuneSelf
+			j++
+		}
+	}
+	return -1, false
 }
 
 // parseKlogValue reads one klog value at b[i:] into the zero value *v, in

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/podflow/podflow/parser"
 )
 
 // The status manager's "Patch status for pod" carries the pod's status as a
@@ -56,7 +58,73 @@ type patchDecoder struct {
 	keyASCII bool
 	// strASCII says the same of the string scanStr last read.
 	strASCII bool
-	stack    []byte // skip's, reused
+	// esc says that s is the body of a Go-quoted patch as klog writes
+	// it, kept so by the parser (see decodeQuoted): ASCII, and a JSON
+	// quote written \", the only escape. The backslash stands for the
+	// quote there, and the quote after it is skipped unread.
+	esc   bool
+	stack []byte // skip's, reused
+}
+
+// quotedFields are the record fields the engine reads in their escaped
+// form: the status patch (see decodeField).
+var quotedFields = []string{"patch"}
+
+// QuotedFields names the record fields the Builder reads as the log
+// writes them, escapes and all: readers that feed it save the work of
+// unquoting them by naming them in parser.Options.Quoted.
+func (b *Builder) QuotedFields() []string { return quotedFields }
+
+// decodeField decodes the patch in the first field named key of rec, as
+// decode(rec.Str(key)) would (or the field's Str, when that is empty),
+// reading a value the parser kept as written (parser.KindQuoted) in its
+// escaped form.
+func (d *patchDecoder) decodeField(rec *parser.Record, key string) bool {
+	for i := range rec.Fields {
+		if f := &rec.Fields[i]; f.Key == key && f.Value.Kind == parser.KindQuoted {
+			return d.decodeQuoted(&f.Value)
+		}
+	}
+	raw := rec.Str(key)
+	if raw == "" {
+		if v, ok := rec.Field(key); ok {
+			raw = v.Str
+		}
+	}
+	return d.decode(raw)
+}
+
+// decodeQuoted is decode(v.Text()) for a string the parser kept as written
+// (parser.KindQuoted). klog writes a patch with strconv.Quote: JSON's
+// quotes become \" and nothing else changes while the JSON holds no
+// backslash or non-ASCII byte, and the parser keeps only such strings.
+// The patch is read as it is, with \" for the quote, saving the work and
+// memory of unquoting 1.6 KB; what that read fails (every string must be
+// plain, every byte in JSON's syntax) is unquoted and read again.
+func (d *patchDecoder) decodeQuoted(v *parser.Value) bool {
+	if q := v.Str; len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' {
+		d.esc = true
+		ok := d.decode(q[1 : len(q)-1])
+		d.esc = false
+		if ok {
+			return true
+		}
+	}
+	return d.decode(v.Text())
+}
+
+// escStr reads a string at s[i:] in the escaped form (esc): \" quotes
+// around a body of strPlain bytes, which is the string. ok is false for
+// any other string, which decodeQuoted leaves to the unquoted read.
+func escStr(s string, i int) (body string, next int, ok bool) {
+	if i+1 >= len(s) || s[i] != '\\' {
+		return "", i, false
+	}
+	j := plainEnd(s, i+2)
+	if j >= len(s) || s[j] != '\\' {
+		return "", i, false
+	}
+	return s[i+2 : j], j + 2, true
 }
 
 // decode reads s into d.doc, reusing its slices; false when
@@ -156,12 +224,16 @@ func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
 			return "", false, false
 		}
 	}
-	if i >= len(s) || s[i] != '"' {
+	quote, qw := byte('"'), 1 // (see esc)
+	if d.esc {
+		quote, qw = '\\', 2
+	}
+	if i >= len(s) || s[i] != quote {
 		return "", false, false
 	}
 	// Nearly every key is plain ASCII: its body ends at the first byte
 	// strPlain rejects, a quote (plainEnd, in place: no call).
-	j := i + 1
+	j := i + qw
 	for ; j+8 <= len(s); j += 8 {
 		if m := special8(load8(s, j)); m != 0 {
 			j += bits.TrailingZeros64(m) >> 3
@@ -171,9 +243,12 @@ func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
 	if j+8 > len(s) {
 		j = plainEnd(s, j)
 	}
-	if j < len(s) && s[j] == '"' {
-		key, d.keyASCII, i = s[i+1:j], true, j+1
+	if j < len(s) && s[j] == quote {
+		key, d.keyASCII, i = s[i+qw:j], true, j+qw
 	} else {
+		if d.esc {
+			return "", false, false
+		}
 		d.i = i
 		if key, ok = d.str(); !ok {
 			return "", false, false
@@ -385,19 +460,23 @@ func (d *patchDecoder) number() (string, bool) {
 // and messages, volume mounts, image IDs).
 func (d *patchDecoder) skip() bool {
 	s, i := d.s, d.i
-	open := d.stack[:0] // '{' or '[' for each container open in the value
-	key := false        // the next string is a member's key
+	open := d.stack[:0]       // '{' or '[' for each container open in the value
+	key := false              // the next string is a member's key
+	quote, qw := byte('"'), 1 // (see esc)
+	if d.esc {
+		quote, qw = '\\', 2
+	}
 	for {
 		// A value, or when key a member's key, starts at i.
 		if i >= len(s) {
 			return false
 		}
 		switch c := s[i]; {
-		case c == '"':
+		case c == quote:
 			// To the first byte that ends or escapes the string, eight
 			// bytes a step, in place; strEnd for the rest (an escape, a
 			// control byte, the text's last bytes).
-			j := i + 1
+			j := i + qw
 			for j+8 <= len(s) {
 				if m := stop8(load8(s, j)); m != 0 {
 					j += bits.TrailingZeros64(m) >> 3
@@ -405,8 +484,10 @@ func (d *patchDecoder) skip() bool {
 				}
 				j += 8
 			}
-			if j < len(s) && s[j] == '"' {
-				i = j + 1
+			if j < len(s) && s[j] == quote {
+				i = j + qw
+			} else if d.esc {
+				return false
 			} else if i = strEnd(s, i+1); i < 0 {
 				return false
 			}
@@ -605,6 +686,14 @@ func (d *patchDecoder) strField(dst *string) bool {
 	s, i := d.s, d.i
 	if i >= len(s) {
 		return false
+	}
+	if d.esc && s[i] != 'n' {
+		body, next, ok := escStr(s, i)
+		if ok && dst != nil {
+			*dst = body
+		}
+		d.i = next
+		return ok
 	}
 	switch s[i] {
 	case '"':

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,24 +103,76 @@ func normDoc(d patchDoc) patchDoc {
 }
 
 // checkPatch decodes s both ways and fails on any difference; it reports
-// whether the patch was accepted.
+// whether the patch was accepted. The decoder reads s as JSON, and as klog
+// writes it, quoted, from the record the parser makes of it (decodeField).
 func checkPatch(t *testing.T, d *patchDecoder, s string) bool {
 	t.Helper()
 	var ref patchRef
 	err := json.Unmarshal([]byte(s), &ref)
-	ok := d.decode(s)
-	if ok != (err == nil) {
-		t.Fatalf("patch %.200q: decoder ok=%v, encoding/json error %v", s, ok, err)
+	want := normDoc(docOf(&ref))
+	kept, _ := patchRecords(t, strconv.Quote(s))
+	if v, _ := kept.Field("patch"); v.Text() != s {
+		t.Fatalf("patch %.200q: quoted and unquoted, %.200q", s, v.Text())
 	}
-	if !ok {
-		return false
-	}
-	want, got := normDoc(docOf(&ref)), normDoc(d.doc)
-	got.conds, got.init, got.ctrs = append([]patchCond(nil), got.conds...), append([]cstatus(nil), got.init...), append([]cstatus(nil), got.ctrs...)
-	if !reflect.DeepEqual(got, normDoc(want)) {
-		t.Fatalf("patch %.200q:\n got %+v\nwant %+v", s, normDoc(got), want)
+	for _, quoted := range []bool{false, true} {
+		var ok bool
+		if quoted {
+			ok = d.decodeField(kept, "patch")
+		} else {
+			ok = d.decode(s)
+		}
+		if ok != (err == nil) {
+			t.Fatalf("patch %.200q (quoted %v): decoder ok=%v, encoding/json error %v", s, quoted, ok, err)
+		}
+		if !ok {
+			return false
+		}
+		if got := docCopy(d.doc); !reflect.DeepEqual(got, want) {
+			t.Fatalf("patch %.200q (quoted %v):\n got %+v\nwant %+v", s, quoted, got, want)
+		}
 	}
 	return true
+}
+
+// patchRecords parses a "Patch status for pod" line with the value q as
+// written, by a reader that keeps the patch as written, if it may
+// (Options.Quoted), and one that does not.
+func patchRecords(t *testing.T, q string) (kept, plain *parser.Record) {
+	t.Helper()
+	line := `I1122 06:25:28.451801   12052 status_manager.go:1184] "Patch status for pod" pod="default/a" patch=` + q + "\n"
+	read := func(quoted []string) *parser.Record {
+		rec, err := parser.NewReader(strings.NewReader(line), parser.Options{Year: 2026, Quoted: quoted}).Next()
+		if err != nil {
+			t.Fatalf("%.200q: %v", line, err)
+		}
+		return rec
+	}
+	return read((*Builder).QuotedFields(nil)), read(nil)
+}
+
+// docCopy is normDoc of a copy of doc, which the decoder reuses.
+func docCopy(doc patchDoc) patchDoc {
+	doc.conds, doc.init, doc.ctrs = append([]patchCond(nil), doc.conds...), append([]cstatus(nil), doc.init...), append([]cstatus(nil), doc.ctrs...)
+	return normDoc(doc)
+}
+
+// checkEscaped reads q, a patch value as a log could write it, from the
+// records two readers make of it: decodeField of the one that keeps it
+// as written must read what decode reads of the other's unquoted text.
+// It reports whether the value was kept.
+func checkEscaped(t *testing.T, d *patchDecoder, q string) bool {
+	t.Helper()
+	kept, plain := patchRecords(t, q)
+	ok := d.decodeField(kept, "patch")
+	got := docCopy(d.doc)
+	if want := d.decode(plain.Str("patch")); ok != want {
+		t.Fatalf("value %.200q: kept ok=%v, unquoted %v", q, ok, want)
+	}
+	if want := docCopy(d.doc); ok && !reflect.DeepEqual(got, want) {
+		t.Fatalf("value %.200q:\n got %+v\nwant %+v", q, got, want)
+	}
+	v, _ := kept.Field("patch")
+	return v.Kind == parser.KindQuoted
 }
 
 // corpusPatches returns the patch of every "Patch status for pod" record
@@ -248,7 +301,87 @@ func FuzzStatusPatch(f *testing.F) {
 	var d patchDecoder
 	f.Fuzz(func(t *testing.T, s string) {
 		checkPatch(t, &d, s)
+		// s as the escaped text itself: klog's quoting, or what a log
+		// could hold in its place.
+		checkEscaped(t, &d, `"`+s+`"`)
 	})
+}
+
+// The engine reads the patches of the corpus as the parser keeps them
+// (Options.Quoted), escaped: each reads as its unquoted text does, and
+// every one is read in the escaped form, not unquoted again.
+func TestStatusPatchQuotedCorpus(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
+	var d, ref patchDecoder
+	n := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kept := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: (*Builder).QuotedFields(nil)})
+		plain := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026})
+		for {
+			rec, err := kept.Next()
+			prec, perr := plain.Next()
+			if (err == nil) != (perr == nil) {
+				t.Fatalf("%s: %v with Quoted, %v without", f, err, perr)
+			}
+			if err != nil {
+				break
+			}
+			if rec.Msg != "Patch status for pod" {
+				continue
+			}
+			ok, want := d.decodeField(rec, "patch"), ref.decode(prec.Str("patch"))
+			if ok != want || !reflect.DeepEqual(docCopy(d.doc), docCopy(ref.doc)) {
+				t.Fatalf("%s:%d: escaped ok=%v %+v\nunquoted ok=%v %+v", f, rec.Pos.Line, ok, d.doc, want, ref.doc)
+			}
+			v, _ := rec.Field("patch")
+			// (The parser does not keep a patch with a JSON escape,
+			// written \\ in the Go-quoted text, as in an image pull's
+			// message.)
+			if v.Kind == parser.KindQuoted {
+				n++
+				d.esc = true
+				if !d.decode(v.Str[1 : len(v.Str)-1]) {
+					t.Errorf("%s:%d: patch not read in its escaped form", f, rec.Pos.Line)
+				}
+				d.esc = false
+			}
+		}
+	}
+	if n < 100 {
+		t.Errorf("%d patches kept quoted in the corpus; want the hundreds it holds", n)
+	}
+}
+
+func TestStatusPatchEscapedEdges(t *testing.T) {
+	var d patchDecoder
+	kept := 0
+	for _, q := range []string{
+		`"{\"status\":{\"phase\":\"Running\"}}"`,
+		`"{\"status\":{\"phase\":\"a\\\"b\"}}"`, // an escaped quote in a string: unquoted first
+		`"{\"status\":{\"phase\":\"é\"}}"`,
+		`"{\"status\":{\"phase\":\"\u00e9\"}}"`,
+		`"{\"status\":{\"phase\":\"\xff\"}}"`,
+		"\"{\\\"status\\\":{\\\"phase\\\":\\\"\xff\\\"}}\"",
+		`"{\n\"status\":{}}"`, "\"{\n\\\"status\\\":{}}\"", "\"{\t\\\"status\\\":{}}\"",
+		`"{"status":{}}"`, `"{\"status":{}}"`, `"{\"status\":{}}\"`, `"{\"status\":{}}\\"`,
+		`"{\"metadata\":{\"uid\":\"u\"},\"status\":{\"containerStatuses\":[{\"name\":\"a\",\"state\":{\"waiting\":{\"reason\":\"r\",\"message\":\"m\"}}}]}}"`,
+		`"{\"status\":{\"containerStatuses\":[{\"name\":\"a\",\"state\":{\"waiting\":{\"message\":5}}}]}}"`,
+		`"{\"status\":{\"containerStatuses\":[{\"name\":\"a\",\"state\":{\"waiting\":{\"message\":"m"}}}]}}"`,
+		`"{\"x\":[\"a\",{\"b\":\"c\"}],\"status\":{\"phase\":\"P\"}}"`, `"{\"x\":[\"a\",{\"b\":"c"}]}"`,
+		`"{\"STATUS\":{\"Phase\":\"P\"}}"`, `"{\"ſtatus\":{\"phase\":\"P\"}}"`,
+		`"null"`, `""`, `"`, `"\"`, `x`,
+	} {
+		if checkEscaped(t, &d, q) {
+			kept++
+		}
+	}
+	if kept < 8 {
+		t.Errorf("%d values kept as written; want most", kept)
+	}
 }
 
 func BenchmarkStatusPatch(b *testing.B) {
