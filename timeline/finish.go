@@ -217,8 +217,8 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		if n.starts > 1 {
 			nd.Restarts = n.starts - 1
 		}
-		for _, it := range out.Items {
-			if it.Node == nd.Name {
+		for i := range out.Items {
+			if it := &out.Items[i]; it.Node == nd.Name {
 				nd.Pods[it.Verdict]++
 			}
 		}
