@@ -83,6 +83,12 @@ func (sc *scratch) setQuoted(names []string) {
 	}
 }
 
+// keeps reports whether the values of the field key are kept as written,
+// when they may be (see parseKlogValue).
+func (sc *scratch) keeps(key string) bool {
+	return sc.quotedLens>>(len(key)&63)&1 != 0 && slices.Contains(sc.quoted, key)
+}
+
 // textArena makes the strings of records in blocks of textBlock bytes,
 // one allocation for tens of records instead of one or two each (a wanted
 // record copies its key=value text, and decodes escaped values, such as a
@@ -1032,38 +1038,10 @@ func parseKVLim(b string, fields []Field, lim *limits) []Field {
 		f := &fields[len(fields)-1]
 		*f = Field{}
 		f.Key = key
-		if lim.sc.quotedLens>>(len(key)&63)&1 != 0 && i < len(b) && b[i] == '"' {
-			if e := keptEnd(b, i, key, lim.sc.quoted); e > 0 {
-				f.Value.Kind, f.Value.Str, f.Raw = KindQuoted, b[i:e], b[vs:e]
-				i = e
-				continue
-			}
-		}
-		n := parseKlogValue(&f.Value, b, i, lim)
+		n := parseKlogValue(&f.Value, b, i, key, lim)
 		f.Raw = b[vs:n]
 		i = n
 	}
-}
-
-// keptEnd returns the index after the quoted value at b[i] == '"' when it
-// is kept as written (KindQuoted): key is one of names, the value is
-// closed and has escapes (a plain one is a substring as it is), all of
-// them \", and it is ASCII. Else it returns -1 and parseKlogValue decodes
-// the value.
-func keptEnd(b string, i int, key string, names []string) int {
-	if !slices.Contains(names, key) {
-		return -1
-	}
-	k := i + 1 + plainLen(b[i+1:])
-	if k >= len(b) || b[k] == '"' {
-		return -1
-	}
-	// (b[i+1:k] is plain: the quote at b[k-1], were it there, would
-	// open the same string.)
-	if e, simple := escapedEnd(b, k-1); simple {
-		return e
-	}
-	return -1
 }
 
 // escapedEnd is quotedEnd for text where escapes come every few bytes,
@@ -1119,8 +1097,11 @@ func escapedEnd(b string, i int) (end int, simple bool) {
 
 // parseKlogValue reads one klog value at b[i:] into the zero value *v, in
 // any rendering klog has used: Go-quoted, multi-line <…>, JSON, %+v
-// structs, bare tokens. It returns the index after the value.
-func parseKlogValue(v *Value, b string, i int, lim *limits) int {
+// structs, bare tokens. It returns the index after the value. A quoted
+// value of a field key names in Options.Quoted is kept as written
+// (KindQuoted) when it is closed, ASCII and has escapes, all \" (a plain
+// one is a substring as it is).
+func parseKlogValue(v *Value, b string, i int, key string, lim *limits) int {
 	if i >= len(b) {
 		v.Kind = KindBare
 		return i
@@ -1128,9 +1109,18 @@ func parseKlogValue(v *Value, b string, i int, lim *limits) int {
 	switch b[i] {
 	case '"':
 		// (quoted's first step, here: most values need no unquoting.)
-		if k := i + 1 + plainLen(b[i+1:]); k < len(b) && b[k] == '"' {
+		k := i + 1 + plainLen(b[i+1:])
+		if k < len(b) && b[k] == '"' {
 			v.Kind, v.Str = KindString, b[i+1:k]
 			return k + 1
+		}
+		if k < len(b) && lim.sc.keeps(key) {
+			// (b[i+1:k] is plain: the quote at b[k-1], were it there,
+			// would open the same string.)
+			if e, simple := escapedEnd(b, k-1); simple {
+				v.Kind, v.Str = KindQuoted, b[i:e]
+				return e
+			}
 		}
 		if str, e := quoted(b, i, lim.sc); e > 0 {
 			v.Kind, v.Str = KindString, str
