@@ -402,6 +402,44 @@ func BenchmarkStatusPatch(b *testing.B) {
 	}
 }
 
+// BenchmarkStatusPatchQuoted is BenchmarkStatusPatch for the records the
+// engine's readers make (parser.Options.Quoted): patches kept as written,
+// read escaped (decodeField).
+func BenchmarkStatusPatchQuoted(b *testing.B) {
+	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
+	var recs []*parser.Record
+	size := 0
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: quotedFields})
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				break
+			}
+			if rec.Msg == "Patch status for pod" {
+				c := *rec // (the reader reuses its record)
+				c.Fields = append([]parser.Field(nil), rec.Fields...)
+				recs = append(recs, &c)
+				size += len(rec.Str("patch"))
+			}
+		}
+	}
+	var d patchDecoder
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, rec := range recs {
+			if !d.decodeField(rec, "patch") {
+				b.Fatal(rec.Pos)
+			}
+		}
+	}
+}
+
 // special8's and stop8's lowest flag is the first byte their table
 // (strPlain, strStop) marks as special, whatever the bytes above it:
 // every byte value at every position, over plain and random neighbours.
