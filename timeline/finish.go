@@ -267,9 +267,10 @@ type stageView struct {
 	attempts   int
 	reason     string
 	evidence   []evidence
-	timed      bool // shownStart and shownEnd are made (times)
+	timed      bool // shownStart, shownEnd and shownFor are made (times)
 	shownStart time.Time
 	shownEnd   time.Time
+	shownFor   Duration // from shownStart to shownEnd when it is later
 }
 
 func (b *Builder) budget(id string) time.Duration {
@@ -486,6 +487,12 @@ func (sv *stageView) times(b *Builder, logEnd time.Time) (start, end time.Time) 
 		sv.timed, sv.shownStart, sv.shownEnd = true, b.timeOf(sv.start), logEnd
 		if sv.status == StatusDone {
 			sv.shownEnd = b.timeOf(sv.end)
+			if !sv.start.IsZero() && !sv.end.IsZero() && b.after(sv.end, sv.start) {
+				// As the times' Sub, on the stamps they are made from.
+				sv.shownFor = Duration(b.sub(sv.end, sv.start))
+			}
+		} else if !sv.shownStart.IsZero() && !logEnd.IsZero() && logEnd.After(sv.shownStart) {
+			sv.shownFor = Duration(logEnd.Sub(sv.shownStart))
 		}
 	}
 	return sv.shownStart, sv.shownEnd
@@ -543,10 +550,7 @@ func toStage(b *Builder, sv *stageView, logEnd time.Time, ts *timeSlab, rows boo
 		st.Title, st.Evidence = b.title(sv.id), b.publicEvidence(sv.evidence)
 	}
 	if start, end := sv.times(b, logEnd); !start.IsZero() || !end.IsZero() {
-		st.Start, st.End = ts.ptr(start), ts.ptr(end)
-		if !start.IsZero() && !end.IsZero() && end.After(start) {
-			st.Duration = Duration(end.Sub(start))
-		}
+		st.Start, st.End, st.Duration = ts.ptr(start), ts.ptr(end), sv.shownFor
 	}
 	if sv.status == StatusUnknown && !rows {
 		st.Reveal = reveal(b.minV(sv.id))
