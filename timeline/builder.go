@@ -279,8 +279,7 @@ type Builder struct {
 	judging       judgeScratch                           // judge's working memory when judging on this goroutine
 	lastStampTime time.Time                              // stampAt's last time, while lastStamp is not 0
 	lastStamp     stamp
-	eventRec      eventRecord  // the event being read (event)
-	stageChunk    []stageState // newStage's
+	eventRec      eventRecord // the event being read (event)
 	eventMemo     *[eventMemoSize]eventWords
 	eventMRU      [eventMemoSize / 2]uint8 // the way of each set of eventMemo used last
 	eventSeed     maphash.Seed
@@ -1149,29 +1148,14 @@ func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, inter
 
 // --- stage effects ------------------------------------------------------------
 
-func (b *Builder) stage(f *flowState, id string) *stageState {
+func (f *flowState) stage(id string) *stageState {
 	s := f.stages.get(id)
 	if s == nil {
-		s = b.newStage()
+		s = &stageState{}
 		f.stages.put(id, s)
 	}
 	return s
 }
-
-// newStage is a new zero stage, from a chunk of them: a flow has a dozen
-// stages, each an allocation the garbage collector would find and mark
-// on its own. A chunk is a few flows' (the flows of a moment), so it is
-// not kept long after they are judged.
-func (b *Builder) newStage() *stageState {
-	if len(b.stageChunk) == 0 {
-		b.stageChunk = make([]stageState, stageChunkSize)
-	}
-	s := &b.stageChunk[0]
-	b.stageChunk = b.stageChunk[1:]
-	return s
-}
-
-const stageChunkSize = 64
 
 // touch widens the flow's span to the record's time.
 func (b *Builder) touch(f *flowState, rec *parser.Record) {
@@ -1267,14 +1251,14 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 
 func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {
 	b.touch(f, rec)
-	b.applyEffect(b.stage(f, id), eff, rec, reason)
+	b.applyEffect(f.stage(id), eff, rec, reason)
 }
 
 func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
 	b.touch(f, rec)
 	s := c.stages.get(id)
 	if s == nil {
-		s = b.newStage()
+		s = &stageState{}
 		c.stages.put(id, s)
 	}
 	if id == CStStarted && eff == Complete {
@@ -1295,7 +1279,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		id = CStCompleted
 		s = c.stages.get(id)
 		if s == nil {
-			s = b.newStage()
+			s = &stageState{}
 			c.stages.put(id, s)
 		}
 	}
@@ -1715,7 +1699,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		b.stage(f, StSynced).mark().reason = b.intern(errText)
+		f.stage(StSynced).mark().reason = b.intern(errText)
 	}
 }
 
