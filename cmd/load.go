@@ -25,7 +25,9 @@ type LoadOptions struct {
 
 	// trim, set by a view that prints only part of each flow, drops the
 	// rest as each flow is judged, so a big log's detailed FlowList never
-	// exists whole (see timeline.Builder.FinishEach).
+	// exists whole (see timeline.Builder.FinishEach). With rows set it is
+	// called from several goroutines at once, each on its own flow
+	// (FinishRows judges on every core): it must touch nothing else.
 	trim func(*timeline.Flow)
 	// rows, set by a view that prints one row per flow, has each flow
 	// judged only as far as its row needs (timeline.Builder.FinishRows):
@@ -106,7 +108,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		return nil, inputError(errors.Join(errs...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Borrow: true})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
 	defer mr.Close()
 	for {
 		rec, err := mr.Next()

@@ -2058,14 +2058,8 @@ func (b *Builder) events(f *flowState) []Event {
 // completes the ready stage.
 func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	raw := rec.Str("patch")
-	if raw == "" {
-		if v, ok := rec.Field("patch"); ok {
-			raw = v.Str
-		}
-	}
 	d := &b.patch
-	if !d.decode(raw) {
+	if !d.decodeField(rec, "patch") {
 		return
 	}
 	p := &d.doc

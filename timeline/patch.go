@@ -81,8 +81,11 @@ func (b *Builder) QuotedFields() []string { return quotedFields }
 // escaped form.
 func (d *patchDecoder) decodeField(rec *parser.Record, key string) bool {
 	for i := range rec.Fields {
-		if f := &rec.Fields[i]; f.Key == key && f.Value.Kind == parser.KindQuoted {
-			return d.decodeQuoted(&f.Value)
+		if f := &rec.Fields[i]; f.Key == key {
+			if f.Value.Kind == parser.KindQuoted {
+				return d.decodeQuoted(&f.Value)
+			}
+			break // the first of the name, as rec.Str reads
 		}
 	}
 	raw := rec.Str(key)

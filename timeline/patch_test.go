@@ -489,3 +489,21 @@ func TestSpecial8FindsFirstSpecialByte(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusPatchFieldFirstOfName: of two fields named patch, decodeField
+// reads the first, as rec.Str does, whether or not a later one was kept as
+// written.
+func TestStatusPatchFieldFirstOfName(t *testing.T) {
+	rec := &parser.Record{Fields: []parser.Field{
+		{Key: "patch", Value: parser.Value{Kind: parser.KindString, Str: `{"status":{"phase":"Running"}}`}},
+		{Key: "patch", Value: parser.Value{Kind: parser.KindQuoted, Str: strconv.Quote(`{"status":{"phase":"Failed"}}`)}},
+	}}
+	var d patchDecoder
+	if !d.decodeField(rec, "patch") || d.doc.phase != "Running" {
+		t.Errorf("phase %q, want the first field's Running", d.doc.phase)
+	}
+	rec.Fields[0], rec.Fields[1] = rec.Fields[1], rec.Fields[0]
+	if !d.decodeField(rec, "patch") || d.doc.phase != "Failed" {
+		t.Errorf("phase %q, want the first field's Failed", d.doc.phase)
+	}
+}

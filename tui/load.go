@@ -209,7 +209,7 @@ type inputEnd struct {
 // files on all cores) and sends the final snapshot. It returns where each
 // input ended, and false when the loader was stopped.
 func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
-	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Borrow: true})
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Borrow: true, Quoted: ld.b.QuotedFields()})
 	defer mr.Close()
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
@@ -278,7 +278,7 @@ func (l *loader) follow(ld *load, ends []inputEnd) {
 		rd := parser.NewReader(&tailReader{f: f, every: l.opts.Every, stop: l.stop}, parser.Options{
 			Name: e.src.Name, Node: e.src.Node, Component: e.src.Component, Year: year,
 			Location: l.opts.Location, Want: ld.b.Want, NoPrescan: true,
-			StartOffset: e.bytes, StartLine: e.lines, Borrow: true,
+			StartOffset: e.bytes, StartLine: e.lines, Borrow: true, Quoted: ld.b.QuotedFields(),
 		})
 		wg.Add(1)
 		go func() {
