@@ -62,37 +62,52 @@ if [ "$GOBENCH" = 1 ]; then
   echo
 fi
 
-# run LABEL CMD... : median wall seconds and median peak RSS (KiB) of
-# $RUNS runs; stdout goes to a file (GNU grep stops at the first match
-# when its output is /dev/null).
-declare -A WALL RSS
-run() {
-  local label=$1; shift
-  local ts=() ms=() i out
+# add LABEL CMD... queues a command; runall then runs every queued command
+# $RUNS times, round by round (one run of each per round), so that a slow
+# spell of a shared machine falls on all of them alike and the ratios
+# compare like with like; it prints the median wall seconds and median
+# peak RSS (KiB) of each. stdout goes to a file (GNU grep stops at the
+# first match when its output is /dev/null).
+declare -A WALL RSS TS MS
+LABELS=() CMDS=()
+add() {
+  LABELS+=("$1"); shift
+  CMDS+=("$(printf '%q ' "$@")")
+}
+median() { printf '%s\n' $1 | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
+runall() {
+  local i k out label
   for ((i = 0; i < RUNS; i++)); do
-    out=$(/usr/bin/time -f '%e %M' "$@" 2>&1 >"$BIN/bench-out.txt" | tail -1)
-    ts+=("${out% *}"); ms+=("${out#* }")
+    for k in "${!LABELS[@]}"; do
+      out=$(eval "/usr/bin/time -f '%e %M' ${CMDS[k]}" 2>&1 >"$BIN/bench-out.txt" | tail -1)
+      label=${LABELS[k]}
+      TS[$label]+=" ${out% *}"
+      MS[$label]+=" ${out#* }"
+    done
   done
-  WALL[$label]=$(printf '%s\n' "${ts[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-  RSS[$label]=$(printf '%s\n' "${ms[@]}" | sort -g | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')
-  printf '%-34s %8.2f s  %8.1f MiB peak RSS\n' "$label" "${WALL[$label]}" "$(echo "${RSS[$label]}" | awk '{print $1/1024}')"
+  for label in "${LABELS[@]}"; do
+    WALL[$label]=$(median "${TS[$label]}")
+    RSS[$label]=$(median "${MS[$label]}")
+    printf '%-34s %8.2f s  %8.1f MiB peak RSS\n' "$label" "${WALL[$label]}" "$(echo "${RSS[$label]}" | awk '{print $1/1024}')"
+  done
 }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 
 warm() { for f in "$@"; do cat "$f" >/dev/null; done; }
 
-echo "== whole process (median of $RUNS, $(nproc) cores, page cache warm)"
+echo "== whole process (median of $RUNS rounds, each command once a round, $(nproc) cores, page cache warm)"
 warm "$F1" "$F2" "$F100" "$F1.gz" "$F100.gz"
 pods=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | wc -l || true)
 echo "1 GiB file: $(wc -l <"$F1") lines, $pods pods"
-run "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
-if need rg; then run "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
-run "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
-run "podflow get pods 1GiB" "$BIN/podflow" get pods "$F1"
-run "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
-run "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
-run "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
-run "zcat 1GiB.gz | grep -cF SyncLoop" sh -c "zcat '$F1.gz' | grep -cF SyncLoop"
+add "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
+if need rg; then add "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
+add "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
+add "podflow get pods 1GiB" "$BIN/podflow" get pods "$F1"
+add "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
+add "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
+add "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
+add "zcat 1GiB.gz | grep -cF SyncLoop" sh -c "zcat '$F1.gz' | grep -cF SyncLoop"
+runall
 
 echo
 echo "== figures (targets in brackets)"
