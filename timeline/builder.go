@@ -992,7 +992,7 @@ func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
 // valueText is v.String(), without a call nor a copy of v for the kinds
 // whose text is Str.
 func valueText(v *parser.Value) string {
-	if v.Kind != parser.KindList && v.Kind != parser.KindObject {
+	if k := v.Kind; k != parser.KindList && k != parser.KindObject && k != parser.KindQuoted {
 		return v.Str
 	}
 	return v.String()

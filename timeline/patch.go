@@ -67,7 +67,9 @@ type patchDecoder struct {
 }
 
 // quotedFields are the record fields the engine reads in their escaped
-// form: the status patch (see decodeField).
+// form: the status patch (see decodeField). A field named here comes as
+// parser.KindQuoted, whose Str is not its text: it must be read only
+// through Record.Str, Value.Text or valueText, never through Str.
 var quotedFields = []string{"patch"}
 
 // QuotedFields names the record fields the Builder reads as the log
