@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -203,6 +204,7 @@ type rawCursor struct {
 	r   *bufio.Reader
 	pos int64
 	err error
+	buf []byte
 }
 
 func (c *rawCursor) read(p parser.Position) ([]byte, error) {
@@ -224,7 +226,10 @@ func (c *rawCursor) read(p parser.Position) ([]byte, error) {
 		c.err = err
 		return nil, err
 	}
-	buf := make([]byte, p.Length)
+	// One buffer for every record: what read returns is used before the
+	// next read.
+	buf := slices.Grow(c.buf[:0], int(p.Length))[:p.Length]
+	c.buf = buf
 	n, err := io.ReadFull(c.r, buf)
 	c.pos = p.Offset + int64(n)
 	if err != nil {
@@ -265,7 +270,7 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return usageErrorf("--tz %q: %v", o.Load.TZ, err)
 	}
-	needles := podNeedles(f)
+	match := newPodMatcher(f)
 	cursors := map[string]*rawCursor{}
 	for _, s := range a.Sources {
 		cursors[s.Name] = &rawCursor{src: s}
@@ -275,7 +280,9 @@ func linesPodRun(o *LinesPodOptions) error {
 			c.close()
 		}
 	}()
-	mr := parser.NewMultiReader(a.Sources, parser.Options{Year: o.Load.Year, Location: loc})
+	// Only a record's time and place are read: its strings may be the
+	// parser's (Borrow), and cost no allocation.
+	mr := parser.NewMultiReader(a.Sources, parser.Options{Year: o.Load.Year, Location: loc, Borrow: true})
 	defer mr.Close()
 	w := bufio.NewWriter(ioS.Out)
 	defer w.Flush()
@@ -298,7 +305,7 @@ func linesPodRun(o *LinesPodOptions) error {
 		// With --redact the flow's names are masked: mask the line the
 		// same way before looking for them in it.
 		raw = a.redact.Bytes(raw)
-		if !matchAny(raw, needles) {
+		if !match.match(raw) {
 			continue
 		}
 		name := rec.Pos.Input
@@ -325,10 +332,48 @@ func oneLineKeepSpace(s string) string {
 	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
 }
 
-func matchAny(b []byte, needles [][]byte) bool {
-	for _, n := range needles {
-		if bytes.Contains(b, n) {
-			return true
+// podMatcher tells whether a line holds one of podNeedles with fewer
+// passes over it than a search for each: the forms that name the pod are
+// looked for only in a line that holds the name, and an ID only in one
+// that holds its first 32 bytes (bytes.Index is quickest with needles of
+// up to 63 bytes; a 64-byte container ID took its slow way). Every key is
+// part of its needles, so a line matches exactly when matchAny says so.
+type podMatcher []needleGroup
+
+type needleGroup struct {
+	key     []byte
+	needles [][]byte // each holds key
+}
+
+func newPodMatcher(f *timeline.Flow) podMatcher {
+	name := []byte(f.Pod.Name)
+	var m podMatcher
+	at := map[string]int{}
+	for _, n := range podNeedles(f) {
+		key := n[:min(len(n), 32)]
+		if len(name) > 0 && bytes.Contains(n, name) {
+			key = name
+		}
+		i, ok := at[string(key)]
+		if !ok {
+			i = len(m)
+			at[string(key)] = i
+			m = append(m, needleGroup{key: key})
+		}
+		m[i].needles = append(m[i].needles, n)
+	}
+	return m
+}
+
+func (m podMatcher) match(b []byte) bool {
+	for _, g := range m {
+		if !bytes.Contains(b, g.key) {
+			continue
+		}
+		for _, n := range g.needles {
+			if len(n) == len(g.key) || bytes.Contains(b, n) {
+				return true
+			}
 		}
 	}
 	return false

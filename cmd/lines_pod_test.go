@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"bytes"
 	"os"
 	"regexp"
 	"strings"
@@ -127,4 +128,38 @@ func TestLinesPodWithRuntimeLog(t *testing.T) {
 		}
 		prevTime, prevRuntime = m, isRuntime
 	}
+}
+
+// matchAny is what a line of a pod is: one that holds any of its needles.
+func matchAny(b []byte, needles [][]byte) bool {
+	for _, n := range needles {
+		if bytes.Contains(b, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// FuzzPodMatcher holds podMatcher to matchAny for the pods of the corpus
+// and lines made of pieces of their needles.
+func FuzzPodMatcher(f *testing.F) {
+	ioS, _, _, _ := NewTestIO(false)
+	a, err := Analyze(ioS, []string{corpus + "v1.36.3/"}, LoadOptions{MaxPods: 1000})
+	if err != nil {
+		f.Fatal(err)
+	}
+	flows := a.Flows.Items
+	for i := range flows {
+		for _, n := range podNeedles(&flows[i]) {
+			f.Add(uint8(i), string(n[:len(n)/2]), string(n[len(n)/2:]))
+		}
+	}
+	f.Add(uint8(0), `pod="default/web-7d9f8c6b5-x2kqp"`, "")
+	f.Fuzz(func(t *testing.T, pod uint8, a, b string) {
+		fl := &flows[int(pod)%len(flows)]
+		line := []byte(a + b)
+		if got, want := newPodMatcher(fl).match(line), matchAny(line, podNeedles(fl)); got != want {
+			t.Errorf("pod %s, line %q: match %v, matchAny %v", fl.Pod.Key(), line, got, want)
+		}
+	})
 }
