@@ -111,3 +111,29 @@ func blockStyle(n *yaml.Node) {
 		blockStyle(c)
 	}
 }
+
+// TestStreamedTraceIsOneDocument: trace -o chrome writes its events one by
+// one; the bytes must be those of the whole trace written as one document.
+func TestStreamedTraceIsOneDocument(t *testing.T) {
+	for _, in := range [][]string{{corpus}, writeHostileLogs(t).paths} {
+		ioS, _, _, _ := NewTestIO(false)
+		a, err := Analyze(ioS, in, LoadOptions{MaxPods: 1000})
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr := buildChrome(a.Flows.Items)
+		if len(tr.TraceEvents) == 0 {
+			t.Fatalf("%v: no trace events", in)
+		}
+		var want, got bytes.Buffer
+		if err := writeJSON(&want, tr); err != nil {
+			t.Fatal(err)
+		}
+		if err := printJSON(&got, tr); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%v: streamed trace differs from the whole document (%d bytes, want %d)", in, got.Len(), want.Len())
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -349,8 +350,19 @@ func (t *Table) Print(w io.Writer, color bool) {
 // those that could act on a terminal or a CI log \u-escaped
 // (sanitize.EscapeJSON).
 func printJSON(w io.Writer, v any) error {
-	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
-		return streamFlowList(sanitize.JSONWriter(w), fl)
+	switch v := v.(type) {
+	case *timeline.FlowList:
+		if len(v.Items) > 0 {
+			env := *v
+			env.Items = []timeline.Flow{}
+			return streamJSON(sanitize.JSONWriter(w), &env, "items", len(v.Items), func(i int) any { return &v.Items[i] })
+		}
+	case ChromeTrace:
+		if len(v.TraceEvents) > 0 {
+			env := v
+			env.TraceEvents = []ChromeEvent{}
+			return streamJSON(sanitize.JSONWriter(w), &env, "traceEvents", len(v.TraceEvents), func(i int) any { return &v.TraceEvents[i] })
+		}
 	}
 	return writeJSON(w, v)
 }
@@ -363,38 +375,39 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// streamFlowList writes a FlowList as writeJSON would, byte for byte, but
-// one item at a time: encoding/json builds a whole document in memory
-// before writing it, some 200 MB for a log of 10,000 pods.
-func streamFlowList(w io.Writer, fl *timeline.FlowList) error {
+// streamJSON writes env, whose top-level field key is an empty list, as
+// writeJSON would write it with that list holding item(0) … item(n-1),
+// byte for byte, but one item at a time: encoding/json builds a whole
+// document in memory before writing it, some 200 MB for the FlowList of a
+// log of 10,000 pods.
+func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) error {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
-	env := *fl
-	env.Items = []timeline.Flow{}
-	if err := enc.Encode(&env); err != nil {
+	if err := enc.Encode(env); err != nil {
 		return err
 	}
-	// The first `"items": []` is the field: inside a string the quote
-	// after items would be escaped.
-	const empty = `"items": []`
+	// The field is the key at the top level's indent: a key further in is
+	// indented more, and inside a string a quote would be escaped.
+	empty := "\n  " + strconv.Quote(key) + ": []"
 	head := bytes.Clone(buf.Bytes())
 	at := bytes.Index(head, []byte(empty))
 	if at < 0 {
-		return fmt.Errorf("json: no items in the FlowList envelope")
+		return fmt.Errorf("json: no %s in the envelope", key)
 	}
-	if _, err := w.Write(append(head[:at:at], `"items": [`...)); err != nil {
+	at += len(empty) - len("[]")
+	if _, err := w.Write(append(head[:at:at], '[')); err != nil {
 		return err
 	}
 	enc.SetIndent("    ", "  ")
-	for i := range fl.Items {
+	for i := range n {
 		buf.Reset()
 		if i > 0 {
 			buf.WriteByte(',')
 		}
 		buf.WriteString("\n    ")
-		if err := enc.Encode(&fl.Items[i]); err != nil {
+		if err := enc.Encode(item(i)); err != nil {
 			return err
 		}
 		buf.Truncate(buf.Len() - 1) // Encode's newline
@@ -402,7 +415,7 @@ func streamFlowList(w io.Writer, fl *timeline.FlowList) error {
 			return err
 		}
 	}
-	_, err := w.Write(append([]byte("\n  ]"), head[at+len(empty):]...))
+	_, err := w.Write(append([]byte("\n  ]"), head[at+len("[]"):]...))
 	return err
 }
 
