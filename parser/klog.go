@@ -44,13 +44,6 @@ func digits(b []byte, i, n int) (int, bool) {
 	return v, true
 }
 
-// digit2 reads the two decimal digits at b[i:]. (A byte below '0' wraps
-// round to more than 9.)
-func digit2(b []byte, i int) (int, bool) {
-	x, y := b[i]-'0', b[i+1]-'0'
-	return int(x)*10 + int(y), x <= 9 && y <= 9
-}
-
 // severityOf maps the first byte of a klog header to its severity.
 var severityOf = [256]Severity{'I': SeverityInfo, 'W': SeverityWarning, 'E': SeverityError, 'F': SeverityFatal}
 

@@ -123,14 +123,6 @@ func (b *Builder) later(x, y stamp) stamp {
 	return y
 }
 
-// earlier is the earlier of x and y (x when equal).
-func (b *Builder) earlier(x, y stamp) stamp {
-	if b.before(y, x) {
-		return y
-	}
-	return x
-}
-
 // stampSpan is a span of stamps.
 type stampSpan struct{ from, to stamp }
 
