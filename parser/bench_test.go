@@ -30,17 +30,20 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 }
 
 // BenchmarkParse reads real corpus files: text (klog) and JSON, all
-// records decoded, and with a Want that declines every record.
+// records decoded, with a Want that declines every record, and with a
+// Match that declines all but a few (lines pod's second pass).
 func BenchmarkParse(b *testing.B) {
 	cases := []struct {
 		name, file string
 		want       func([]byte) bool
+		match      func([]byte) bool
 	}{
-		{"text", "corpus/v1.36.3/07-twenty-pods.log", nil},
-		{"json", "corpus/v1.36.3/08-happy-path-json-v4.log", nil},
-		{"journald", "", nil},
-		{"text-unwanted", "corpus/v1.36.3/07-twenty-pods.log", func([]byte) bool { return false }},
-		{"text-grep", "corpus/v1.36.3/07-twenty-pods.log", func(m []byte) bool { return bytes.HasPrefix(m, []byte("SyncLoop")) }},
+		{"text", "corpus/v1.36.3/07-twenty-pods.log", nil, nil},
+		{"json", "corpus/v1.36.3/08-happy-path-json-v4.log", nil, nil},
+		{"journald", "", nil, nil},
+		{"text-unwanted", "corpus/v1.36.3/07-twenty-pods.log", func([]byte) bool { return false }, nil},
+		{"text-grep", "corpus/v1.36.3/07-twenty-pods.log", func(m []byte) bool { return bytes.HasPrefix(m, []byte("SyncLoop")) }, nil},
+		{"text-match", "corpus/v1.36.3/07-twenty-pods.log", nil, func(t []byte) bool { return bytes.Contains(t, []byte("batch-worker-6c8d5f07-2e447")) }},
 	}
 	for _, c := range cases {
 		var chunk []byte
@@ -67,7 +70,7 @@ func BenchmarkParse(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(len(chunk)))
 			b.ReportAllocs()
-			rd := NewReader(&repeatReader{chunk: chunk, n: b.N}, Options{Year: 2026, Want: c.want})
+			rd := NewReader(&repeatReader{chunk: chunk, n: b.N}, Options{Year: 2026, Want: c.want, Match: c.match})
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
 			b.ResetTimer()

@@ -600,7 +600,7 @@ func ReadRaw(src Source, pos Position) ([]byte, error) {
 	defer f.Close()
 	var magic [4]byte
 	n, _ := f.ReadAt(magic[:], 0)
-	if n < 2 || !(magic[0] == 0x1f && magic[1] == 0x8b || n == 4 && magic == [4]byte{0x28, 0xb5, 0x2f, 0xfd}) {
+	if !compressedMagic(magic[:n]) {
 		if _, err := f.ReadAt(buf, pos.Offset); err != nil {
 			return nil, fmt.Errorf("%s: read back byte %d: %w", src.Name, pos.Offset, err)
 		}

@@ -32,7 +32,15 @@ type Options struct {
 	// Stats.Filtered and cost no allocation. Want must answer by the
 	// message alone (answers are remembered) and be safe for concurrent
 	// use (large inputs are parsed on several goroutines).
-	Want         func(msg []byte) bool
+	Want func(msg []byte) bool
+	// Match, when set, is asked with the text of each record Want keeps
+	// (its lines joined, prefixes stripped, as far as MaxLineBytes keeps
+	// it) before it is decoded; records it declines are counted in
+	// Stats.Filtered, and their klog times still move the clock. It is
+	// for a caller that looks for given strings in whole records, as a
+	// grep does, without the cost of decoding the others. Like Want, it
+	// must be safe for concurrent use.
+	Match        func(text []byte) bool
 	MaxLineBytes int // 0 means DefaultMaxLineBytes
 	// NoPrescan turns off the look at the first 64 KiB of the input for an
 	// absolute time that fixes the year of klog's year-less headers.
@@ -860,6 +868,15 @@ func (r *Reader) flush() *Record {
 		// (Its time was seen when it began.)
 		r.stats.Filtered++
 		r.byFormat[p.format]++
+		return nil
+	}
+	if r.opts.Match != nil && !r.opts.Match(p.data()) {
+		r.stats.Filtered++
+		r.byFormat[p.format]++
+		if p.format == FormatKlog || p.format == FormatKlogLegacy {
+			// As begin does for a record Want declines.
+			r.seeKlogTime(&p.hdr)
+		}
 		return nil
 	}
 	rec := r.out

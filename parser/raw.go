@@ -1,0 +1,121 @@
+package parser
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+)
+
+// RawReader reads back the raw lines of many records of one source, asked
+// for in the order a reader returned them. A plain file, and spooled
+// standard input, is read where each record lies, so that a few records
+// of a large file cost a few reads; a compressed file is decompressed
+// once, forward (a position behind the last one read costs ReadRaw's
+// pass from the start).
+type RawReader struct {
+	src  Source
+	open bool
+	at   io.ReaderAt   // plain file or stdin spool; nil when compressed
+	file *os.File      // the plain file, to close
+	rc   io.ReadCloser // the compressed file's decompressed text
+	br   *bufio.Reader // on rc
+	pos  int64         // rc's offset in the text
+	buf  []byte
+	err  error
+}
+
+// NewRawReader returns a RawReader of src. It opens src on the first Read.
+func NewRawReader(src Source) *RawReader { return &RawReader{src: src} }
+
+// Read returns the raw lines at pos, as ReadRaw does; they are valid until
+// the next call.
+func (r *RawReader) Read(pos Position) ([]byte, error) {
+	if pos.Offset < 0 || pos.Length < 0 {
+		return nil, fmt.Errorf("%s: bad position %d+%d", r.src.Name, pos.Offset, pos.Length)
+	}
+	if !r.open {
+		r.open = true
+		r.err = r.start()
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	r.buf = slices.Grow(r.buf[:0], int(pos.Length))[:pos.Length]
+	if r.at != nil {
+		n, err := r.at.ReadAt(r.buf, pos.Offset)
+		if n == len(r.buf) {
+			return r.buf, nil
+		}
+		if err == nil || errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("%s: read back byte %d: %w", r.src.Name, pos.Offset, err)
+	}
+	if pos.Offset < r.pos {
+		return ReadRaw(r.src, pos)
+	}
+	if _, err := r.br.Discard(int(min(pos.Offset-r.pos, 1<<62))); err != nil {
+		r.err = fmt.Errorf("%s: skip to byte %d: %w", r.src.Name, pos.Offset, err)
+		return nil, r.err
+	}
+	n, err := io.ReadFull(r.br, r.buf)
+	r.pos = pos.Offset + int64(n)
+	if err != nil {
+		r.err = fmt.Errorf("%s: read back byte %d: %w", r.src.Name, pos.Offset, err)
+		return nil, r.err
+	}
+	return r.buf, nil
+}
+
+// start opens the source: for reading at offsets when its text is the
+// file's bytes, else for decompressing forward.
+func (r *RawReader) start() error {
+	if r.src.stdin != nil {
+		r.src.stdin.mu.Lock()
+		f := r.src.stdin.spool
+		r.src.stdin.mu.Unlock()
+		if f == nil {
+			return errors.New("-: standard input was not spooled")
+		}
+		r.at = f
+		return nil
+	}
+	f, err := os.Open(r.src.Path)
+	if err != nil {
+		return pathError(r.src.Name, err)
+	}
+	var magic [4]byte
+	n, _ := f.ReadAt(magic[:], 0)
+	if !compressedMagic(magic[:n]) {
+		r.at, r.file = f, f
+		return nil
+	}
+	rc, err := decompress(f, r.src.Name)
+	if err != nil {
+		f.Close()
+		return err
+	}
+	r.rc, r.br = rc, bufio.NewReaderSize(rc, 256<<10)
+	return nil
+}
+
+// Close closes the file Read opened.
+func (r *RawReader) Close() error {
+	switch {
+	case r.file != nil:
+		return r.file.Close()
+	case r.rc != nil:
+		return r.rc.Close()
+	}
+	return nil
+}
+
+// compressedMagic reports whether a file that starts with magic is gzip
+// or zstd, as decompress tells them.
+func compressedMagic(magic []byte) bool {
+	return len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b ||
+		len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd
+}
