@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/anystr"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -197,54 +197,6 @@ func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) 
 	return from, to, nil
 }
 
-// rawCursor reads raw record bytes from a source in one forward pass.
-type rawCursor struct {
-	src parser.Source
-	rc  io.ReadCloser
-	r   *bufio.Reader
-	pos int64
-	err error
-	buf []byte
-}
-
-func (c *rawCursor) read(p parser.Position) ([]byte, error) {
-	if c.err != nil {
-		return nil, c.err
-	}
-	if c.r == nil {
-		rc, err := c.src.Open()
-		if err != nil {
-			c.err = err
-			return nil, err
-		}
-		c.rc, c.r = rc, bufio.NewReaderSize(rc, 256<<10)
-	}
-	if p.Offset < c.pos {
-		return parser.ReadRaw(c.src, p)
-	}
-	if _, err := c.r.Discard(int(p.Offset - c.pos)); err != nil {
-		c.err = err
-		return nil, err
-	}
-	// One buffer for every record: what read returns is used before the
-	// next read.
-	buf := slices.Grow(c.buf[:0], int(p.Length))[:p.Length]
-	c.buf = buf
-	n, err := io.ReadFull(c.r, buf)
-	c.pos = p.Offset + int64(n)
-	if err != nil {
-		c.err = err
-		return nil, err
-	}
-	return buf, nil
-}
-
-func (c *rawCursor) close() {
-	if c.rc != nil {
-		c.rc.Close()
-	}
-}
-
 func linesPodRun(o *LinesPodOptions) error {
 	ioS := o.IO
 	paths, stdinName, cleanup, err := spoolStdin(ioS, o.Paths)
@@ -270,19 +222,28 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return usageErrorf("--tz %q: %v", o.Load.TZ, err)
 	}
-	match := newPodMatcher(f)
-	cursors := map[string]*rawCursor{}
+	match := anystr.New(podNeedles(f))
+	raws := map[string]*parser.RawReader{}
 	for _, s := range a.Sources {
-		cursors[s.Name] = &rawCursor{src: s}
+		raws[s.Name] = parser.NewRawReader(s)
 	}
 	defer func() {
-		for _, c := range cursors {
-			c.close()
+		for _, r := range raws {
+			r.Close()
 		}
 	}()
 	// Only a record's time and place are read: its strings may be the
-	// parser's (Borrow), and cost no allocation.
-	mr := parser.NewMultiReader(a.Sources, parser.Options{Year: o.Load.Year, Location: loc, Borrow: true})
+	// parser's (Borrow), and cost no allocation. The parser's workers
+	// look for the pod in each record's text and decode only those that
+	// name it, the few a pod has among a large log's lines; the raw
+	// lines are then matched again, as printed. Under --redact the lines
+	// are masked, in order, before they are matched, which the workers
+	// cannot do.
+	popts := parser.Options{Year: o.Load.Year, Location: loc, Borrow: true}
+	if a.redact == nil {
+		popts.Match = match.Match
+	}
+	mr := parser.NewMultiReader(a.Sources, popts)
 	defer mr.Close()
 	w := bufio.NewWriter(ioS.Out)
 	defer w.Flush()
@@ -294,18 +255,18 @@ func linesPodRun(o *LinesPodOptions) error {
 		if !from.IsZero() && (rec.Time.Before(from) || rec.Time.After(to)) {
 			continue
 		}
-		c := cursors[rec.Pos.Input]
-		if c == nil {
+		rr := raws[rec.Pos.Input]
+		if rr == nil {
 			continue
 		}
-		raw, err := c.read(rec.Pos)
+		raw, err := rr.Read(rec.Pos)
 		if err != nil {
 			continue
 		}
 		// With --redact the flow's names are masked: mask the line the
 		// same way before looking for them in it.
 		raw = a.redact.Bytes(raw)
-		if !match.match(raw) {
+		if !match.Match(raw) {
 			continue
 		}
 		name := rec.Pos.Input
@@ -330,51 +291,4 @@ func linesPodRun(o *LinesPodOptions) error {
 // oneLineKeepSpace sanitizes one raw line without folding its spaces.
 func oneLineKeepSpace(s string) string {
 	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
-}
-
-// podMatcher tells whether a line holds one of podNeedles with fewer
-// passes over it than a search for each: the forms that name the pod are
-// looked for only in a line that holds the name, and an ID only in one
-// that holds its first 32 bytes (bytes.Index is quickest with needles of
-// up to 63 bytes; a 64-byte container ID took its slow way). Every key is
-// part of its needles, so a line matches exactly when matchAny says so.
-type podMatcher []needleGroup
-
-type needleGroup struct {
-	key     []byte
-	needles [][]byte // each holds key
-}
-
-func newPodMatcher(f *timeline.Flow) podMatcher {
-	name := []byte(f.Pod.Name)
-	var m podMatcher
-	at := map[string]int{}
-	for _, n := range podNeedles(f) {
-		key := n[:min(len(n), 32)]
-		if len(name) > 0 && bytes.Contains(n, name) {
-			key = name
-		}
-		i, ok := at[string(key)]
-		if !ok {
-			i = len(m)
-			at[string(key)] = i
-			m = append(m, needleGroup{key: key})
-		}
-		m[i].needles = append(m[i].needles, n)
-	}
-	return m
-}
-
-func (m podMatcher) match(b []byte) bool {
-	for _, g := range m {
-		if !bytes.Contains(b, g.key) {
-			continue
-		}
-		for _, n := range g.needles {
-			if len(n) == len(g.key) || bytes.Contains(b, n) {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/podflow/podflow/internal/anystr"
 )
 
 func TestLinesPod(t *testing.T) {
@@ -140,8 +142,8 @@ func matchAny(b []byte, needles [][]byte) bool {
 	return false
 }
 
-// FuzzPodMatcher holds podMatcher to matchAny for the pods of the corpus
-// and lines made of pieces of their needles.
+// FuzzPodMatcher holds the matcher lines pod uses (anystr) to matchAny
+// for the pods of the corpus and lines made of pieces of their needles.
 func FuzzPodMatcher(f *testing.F) {
 	ioS, _, _, _ := NewTestIO(false)
 	a, err := Analyze(ioS, []string{corpus + "v1.36.3/"}, LoadOptions{MaxPods: 1000})
@@ -158,7 +160,7 @@ func FuzzPodMatcher(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pod uint8, a, b string) {
 		fl := &flows[int(pod)%len(flows)]
 		line := []byte(a + b)
-		if got, want := newPodMatcher(fl).match(line), matchAny(line, podNeedles(fl)); got != want {
+		if got, want := anystr.New(podNeedles(fl)).Match(line), matchAny(line, podNeedles(fl)); got != want {
 			t.Errorf("pod %s, line %q: match %v, matchAny %v", fl.Pod.Key(), line, got, want)
 		}
 	})
