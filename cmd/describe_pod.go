@@ -574,9 +574,10 @@ func (d *describer) evidence() {
 	if d.maxEvidence >= 0 && len(shown) > d.maxEvidence {
 		shown = shown[:d.maxEvidence]
 	}
-	for _, e := range shown {
+	raws, errs := d.a.ReadRaws(shown)
+	for i, e := range shown {
 		pos := oneLine(e.Input) + ":" + strconv.FormatInt(e.Line, 10)
-		raw, err := d.a.ReadRaw(e)
+		raw, err := raws[i], errs[i]
 		text := ""
 		if err != nil {
 			text = "(" + oneLine(e.Text) + ")"

@@ -222,13 +222,34 @@ func inputName(s parser.Source) string {
 // ReadRaw reads an evidence line back from its input (masked with
 // --redact; ev.Input may be the masked name).
 func (a *Analysis) ReadRaw(ev timeline.Evidence) ([]byte, error) {
-	for _, s := range a.Sources {
-		if s.Name == ev.Input || a.redact != nil && a.redact.Text(s.Name) == ev.Input {
-			raw, err := parser.ReadRaw(s, parser.Position{Input: s.Name, Line: ev.Line, Offset: ev.Offset, Length: ev.Length})
-			return a.redact.Bytes(raw), err
+	raws, errs := a.ReadRaws([]timeline.Evidence{ev})
+	return raws[0], errs[0]
+}
+
+// ReadRaws is ReadRaw for many evidence lines: it reads them in the order
+// of their places in the inputs, so that a compressed input is
+// decompressed once for all of them, not from its start for each (a
+// report of many pods of a large .gz took minutes).
+func (a *Analysis) ReadRaws(evs []timeline.Evidence) ([][]byte, []error) {
+	positions := make([]parser.Position, len(evs))
+	for i, ev := range evs {
+		positions[i] = parser.Position{Input: ev.Input, Line: ev.Line, Offset: ev.Offset, Length: ev.Length}
+		if a.redact != nil {
+			for _, s := range a.Sources {
+				if a.redact.Text(s.Name) == ev.Input {
+					positions[i].Input = s.Name
+					break
+				}
+			}
 		}
 	}
-	return nil, fmt.Errorf("%s: not among the inputs", ev.Input)
+	raws, errs := parser.ReadRaws(a.Sources, positions)
+	for i, raw := range raws {
+		if raw != nil {
+			raws[i] = a.redact.Bytes(raw)
+		}
+	}
+	return raws, errs
 }
 
 // warn prints input warnings to stderr, one line each, and marks the run

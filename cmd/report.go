@@ -235,6 +235,12 @@ func buildReport(a *Analysis, items []timeline.Flow) reportData {
 		d.Worst = rptText(ranked[0].Pod.Key()+": "+ranked[0].Diagnosis, 600)
 	}
 
+	// Every pod's evidence lines, read back at once, in the inputs' order.
+	var evs []timeline.Evidence
+	for i := range ranked {
+		evs = append(evs, ranked[i].Evidence...)
+	}
+	raws, errs := a.ReadRaws(evs)
 	y := rptTop
 	for i := range ranked {
 		f := &ranked[i]
@@ -289,9 +295,10 @@ func buildReport(a *Analysis, items []timeline.Flow) reportData {
 		y += 4
 		for _, ev := range f.Evidence {
 			re := reportEvidence{Loc: rptText(fmt.Sprintf("%s:%d", ev.Input, ev.Line), 400), Text: rptText(ev.Text, 2000)}
-			if raw, err := a.ReadRaw(ev); err == nil {
-				re.Raw = rptText(string(raw), 4000)
+			if errs[0] == nil {
+				re.Raw = rptText(string(raws[0]), 4000)
 			}
+			raws, errs = raws[1:], errs[1:]
 			p.Evidence = append(p.Evidence, re)
 		}
 		for _, s := range f.Stages {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"os"
@@ -62,6 +63,52 @@ func TestReportRun(t *testing.T) {
 	}
 	if code, _ := runReport(t, checkCorpus+"01-happy-path.log", "--ignore", "("); code != ExitUsage {
 		t.Errorf("bad --ignore: exit %d", code)
+	}
+}
+
+// TestReportOfCompressedInput: the evidence lines of every pod are read
+// back from gzip inputs as from the plain files (all of them in one
+// forward pass; one pass from the start for each took minutes on a large
+// log).
+func TestReportOfCompressedInput(t *testing.T) {
+	dir := t.TempDir()
+	var plain, packed []string
+	for _, name := range []string{"02-image-pull-failure", "05-crashloop-backoff", "10-init-container-crashloop", "12-container-start-failure"} {
+		b, err := os.ReadFile(checkCorpus + name + ".log")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var gz bytes.Buffer
+		zw := gzip.NewWriter(&gz)
+		zw.Write(b)
+		zw.Close()
+		p := filepath.Join(dir, name+".log")
+		plain, packed = append(plain, p), append(packed, p+".gz")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p+".gz", gz.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// The evidence sections (the bars' titles cut lines at a width that
+	// the longer name moves).
+	pre := regexp.MustCompile(`(?s)<pre.*?</pre>`)
+	var html [2]string
+	for i, in := range [][]string{plain, packed} {
+		out := filepath.Join(dir, fmt.Sprint(i, ".html"))
+		if code, errOut := runReport(t, append(in, "-o", out, "--year", "2026")...); code != 0 {
+			t.Fatalf("%s: exit %d: %s", in, code, errOut)
+		}
+		b, _ := os.ReadFile(out)
+		html[i] = strings.Join(pre.FindAllString(strings.ReplaceAll(string(b), ".log.gz", ".log"), -1), "\n")
+	}
+	// The raw lines show under the evidence of the pods.
+	if n, raws := strings.Count(html[0], "<pre"), strings.Count(html[0], "\nE1122 ")+strings.Count(html[0], "\nI1122 "); n != 12 || raws != 12 {
+		t.Fatalf("the plain report shows %d evidence lines and %d raw lines, want 12 of each", n, raws)
+	}
+	if html[0] != html[1] {
+		t.Errorf("the reports of the plain and the gzip inputs differ")
 	}
 }
 

@@ -2,6 +2,8 @@ package parser
 
 import (
 	"bufio"
+	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -118,4 +120,45 @@ func (r *RawReader) Close() error {
 func compressedMagic(magic []byte) bool {
 	return len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b ||
 		len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd
+}
+
+// ReadRaws reads back the raw lines of the records at positions, each in
+// the source of its Input, in the order of their places in the sources
+// (with a RawReader each), so that a compressed source is decompressed
+// once for all of them and not from its start for each. raws[i] and
+// errs[i] answer positions[i]; raws[i] is a copy.
+func ReadRaws(srcs []Source, positions []Position) (raws [][]byte, errs []error) {
+	raws, errs = make([][]byte, len(positions)), make([]error, len(positions))
+	src := make([]int, len(positions))
+	order := make([]int, len(positions))
+	for i, p := range positions {
+		order[i] = i
+		src[i] = slices.IndexFunc(srcs, func(s Source) bool { return s.Name == p.Input })
+		if src[i] < 0 {
+			errs[i] = fmt.Errorf("%s: not among the inputs", p.Input)
+		}
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		return cmp.Or(cmp.Compare(src[i], src[j]), cmp.Compare(positions[i].Offset, positions[j].Offset))
+	})
+	readers := make([]*RawReader, len(srcs))
+	defer func() {
+		for _, r := range readers {
+			if r != nil {
+				r.Close()
+			}
+		}
+	}()
+	for _, i := range order {
+		k := src[i]
+		if k < 0 {
+			continue
+		}
+		if readers[k] == nil {
+			readers[k] = NewRawReader(srcs[k])
+		}
+		raw, err := readers[k].Read(positions[i])
+		raws[i], errs[i] = bytes.Clone(raw), err
+	}
+	return raws, errs
 }

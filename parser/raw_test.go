@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -176,4 +177,37 @@ func statsOf(data []byte, opts Options) Stats {
 	for _, err := rd.Next(); err == nil; _, err = rd.Next() {
 	}
 	return rd.Stats()
+}
+
+// TestReadRaws reads records of two sources, one compressed, asked for
+// out of order and with an input that is not among them, and gets what
+// ReadRaw gives for each, in the order asked.
+func TestReadRaws(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "formats")
+	srcs, errs := Discover([]string{filepath.Join(dir, "kubelet-gz.log.gz"), filepath.Join(dir, "klog-multiline.log")}, nil)
+	if len(errs) > 0 || len(srcs) != 2 {
+		t.Fatal(srcs, errs)
+	}
+	var positions []Position
+	m := NewMultiReader(srcs, Options{Year: 2026})
+	for rec, err := m.Next(); err == nil; rec, err = m.Next() {
+		positions = append(positions, rec.Pos)
+	}
+	m.Close()
+	if len(positions) < 6 {
+		t.Fatalf("%d records", len(positions))
+	}
+	slices.Reverse(positions)
+	positions = append(positions, Position{Input: "elsewhere.log", Length: 1})
+	raws, rerrs := ReadRaws(srcs, positions)
+	for i, p := range positions[:len(positions)-1] {
+		k := slices.IndexFunc(srcs, func(s Source) bool { return s.Name == p.Input })
+		want, err := ReadRaw(srcs[k], p)
+		if err != nil || rerrs[i] != nil || !bytes.Equal(raws[i], want) {
+			t.Fatalf("%s:%d: %q (%v), ReadRaw %q (%v)", p.Input, p.Line, raws[i], rerrs[i], want, err)
+		}
+	}
+	if last := len(positions) - 1; rerrs[last] == nil || !strings.Contains(rerrs[last].Error(), "elsewhere.log: not among the inputs") {
+		t.Errorf("unknown input: %q, %v", raws[last], rerrs[last])
+	}
 }

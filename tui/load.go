@@ -2,7 +2,6 @@ package tui
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -333,16 +332,4 @@ func (t *tailReader) Read(p []byte) (int, error) {
 		case <-time.After(t.every):
 		}
 	}
-}
-
-// rawReader reads evidence lines back from the inputs by position.
-type rawReader struct{ srcs []parser.Source }
-
-func (r rawReader) read(ev timeline.Evidence) ([]byte, error) {
-	for _, s := range r.srcs {
-		if s.Name == ev.Input {
-			return parser.ReadRaw(s, parser.Position{Input: ev.Input, Line: ev.Line, Offset: ev.Offset, Length: ev.Length})
-		}
-	}
-	return nil, fmt.Errorf("%s: not among the inputs", ev.Input)
 }

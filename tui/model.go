@@ -515,20 +515,26 @@ func (m *Model) openRaw() {
 	}
 	row := rows[m.rowCur]
 	ev := stageEvidence(f, &row)
-	rr := rawReader{srcs: m.srcs}
 	var lines []string
 	r := m.opts.Redact
-	for _, e := range ev {
-		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
+	positions := make([]parser.Position, len(ev))
+	for i, e := range ev {
+		positions[i] = parser.Position{Input: e.Input, Line: e.Line, Offset: e.Offset, Length: e.Length}
 		if r != nil { // e.Input is the masked name: read from the source it masks
 			for _, s := range m.srcs {
 				if r.Text(s.Name) == e.Input {
-					e.Input = s.Name
+					positions[i].Input = s.Name
 					break
 				}
 			}
 		}
-		b, err := rr.read(e)
+	}
+	// At once, in the inputs' order: a compressed input is then
+	// decompressed once, not from its start for each line.
+	raws, errs := parser.ReadRaws(m.srcs, positions)
+	for i, e := range ev {
+		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
+		b, err := raws[i], errs[i]
 		if err != nil {
 			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(r.Text(err.Error()))))
 			continue
