@@ -14,8 +14,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -452,23 +454,45 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 	if _, err := w.Write(append(head[:at+1:at+1], "items:\n"...)); err != nil {
 		return err
 	}
-	var out bytes.Buffer
-	for i := range fl.Items {
-		buf.Reset()
-		if err := writeYAML(&buf, fl.Items[i:i+1]); err != nil {
-			return err
+	// The items are encoded on every core, a batch at a time, and written
+	// in order: the YAML encoder takes some 2 ms a pod, 20 s for a log of
+	// 10,000 pods on one core.
+	const batch = 64
+	workers := runtime.GOMAXPROCS(0)
+	outs := make([]bytes.Buffer, batch)
+	errs := make([]error, batch)
+	for from := 0; from < len(fl.Items); from += batch {
+		items := fl.Items[from:min(from+batch, len(fl.Items))]
+		var wg sync.WaitGroup
+		for k := range min(workers, len(items)) {
+			wg.Go(func() {
+				var buf bytes.Buffer
+				for i := k; i < len(items); i += workers {
+					buf.Reset()
+					outs[i].Reset()
+					if errs[i] = writeYAML(&buf, items[i:i+1]); errs[i] != nil {
+						continue
+					}
+					// A one-item list at the top level, moved under
+					// items: every line two columns in (empty lines of a
+					// block scalar stay empty).
+					for line := range bytes.Lines(buf.Bytes()) {
+						if len(line) > 1 {
+							outs[i].WriteString("  ")
+						}
+						outs[i].Write(line)
+					}
+				}
+			})
 		}
-		// A one-item list at the top level, moved under items: every line
-		// two columns in (empty lines of a block scalar stay empty).
-		out.Reset()
-		for line := range bytes.Lines(buf.Bytes()) {
-			if len(line) > 1 {
-				out.WriteString("  ")
+		wg.Wait()
+		for i := range items {
+			if errs[i] != nil {
+				return errs[i]
 			}
-			out.Write(line)
-		}
-		if _, err := w.Write(out.Bytes()); err != nil {
-			return err
+			if _, err := w.Write(outs[i].Bytes()); err != nil {
+				return err
+			}
 		}
 	}
 	_, err := w.Write(head[at+len(empty):])
