@@ -135,5 +135,29 @@ func TestStreamedTraceIsOneDocument(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
 			t.Errorf("%v: streamed trace differs from the whole document (%d bytes, want %d)", in, got.Len(), want.Len())
 		}
+		// -o otlp: spans in a list in a list in a list, a resource per
+		// node (the corpus has several), and no pods at all.
+		if nodes, _ := otlpNodes(a.Flows.Items); in[0] == corpus && len(nodes) < 2 {
+			t.Errorf("the corpus has %d nodes: the test needs several", len(nodes))
+		}
+		for _, flows := range [][]timeline.Flow{a.Flows.Items, nil} {
+			want.Reset()
+			got.Reset()
+			if err := writeJSON(&want, buildOTLP(flows)); err != nil {
+				t.Fatal(err)
+			}
+			if err := writeOTLP(&got, flows); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(got.Bytes(), want.Bytes()) {
+				g, w := got.Bytes(), want.Bytes()
+				i := 0
+				for i < min(len(g), len(w)) && g[i] == w[i] {
+					i++
+				}
+				t.Errorf("%v, %d pods: streamed OTLP differs at byte %d of %d:\n got …%q…\nwant …%q…", in, len(flows), i, len(w),
+					g[max(i-80, 0):min(i+80, len(g))], w[max(i-80, 0):min(i+80, len(w))])
+			}
+		}
 	}
 }

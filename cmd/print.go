@@ -383,17 +383,35 @@ func writeJSON(w io.Writer, v any) error {
 // document in memory before writing it, some 200 MB for the FlowList of a
 // log of 10,000 pods.
 func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) error {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(env); err != nil {
+	err := streamJSONIn(w, env, key, 0, func(l *jsonList) error {
+		for i := range n {
+			if err := l.add(item(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
-	// The field is the key at the top level's indent: a key further in is
+	_, err = io.WriteString(w, "\n")
+	return err
+}
+
+// streamJSONIn writes env as writeJSON would write it depth levels in
+// (without the final newline), its field key, an empty list, holding the
+// items fill adds, one at a time. Lists within the items are streamed
+// the same way with jsonList.nest.
+func streamJSONIn(w io.Writer, env any, key string, depth int, fill func(*jsonList) error) error {
+	var buf bytes.Buffer
+	if err := encodeJSONAt(&buf, env, depth); err != nil {
+		return err
+	}
+	// The field is the key at env's own indent: a key further in is
 	// indented more, and inside a string a quote would be escaped.
-	empty := "\n  " + strconv.Quote(key) + ": []"
-	head := bytes.Clone(buf.Bytes())
+	indent := strings.Repeat("  ", depth)
+	empty := "\n" + indent + "  " + strconv.Quote(key) + ": []"
+	head := buf.Bytes()
 	at := bytes.Index(head, []byte(empty))
 	if at < 0 {
 		return fmt.Errorf("json: no %s in the envelope", key)
@@ -402,22 +420,81 @@ func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) err
 	if _, err := w.Write(append(head[:at:at], '[')); err != nil {
 		return err
 	}
-	enc.SetIndent("    ", "  ")
-	for i := range n {
-		buf.Reset()
-		if i > 0 {
-			buf.WriteByte(',')
-		}
-		buf.WriteString("\n    ")
-		if err := enc.Encode(item(i)); err != nil {
-			return err
-		}
-		buf.Truncate(buf.Len() - 1) // Encode's newline
-		if _, err := w.Write(buf.Bytes()); err != nil {
-			return err
-		}
+	l := &jsonList{w: w, depth: depth + 2}
+	if err := fill(l); err != nil {
+		return err
 	}
-	_, err := w.Write(append([]byte("\n  ]"), head[at+len("[]"):]...))
+	end := "\n" + indent + "  ]"
+	if l.n == 0 {
+		end = "]"
+	}
+	if _, err := io.WriteString(w, end); err != nil {
+		return err
+	}
+	_, err := w.Write(head[at+len("[]"):])
+	return err
+}
+
+// jsonList is a list streamJSONIn is writing, its items depth levels in.
+type jsonList struct {
+	w     io.Writer
+	depth int
+	n     int // items written
+	buf   bytes.Buffer
+	enc   *json.Encoder // into buf, at depth
+}
+
+// add writes v as the next item.
+func (l *jsonList) add(v any) error {
+	if l.enc == nil {
+		l.enc = json.NewEncoder(&l.buf)
+		l.enc.SetIndent(strings.Repeat("  ", l.depth), "  ")
+		l.enc.SetEscapeHTML(false)
+	}
+	l.buf.Reset()
+	l.sep(&l.buf)
+	if err := l.enc.Encode(v); err != nil {
+		return err
+	}
+	l.buf.Truncate(l.buf.Len() - 1) // Encode's newline
+	_, err := l.w.Write(l.buf.Bytes())
+	return err
+}
+
+// nest writes env as the next item, its field key a list streamed with
+// fill.
+func (l *jsonList) nest(env any, key string, fill func(*jsonList) error) error {
+	l.buf.Reset()
+	l.sep(&l.buf)
+	if _, err := l.w.Write(l.buf.Bytes()); err != nil {
+		return err
+	}
+	return streamJSONIn(l.w, env, key, l.depth, fill)
+}
+
+// sep writes what comes before the next item.
+func (l *jsonList) sep(b *bytes.Buffer) {
+	if l.n > 0 {
+		b.WriteByte(',')
+	}
+	l.n++
+	b.WriteByte('\n')
+	for range l.depth {
+		b.WriteString("  ")
+	}
+}
+
+// encodeJSONAt writes v as writeJSON would write it depth levels in,
+// without the final newline.
+func encodeJSONAt(w io.Writer, v any, depth int) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(strings.Repeat("  ", depth), "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes()[:buf.Len()-1])
 	return err
 }
 
