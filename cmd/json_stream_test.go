@@ -113,7 +113,8 @@ func blockStyle(n *yaml.Node) {
 }
 
 // TestStreamedTraceIsOneDocument: trace -o chrome writes its events one by
-// one; the bytes must be those of the whole trace written as one document.
+// one, and -o otlp its spans; the bytes must be those of the whole trace
+// written as one document.
 func TestStreamedTraceIsOneDocument(t *testing.T) {
 	for _, in := range [][]string{{corpus}, writeHostileLogs(t).paths} {
 		ioS, _, _, _ := NewTestIO(false)
@@ -129,7 +130,7 @@ func TestStreamedTraceIsOneDocument(t *testing.T) {
 		if err := writeJSON(&want, tr); err != nil {
 			t.Fatal(err)
 		}
-		if err := printJSON(&got, tr); err != nil {
+		if err := writeChrome(&got, a.Flows.Items); err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got.Bytes(), want.Bytes()) {
@@ -148,6 +149,15 @@ func TestStreamedTraceIsOneDocument(t *testing.T) {
 			}
 			if err := writeOTLP(&got, flows); err != nil {
 				t.Fatal(err)
+			}
+			if flows == nil {
+				// And an empty Chrome trace.
+				if err := writeJSON(&want, buildChrome(flows)); err != nil {
+					t.Fatal(err)
+				}
+				if err := writeChrome(&got, flows); err != nil {
+					t.Fatal(err)
+				}
 			}
 			if !bytes.Equal(got.Bytes(), want.Bytes()) {
 				g, w := got.Bytes(), want.Bytes()

@@ -352,19 +352,10 @@ func (t *Table) Print(w io.Writer, color bool) {
 // those that could act on a terminal or a CI log \u-escaped
 // (sanitize.EscapeJSON).
 func printJSON(w io.Writer, v any) error {
-	switch v := v.(type) {
-	case *timeline.FlowList:
-		if len(v.Items) > 0 {
-			env := *v
-			env.Items = []timeline.Flow{}
-			return streamJSON(sanitize.JSONWriter(w), &env, "items", len(v.Items), func(i int) any { return &v.Items[i] })
-		}
-	case ChromeTrace:
-		if len(v.TraceEvents) > 0 {
-			env := v
-			env.TraceEvents = []ChromeEvent{}
-			return streamJSON(sanitize.JSONWriter(w), &env, "traceEvents", len(v.TraceEvents), func(i int) any { return &v.TraceEvents[i] })
-		}
+	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
+		env := *fl
+		env.Items = []timeline.Flow{}
+		return streamJSON(sanitize.JSONWriter(w), &env, "items", len(fl.Items), func(i int) any { return &fl.Items[i] })
 	}
 	return writeJSON(w, v)
 }

@@ -105,7 +105,7 @@ func traceRun(o *TraceOptions) error {
 	if o.Output == "otlp" {
 		return writeOTLP(w, flows)
 	}
-	return printJSON(w, buildChrome(flows))
+	return writeChrome(w, flows)
 }
 
 // traceTrim keeps the timing of the pods the trace exports and only the
@@ -198,6 +198,30 @@ func stageSpans(stages []timeline.Stage, end time.Time, us func(time.Time) int64
 
 func buildChrome(flows []timeline.Flow) ChromeTrace {
 	tr := ChromeTrace{TraceEvents: []ChromeEvent{}, DisplayTimeUnit: "ms"}
+	_ = chromeEvents(flows, func(e *ChromeEvent) error {
+		tr.TraceEvents = append(tr.TraceEvents, *e)
+		return nil
+	})
+	return tr
+}
+
+// writeChrome writes buildChrome(flows) as printJSON would, byte for
+// byte, but an event at a time, never holding them all.
+func writeChrome(w io.Writer, flows []timeline.Flow) error {
+	w = sanitize.JSONWriter(w)
+	err := streamJSONIn(w, ChromeTrace{TraceEvents: []ChromeEvent{}, DisplayTimeUnit: "ms"}, "traceEvents", 0, func(l *jsonList) error {
+		return chromeEvents(flows, func(e *ChromeEvent) error { return l.add(e) })
+	})
+	if err != nil {
+		return err
+	}
+	_, err = io.WriteString(w, "\n")
+	return err
+}
+
+// chromeEvents gives the events of the Chrome trace of flows to out, in
+// order, and stops at out's first error.
+func chromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 	var base time.Time
 	for i := range flows {
 		if base.IsZero() || flows[i].Start.Before(base) {
@@ -207,16 +231,21 @@ func buildChrome(flows []timeline.Flow) ChromeTrace {
 	us := func(t time.Time) int64 { return t.Sub(base).Microseconds() }
 	pids := map[string]int{}
 	nextTid := map[int]int{}
+	var err error
 	meta := func(name string, pid, tid int, args map[string]any) {
-		tr.TraceEvents = append(tr.TraceEvents, ChromeEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
+		if err == nil {
+			err = out(&ChromeEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
+		}
 	}
 	emit := func(pid, tid int, spans []traceSpan) {
 		for _, s := range spans {
 			d := s.to - s.from
-			tr.TraceEvents = append(tr.TraceEvents, ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tid, Args: s.args})
+			if err == nil {
+				err = out(&ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tid, Args: s.args})
+			}
 		}
 	}
-	for i := range flows {
+	for i := 0; i < len(flows) && err == nil; i++ {
 		f := &flows[i]
 		node := dash(oneLine(f.Node))
 		pid, ok := pids[node]
@@ -251,7 +280,7 @@ func buildChrome(flows []timeline.Flow) ChromeTrace {
 			emit(pid, ctid, nestSpans(cr, cs))
 		}
 	}
-	return tr
+	return err
 }
 
 // ---- OTLP/JSON ----
