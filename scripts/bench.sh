@@ -98,7 +98,9 @@ warm() { for f in "$@"; do cat "$f" >/dev/null; done; }
 echo "== whole process (median of $RUNS rounds, each command once a round, $(nproc) cores, page cache warm)"
 warm "$F1" "$F2" "$F100" "$F1.gz" "$F100.gz"
 pods=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | wc -l || true)
-echo "1 GiB file: $(wc -l <"$F1") lines, $pods pods"
+# The pod lines pod prints: the first that is not running.
+pod=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | awk '$4 != "Running" {print $2; exit}' || true)
+echo "1 GiB file: $(wc -l <"$F1") lines, $pods pods; lines pod $pod"
 add "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
 if need rg; then add "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
 add "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
@@ -107,6 +109,8 @@ add "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
 add "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
 add "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
 add "zcat 1GiB.gz | grep -cF SyncLoop" sh -c "zcat '$F1.gz' | grep -cF SyncLoop"
+add "grep -F <pod> 1GiB" grep -F "$pod" "$F1"
+add "podflow lines pod <pod> 1GiB" "$BIN/podflow" lines pod "$pod" "$F1"
 runall
 
 echo
@@ -117,6 +121,7 @@ if need rg; then
 fi
 printf 'peak RSS get pods 1GiB (%s pods)  %s MiB [<= 100]\n' "$pods" "$(awk -v k="${RSS[podflow get pods 1GiB]}" 'BEGIN{printf "%.1f", k/1024}')"
 printf 'time 2GiB / time 1GiB               %s x   [<= 2.1]\n' "$(ratio "${WALL[podflow get pods 2GiB]}" "${WALL[podflow get pods 1GiB]}")"
+printf 'lines pod 1GiB / grep -F pod 1GiB   %s x   (two passes: the analysis, then the lines)\n' "$(ratio "${WALL[podflow lines pod <pod> 1GiB]}" "${WALL[grep -F <pod> 1GiB]}")"
 printf 'get pods 1GiB: %s MB/s; 1GiB.gz: %s MB/s of log\n' \
   "$(awk -v t="${WALL[podflow get pods 1GiB]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')" \
   "$(awk -v t="${WALL[podflow get pods 1GiB.gz]}" -v s="$(stat -c %s "$F1")" 'BEGIN{printf "%.0f", s/t/1e6}')"
