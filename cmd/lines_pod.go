@@ -204,6 +204,9 @@ func linesPodRun(o *LinesPodOptions) error {
 		return err
 	}
 	defer cleanup()
+	// Only the pod asked for needs its whole flow (IDs, stages), as in
+	// describe pod.
+	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
 	a, err := analyze(ioS, paths, o.Load)
 	if err != nil {
 		return err
