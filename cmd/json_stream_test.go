@@ -35,6 +35,14 @@ func TestStreamedFlowListIsOneDocument(t *testing.T) {
 		}
 		lists[name] = a.Flows
 	}
+	// More pods than a batch of encodeInOrder, and not a multiple of it.
+	many := *lists["corpus"]
+	many.Items = nil
+	for len(many.Items) < 150 {
+		many.Items = append(many.Items, lists["corpus"].Items...)
+	}
+	many.Items = many.Items[:150]
+	lists["many"] = &many
 	formats := []struct {
 		name          string
 		stream, whole func(io.Writer, any) error

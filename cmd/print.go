@@ -370,18 +370,11 @@ func writeJSON(w io.Writer, v any) error {
 
 // streamJSON writes env, whose top-level field key is an empty list, as
 // writeJSON would write it with that list holding item(0) … item(n-1),
-// byte for byte, but one item at a time: encoding/json builds a whole
-// document in memory before writing it, some 200 MB for the FlowList of a
-// log of 10,000 pods.
+// byte for byte, but a few items at a time (encoded on every core):
+// encoding/json builds a whole document in memory before writing it, some
+// 200 MB for the FlowList of a log of 10,000 pods.
 func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) error {
-	err := streamJSONIn(w, env, key, 0, func(l *jsonList) error {
-		for i := range n {
-			if err := l.add(item(i)); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := streamJSONIn(w, env, key, 0, func(l *jsonList) error { return l.addAll(n, item) })
 	if err != nil {
 		return err
 	}
@@ -454,10 +447,10 @@ func (l *jsonList) add(v any) error {
 
 // encodeInOrder encodes items 0 … n-1 with encode on every core, a batch
 // at a time, and gives each one's bytes to write in order: the YAML
-// encoder takes some 2 ms a pod, 20 s for a log of 10,000 pods on one
-// core. (encoding/json, ten times as fast, gained nothing so: the
-// garbage of an encoder per item cost more than the second core gave.)
-func encodeInOrder(n int, encode func(i int, buf *bytes.Buffer) error, write func([]byte) error) error {
+// encoder takes some 2 ms a pod, encoding/json 0.2 ms, and a list of
+// 10,000 pods is seconds on one core. encode is told which worker (0 …
+// GOMAXPROCS-1) calls it, for state of its own.
+func encodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, write func([]byte) error) error {
 	const batch = 64
 	workers := runtime.GOMAXPROCS(0)
 	bufs := make([]bytes.Buffer, min(batch, n))
@@ -469,7 +462,7 @@ func encodeInOrder(n int, encode func(i int, buf *bytes.Buffer) error, write fun
 			wg.Go(func() {
 				for i := k; i < m; i += workers {
 					bufs[i].Reset()
-					errs[i] = encode(from+i, &bufs[i])
+					errs[i] = encode(k, from+i, &bufs[i])
 				}
 			})
 		}
@@ -484,6 +477,43 @@ func encodeInOrder(n int, encode func(i int, buf *bytes.Buffer) error, write fun
 		}
 	}
 	return nil
+}
+
+// addAll writes item(0) … item(n-1) as the next items, encoded on every
+// core (encodeInOrder), each worker with an encoder of its own: one per
+// item made more garbage than the second core saved.
+func (l *jsonList) addAll(n int, item func(int) any) error {
+	type worker struct {
+		buf bytes.Buffer
+		enc *json.Encoder
+	}
+	indent := strings.Repeat("  ", l.depth)
+	workers := make([]*worker, runtime.GOMAXPROCS(0))
+	for k := range workers {
+		wk := &worker{}
+		wk.enc = json.NewEncoder(&wk.buf)
+		wk.enc.SetIndent(indent, "  ")
+		wk.enc.SetEscapeHTML(false)
+		workers[k] = wk
+	}
+	first := l.n
+	l.n += n
+	return encodeInOrder(n, func(k, i int, out *bytes.Buffer) error {
+		wk := workers[k]
+		wk.buf.Reset()
+		if first+i > 0 {
+			wk.buf.WriteByte(',')
+		}
+		wk.buf.WriteString("\n" + indent)
+		if err := wk.enc.Encode(item(i)); err != nil {
+			return err
+		}
+		out.Write(wk.buf.Bytes()[:wk.buf.Len()-1]) // without Encode's newline
+		return nil
+	}, func(b []byte) error {
+		_, err := l.w.Write(b)
+		return err
+	})
 }
 
 // nest writes env as the next item, its field key a list streamed with
@@ -558,7 +588,7 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 	}
 	// The YAML encoder takes some 2 ms a pod: the items are encoded on
 	// every core.
-	err := encodeInOrder(len(fl.Items), func(i int, out *bytes.Buffer) error {
+	err := encodeInOrder(len(fl.Items), func(_, i int, out *bytes.Buffer) error {
 		var buf bytes.Buffer
 		if err := writeYAML(&buf, fl.Items[i:i+1]); err != nil {
 			return err
