@@ -453,25 +453,45 @@ func (l *jsonList) add(v any) error {
 func encodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, write func([]byte) error) error {
 	const batch = 64
 	workers := runtime.GOMAXPROCS(0)
-	bufs := make([]bytes.Buffer, min(batch, n))
-	errs := make([]error, len(bufs))
-	for from := 0; from < n; from += batch {
+	// Two sets of buffers: the writer writes one batch while the workers
+	// encode the next.
+	type set struct {
+		bufs []bytes.Buffer
+		errs []error
+		wg   sync.WaitGroup
+	}
+	var sets [2]set
+	for k := range sets {
+		sets[k].bufs = make([]bytes.Buffer, min(batch, n))
+		sets[k].errs = make([]error, min(batch, n))
+	}
+	start := func(from int, st *set) {
 		m := min(batch, n-from)
-		var wg sync.WaitGroup
 		for k := range min(workers, m) {
-			wg.Go(func() {
+			st.wg.Go(func() {
 				for i := k; i < m; i += workers {
-					bufs[i].Reset()
-					errs[i] = encode(k, from+i, &bufs[i])
+					st.bufs[i].Reset()
+					st.errs[i] = encode(k, from+i, &st.bufs[i])
 				}
 			})
 		}
-		wg.Wait()
-		for i := range m {
-			if errs[i] != nil {
-				return errs[i]
+	}
+	if n > 0 {
+		start(0, &sets[0])
+	}
+	for from, b := 0, 0; from < n; from, b = from+batch, 1-b {
+		st := &sets[b]
+		st.wg.Wait()
+		if from+batch < n {
+			start(from+batch, &sets[1-b])
+		}
+		for i := range min(batch, n-from) {
+			err := st.errs[i]
+			if err == nil {
+				err = write(st.bufs[i].Bytes())
 			}
-			if err := write(bufs[i].Bytes()); err != nil {
+			if err != nil {
+				sets[1-b].wg.Wait()
 				return err
 			}
 		}
