@@ -89,6 +89,7 @@ type Model struct {
 	detailOff int
 	rawOpen   bool
 	rawTitle  string
+	rawSeq    int // of the raw view opened last: a read for an older one is dropped
 	node      int // -1: node view off
 	showHelp  bool
 
@@ -176,6 +177,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tea.KeyPressMsg:
 		return m.key(msg)
+	case rawLinesMsg:
+		m.showRaw(msg)
+		return m, nil
 	}
 	return m, nil
 }
@@ -484,8 +488,7 @@ func (m *Model) enter() tea.Cmd {
 		m.focus = paneTimeline
 		return nil
 	}
-	m.openRaw()
-	return nil
+	return m.openRaw()
 }
 
 func (m *Model) back() tea.Cmd {
@@ -502,20 +505,21 @@ func (m *Model) back() tea.Cmd {
 	return nil
 }
 
-// openRaw reads the selected stage's evidence lines back from the inputs
-// by position and shows them in the viewport.
-func (m *Model) openRaw() {
+// openRaw opens the raw view of the selected stage's evidence lines and
+// returns the command that reads them back from the inputs by position,
+// off the UI's goroutine: in a compressed input that means decompressing
+// up to the last of them, a second or two into a large .gz.
+func (m *Model) openRaw() tea.Cmd {
 	f := m.selected()
 	if f == nil {
-		return
+		return nil
 	}
 	rows := timelineRows(f)
 	if m.rowCur < 0 || m.rowCur >= len(rows) {
-		return
+		return nil
 	}
 	row := rows[m.rowCur]
 	ev := stageEvidence(f, &row)
-	var lines []string
 	r := m.opts.Redact
 	positions := make([]parser.Position, len(ev))
 	for i, e := range ev {
@@ -529,29 +533,54 @@ func (m *Model) openRaw() {
 			}
 		}
 	}
-	// At once, in the inputs' order: a compressed input is then
-	// decompressed once, not from its start for each line.
-	raws, errs := parser.ReadRaws(m.srcs, positions)
-	for i, e := range ev {
+	m.rawSeq++
+	m.rawTitle = fmt.Sprintf("raw lines: %s %s (%d records)", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)), len(ev))
+	if len(ev) == 0 {
+		m.raw.SetContentLines([]string{"no evidence lines for this stage"})
+	} else {
+		m.raw.SetContentLines([]string{m.st.dim.Render(fmt.Sprintf("reading %d records back from the inputs…", len(ev)))})
+	}
+	m.raw.GotoTop()
+	m.rawOpen = true
+	if len(ev) == 0 {
+		return nil
+	}
+	seq, srcs := m.rawSeq, m.srcs
+	return func() tea.Msg {
+		raws, errs := parser.ReadRaws(srcs, positions)
+		return rawLinesMsg{seq: seq, ev: ev, raws: raws, errs: errs}
+	}
+}
+
+// rawLinesMsg brings the evidence lines openRaw read back.
+type rawLinesMsg struct {
+	seq  int
+	ev   []timeline.Evidence
+	raws [][]byte
+	errs []error
+}
+
+// showRaw fills the raw view with the lines read back, unless another
+// view was opened since or it was closed.
+func (m *Model) showRaw(msg rawLinesMsg) {
+	if msg.seq != m.rawSeq || !m.rawOpen {
+		return
+	}
+	r := m.opts.Redact
+	var lines []string
+	for i, e := range msg.ev {
 		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
-		b, err := raws[i], errs[i]
-		if err != nil {
+		if err := msg.errs[i]; err != nil {
 			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(r.Text(err.Error()))))
 			continue
 		}
-		b = r.Bytes(b)
 		lines = append(lines, head)
-		for _, l := range strings.Split(sanitize.SanitizeLines(string(b)), "\n") {
+		for _, l := range strings.Split(sanitize.SanitizeLines(string(r.Bytes(msg.raws[i]))), "\n") {
 			lines = append(lines, "  "+l)
 		}
 	}
-	if len(ev) == 0 {
-		lines = append(lines, "no evidence lines for this stage")
-	}
-	m.rawTitle = fmt.Sprintf("raw lines: %s %s (%d records)", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)), len(ev))
 	m.raw.SetContentLines(lines)
 	m.raw.GotoTop()
-	m.rawOpen = true
 }
 
 func (m *Model) cycleSort() tea.Cmd {

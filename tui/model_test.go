@@ -36,11 +36,19 @@ func loaded(t testing.TB, o Options, w, h int, paths ...string) Model {
 	}
 }
 
-// press sends keys ("j", "enter", "ctrl+c" or literal text runes).
+// press sends keys ("j", "enter", "ctrl+c" or literal text runes). The
+// raw lines a key has read back are delivered, as the program would, before
+// the next key; the other commands keys return are not run.
 func press(m Model, keys ...string) Model {
 	var tm tea.Model = m
 	for _, k := range keys {
-		tm, _ = tm.Update(keyMsg(k))
+		var cmd tea.Cmd
+		tm, cmd = tm.Update(keyMsg(k))
+		if k == "enter" && cmd != nil {
+			if msg, ok := cmd().(rawLinesMsg); ok {
+				tm, _ = tm.Update(msg)
+			}
+		}
 	}
 	return tm.(Model)
 }
@@ -104,6 +112,38 @@ func TestTUIRawLinesOpenAndClose(t *testing.T) {
 	m = press(m, "esc")
 	if strings.Contains(screen(m), "raw lines:") {
 		t.Error("esc did not close the raw view")
+	}
+}
+
+// The raw lines are read by a command, off the UI's goroutine: the view
+// opens at once saying so, shows the lines when they come, and drops
+// lines read for a view closed or replaced since.
+func TestTUIRawLinesReadByCommand(t *testing.T) {
+	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
+	var tm tea.Model = press(m, "tab")
+	tm, cmd := tm.Update(keyMsg("enter"))
+	if s := screen(tm.(Model)); !strings.Contains(s, "raw lines: default/api-6f5b9d7c4-pl8wz api/image") || !strings.Contains(s, "reading 6 records back") {
+		t.Fatalf("raw view before the lines came:\n%s", s)
+	}
+	if cmd == nil {
+		t.Fatal("enter returned no command to read the lines")
+	}
+	msg := cmd()
+	// Closed before the lines came: they are dropped.
+	closed, _ := tm.Update(keyMsg("esc"))
+	closed, _ = closed.Update(msg)
+	if strings.Contains(screen(closed.(Model)), "raw lines:") {
+		t.Error("lines read for a closed view opened it again")
+	}
+	// Opened again: the first read's lines are stale.
+	again, cmd2 := closed.Update(keyMsg("enter"))
+	again, _ = again.Update(msg)
+	if s := screen(again.(Model)); !strings.Contains(s, "reading 6 records back") {
+		t.Errorf("stale lines shown:\n%s", s)
+	}
+	again, _ = again.Update(cmd2())
+	if s := screen(again.(Model)); !strings.Contains(s, "02-image-pull-failure.log:790") || strings.Contains(s, "reading 6 records back") {
+		t.Errorf("raw view after the lines came:\n%s", s)
 	}
 }
 
