@@ -385,6 +385,15 @@ func kubeletSpanName(id string) (string, int) {
 
 func nanos(t time.Time) string { return strconv.FormatInt(t.UnixNano(), 10) }
 
+// stageEnd is when a stage of f ended, or the flow's end for a stage
+// still open.
+func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
+	if s.End != nil {
+		return *s.End
+	}
+	return f.End
+}
+
 func stageStatus(s *timeline.Stage) OTLPStatus {
 	switch s.Status {
 	case timeline.StatusFailed, timeline.StatusStalled:
@@ -500,10 +509,6 @@ func otlpSpans(f *timeline.Flow) []OTLPSpan {
 		if s.Start == nil {
 			continue
 		}
-		end := f.End
-		if s.End != nil {
-			end = *s.End
-		}
 		name, kind := kubeletSpanName(s.ID)
 		id := spanID(tid, "stage/"+s.ID)
 		stageIDs[s.ID] = id
@@ -512,7 +517,7 @@ func otlpSpans(f *timeline.Flow) []OTLPSpan {
 			attrs = append(attrs, intAttr("podflow.failed_attempts", s.Attempts))
 		}
 		spans = append(spans, OTLPSpan{TraceID: tid, SpanID: id, ParentSpanID: rootID, Name: name, Kind: kind,
-			StartTimeUnixNano: nanos(*s.Start), EndTimeUnixNano: nanos(end), Attributes: attrs, Status: stageStatus(s)})
+			StartTimeUnixNano: nanos(*s.Start), EndTimeUnixNano: nanos(stageEnd(f, s)), Attributes: attrs, Status: stageStatus(s)})
 	}
 	for _, c := range f.Containers {
 		parent := rootID
@@ -528,10 +533,6 @@ func otlpSpans(f *timeline.Flow) []OTLPSpan {
 			if s.Start == nil {
 				continue
 			}
-			end := f.End
-			if s.End != nil {
-				end = *s.End
-			}
 			name, kind := kubeletSpanName(s.ID)
 			attrs := append(append([]OTLPKeyValue{}, podAttrs...), strAttr("k8s.container.name", oneLine(c.Name)),
 				strAttr("podflow.stage", s.ID), strAttr("podflow.status", string(s.Status)))
@@ -542,7 +543,7 @@ func otlpSpans(f *timeline.Flow) []OTLPSpan {
 				attrs = append(attrs, intAttr("podflow.failed_attempts", s.Attempts))
 			}
 			spans = append(spans, OTLPSpan{TraceID: tid, SpanID: spanID(tid, "container/"+c.Name+"/"+s.ID), ParentSpanID: parent,
-				Name: name, Kind: kind, StartTimeUnixNano: nanos(*s.Start), EndTimeUnixNano: nanos(end), Attributes: attrs, Status: stageStatus(s)})
+				Name: name, Kind: kind, StartTimeUnixNano: nanos(*s.Start), EndTimeUnixNano: nanos(stageEnd(f, s)), Attributes: attrs, Status: stageStatus(s)})
 		}
 	}
 	return spans
