@@ -51,7 +51,7 @@ type Analysis struct {
 	Warnings []error // inputs that could not be read (fully); the rest were analysed
 	Notes    []error // what is worth knowing but lost nothing (duplicate lines across inputs, clock steps)
 
-	redact *redact.Redactor // --redact: Flows are masked, and so is what ReadRaw returns
+	redact *redact.Redactor // --redact: Flows are masked, and so is what ReadRaws returns
 }
 
 // budgets parses --budget stage=duration pairs.
@@ -219,17 +219,11 @@ func inputName(s parser.Source) string {
 	return s.Name
 }
 
-// ReadRaw reads an evidence line back from its input (masked with
-// --redact; ev.Input may be the masked name).
-func (a *Analysis) ReadRaw(ev timeline.Evidence) ([]byte, error) {
-	raws, errs := a.ReadRaws([]timeline.Evidence{ev})
-	return raws[0], errs[0]
-}
-
-// ReadRaws is ReadRaw for many evidence lines: it reads them in the order
-// of their places in the inputs, so that a compressed input is
-// decompressed once for all of them, not from its start for each (a
-// report of many pods of a large .gz took minutes).
+// ReadRaws reads evidence lines back from their inputs (masked with
+// --redact; an Input may be the masked name), in the order of their
+// places in the inputs, so that a compressed input is decompressed once
+// for all of them, not from its start for each (a report of many pods of
+// a large .gz took minutes).
 func (a *Analysis) ReadRaws(evs []timeline.Evidence) ([][]byte, []error) {
 	positions := make([]parser.Position, len(evs))
 	for i, ev := range evs {

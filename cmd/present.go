@@ -11,7 +11,7 @@ const redactHelp = `mask IP addresses (ip-N), host and node names (host-N), toke
 // present is where the engine's results leave for printing: with
 // --redact it masks the FlowList in place (redact.FlowList: the same inputs
 // give the same masks in every command and output); raw lines read back
-// later are masked by the same Redactor (Analysis.ReadRaw, lines pod).
+// later are masked by the same Redactor (Analysis.ReadRaws, lines pod).
 func present(r *redact.Redactor, fl *timeline.FlowList) { redact.FlowList(r, fl) }
 
 // redactAll masks command-line values (names, patterns) the way the flows
