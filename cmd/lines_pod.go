@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -209,6 +210,10 @@ func linesPodRun(o *LinesPodOptions) error {
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
 	a, err := analyze(ioS, paths, o.Load)
 	if err != nil {
+		if stdinName != "" {
+			// Name standard input as the user gave it, not its spool.
+			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), stdinName, "standard input"))}
+		}
 		return err
 	}
 	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, "", "only that node's files as inputs"})

@@ -165,3 +165,16 @@ func FuzzPodMatcher(f *testing.F) {
 		}
 	})
 }
+
+// Standard input that is no log is named as the user gave it, not by the
+// file lines pod spools it to.
+func TestLinesPodBadStdin(t *testing.T) {
+	for _, in := range []string{"garbage\n\x1b[31mred\n", ""} {
+		ioS, stdin, _, errOut := NewTestIO(false)
+		stdin.WriteString(in)
+		code := Main(ioS, []string{"podflow", "lines", "pod", "web", "-"})
+		if code != ExitUsage || !strings.Contains(errOut.String(), "standard input: ") || strings.Contains(errOut.String(), "podflow-stdin") {
+			t.Errorf("stdin %q: exit %d, %q", in, code, errOut)
+		}
+	}
+}
