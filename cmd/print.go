@@ -431,9 +431,7 @@ type jsonList struct {
 // add writes v as the next item.
 func (l *jsonList) add(v any) error {
 	if l.enc == nil {
-		l.enc = json.NewEncoder(&l.buf)
-		l.enc.SetIndent(strings.Repeat("  ", l.depth), "  ")
-		l.enc.SetEscapeHTML(false)
+		l.enc = jsonEncoderAt(&l.buf, l.depth)
 	}
 	l.buf.Reset()
 	l.sep(&l.buf)
@@ -511,9 +509,7 @@ func (l *jsonList) addAll(n int, item func(int) any) error {
 	workers := make([]*worker, runtime.GOMAXPROCS(0))
 	for k := range workers {
 		wk := &worker{}
-		wk.enc = json.NewEncoder(&wk.buf)
-		wk.enc.SetIndent(indent, "  ")
-		wk.enc.SetEscapeHTML(false)
+		wk.enc = jsonEncoderAt(&wk.buf, l.depth)
 		workers[k] = wk
 	}
 	first := l.n
@@ -563,14 +559,20 @@ func (l *jsonList) sep(b *bytes.Buffer) {
 // without the final newline.
 func encodeJSONAt(w io.Writer, v any, depth int) error {
 	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetIndent(strings.Repeat("  ", depth), "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
+	if err := jsonEncoderAt(&buf, depth).Encode(v); err != nil {
 		return err
 	}
 	_, err := w.Write(buf.Bytes()[:buf.Len()-1])
 	return err
+}
+
+// jsonEncoderAt is an encoder into w that writes as writeJSON does depth
+// levels in.
+func jsonEncoderAt(w io.Writer, depth int) *json.Encoder {
+	enc := json.NewEncoder(w)
+	enc.SetIndent(strings.Repeat("  ", depth), "  ")
+	enc.SetEscapeHTML(false)
+	return enc
 }
 
 // printYAML writes v as YAML with the keys and order its JSON form has:
