@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -50,6 +51,36 @@ func fuzzCheck(t *testing.T, data []byte) {
 		if st.Lines != lines {
 			t.Fatalf("lines = %d, want %d", st.Lines, lines)
 		}
+	}
+	// With Match, the records kept are records of the full parse,
+	// unchanged, and the lines of the others are filtered or
+	// continuations (as with Want, a record declined before it is decoded
+	// counts so even when it would not have decoded: its lines would then
+	// be unrecognized).
+	full := map[Position]string{}
+	all, _, _ := readAllText(t, NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096}))
+	rd := NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096})
+	for i := 0; ; i++ {
+		rec, err := rd.Next()
+		if err != nil {
+			break
+		}
+		full[rec.Pos] = all[i]
+	}
+	match := func(text []byte) bool { return bytes.Contains(text, []byte("o")) }
+	rd = NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096, Match: match})
+	for {
+		rec, err := rd.Next()
+		if err != nil {
+			break
+		}
+		if got := fmt.Sprintf("%+v", *rec); full[rec.Pos] != got {
+			t.Fatalf("record kept by Match\n got %s\nwant %s", got, full[rec.Pos])
+		}
+	}
+	st, whole := rd.Stats(), statsOf(data, Options{Year: 2026, MaxLineBytes: 4096})
+	if !st.Accounted() || st.Lines != whole.Lines || st.Blank != whole.Blank || st.Annotations != whole.Annotations || st.Records > whole.Records {
+		t.Fatalf("with Match: %+v\nwithout: %+v", st, whole)
 	}
 }
 

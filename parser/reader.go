@@ -36,7 +36,8 @@ type Options struct {
 	// Match, when set, is asked with the text of each record Want keeps
 	// (its lines joined, prefixes stripped, as far as MaxLineBytes keeps
 	// it) before it is decoded; records it declines are counted in
-	// Stats.Filtered, and their klog times still move the clock. It is
+	// Stats.Filtered (as with Want, even one that would not have
+	// decoded), and their klog times still move the clock. It is
 	// for a caller that looks for given strings in whole records, as a
 	// grep does, without the cost of decoding the others. Like Want, it
 	// must be safe for concurrent use.
