@@ -577,45 +577,8 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 // and continuation lines included, the last newline not). For stdin it
 // reads the spool of what was read so far.
 func ReadRaw(src Source, pos Position) ([]byte, error) {
-	if pos.Offset < 0 || pos.Length < 0 {
-		return nil, fmt.Errorf("%s: bad position %d+%d", src.Name, pos.Offset, pos.Length)
-	}
-	buf := make([]byte, pos.Length)
-	if src.stdin != nil {
-		src.stdin.mu.Lock()
-		f := src.stdin.spool
-		src.stdin.mu.Unlock()
-		if f == nil {
-			return nil, errors.New("-: standard input was not spooled")
-		}
-		if _, err := f.ReadAt(buf, pos.Offset); err != nil {
-			return nil, fmt.Errorf("-: read back byte %d: %w", pos.Offset, err)
-		}
-		return buf, nil
-	}
-	f, err := os.Open(src.Path)
-	if err != nil {
-		return nil, pathError(src.Name, err)
-	}
-	defer f.Close()
-	var magic [4]byte
-	n, _ := f.ReadAt(magic[:], 0)
-	if !compressedMagic(magic[:n]) {
-		if _, err := f.ReadAt(buf, pos.Offset); err != nil {
-			return nil, fmt.Errorf("%s: read back byte %d: %w", src.Name, pos.Offset, err)
-		}
-		return buf, nil
-	}
-	rc, err := decompress(f, src.Name)
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	if _, err := io.CopyN(io.Discard, rc, pos.Offset); err != nil {
-		return nil, fmt.Errorf("%s: skip to byte %d: %w", src.Name, pos.Offset, err)
-	}
-	if _, err := io.ReadFull(rc, buf); err != nil {
-		return nil, fmt.Errorf("%s: read back byte %d: %w", src.Name, pos.Offset, err)
-	}
-	return buf, nil
+	r := NewRawReader(src)
+	defer r.Close()
+	raw, err := r.Read(pos)
+	return bytes.Clone(raw), err
 }

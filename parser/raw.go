@@ -15,8 +15,8 @@ import (
 // for in the order a reader returned them. A plain file, and spooled
 // standard input, is read where each record lies, so that a few records
 // of a large file cost a few reads; a compressed file is decompressed
-// once, forward (a position behind the last one read costs ReadRaw's
-// pass from the start).
+// once, forward (a position behind the last one read costs a pass from
+// the start). ReadRaw is a RawReader for one record.
 type RawReader struct {
 	src  Source
 	open bool
@@ -57,7 +57,12 @@ func (r *RawReader) Read(pos Position) ([]byte, error) {
 		return nil, fmt.Errorf("%s: read back byte %d: %w", r.src.Name, pos.Offset, err)
 	}
 	if pos.Offset < r.pos {
-		return ReadRaw(r.src, pos)
+		// Behind: decompress again from the start.
+		r.rc.Close()
+		if r.err = r.start(); r.err != nil {
+			return nil, r.err
+		}
+		r.pos = 0
 	}
 	if _, err := r.br.Discard(int(min(pos.Offset-r.pos, 1<<62))); err != nil {
 		r.err = fmt.Errorf("%s: skip to byte %d: %w", r.src.Name, pos.Offset, err)
