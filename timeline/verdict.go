@@ -1,0 +1,257 @@
+package timeline
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// verdict sets a judged flow's start, end and duration, the last creation
+// stage it completed (Stage) and its verdict: the first row below that
+// holds, in order, then the overrides. Each row's verdict is one of the
+// README's Verdicts table. "current" is the first creation stage
+// (PodStages) neither done, skipped nor unknown.
+//
+//	when                                            verdict      stalled at
+//	admitted has failed attempts and is not done    Rejected     admitted
+//	a termination stage was seen, terminated done   Terminated   -
+//	a termination stage was seen, otherwise         Terminating  the first termination stage neither done nor unknown
+//	current is stalled (errors, or over budget)     Stalled      current (*)
+//	current failed                                  Failed       current (*)
+//	current is ready and the last done is running   Running      -
+//	current is active or pending                    Incomplete   current, waited since it began
+//	no current: every creation stage done, skipped  Running      -
+//	  or unknown
+//
+//	override: Running or Incomplete, and the phase the kubelet patched
+//	  Succeeded                                     Completed
+//	  Failed                                        Failed
+//	override: Running, and a regular container backed off after it ran
+//	  (CrashLoopBackOff)                            Failed       running, the container's started (crashReason)
+//	override: Incomplete and no creation stage done: stalled at nothing
+//
+// (*) in init-containers or containers, the container and its stage that
+// did not complete (containerStall). The duration runs to the log's end
+// for a flow still under way: Stalled, Incomplete, Terminating, and
+// Failed at running.
+func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
+	// Start and end.
+	for _, st := range fl.Stages {
+		if st.Start != nil && (fl.Start.IsZero() || st.Start.Before(fl.Start)) {
+			fl.Start = *st.Start
+		}
+		if st.End != nil && st.End.After(fl.End) {
+			fl.End = *st.End
+		}
+	}
+	first, last := b.timeOf(f.first), b.timeOf(f.last)
+	if fl.Start.IsZero() {
+		fl.Start = first
+	}
+	if fl.End.IsZero() || last.After(fl.End) && fl.End.Before(first) {
+		fl.End = last
+	}
+	// judge gives the stages in PodStages' order, then TerminationStages':
+	// a stage is looked for first where that puts it (at).
+	stageByID := func(id string, at int) *Stage {
+		if at < len(fl.Stages) && fl.Stages[at].ID == id {
+			return &fl.Stages[at]
+		}
+		for i := range fl.Stages {
+			if fl.Stages[i].ID == id {
+				return &fl.Stages[i]
+			}
+		}
+		return nil
+	}
+	// Last completed creation stage, and the first that is not done.
+	var current *Stage
+	for k, id := range PodStages {
+		st := stageByID(id, k)
+		if st == nil {
+			continue
+		}
+		switch st.Status {
+		case StatusDone:
+			fl.Stage = id
+		case StatusSkipped, StatusUnknown:
+		default:
+			if current == nil {
+				current = st
+			}
+		}
+	}
+	setStall := func(st *Stage) {
+		fl.StalledAt = st.ID
+		fl.Reason = st.Reason
+		if st.Start != nil {
+			fl.Waited = Duration(logEnd.Sub(*st.Start))
+		}
+		fl.Evidence = failEvidence(st.Evidence)
+		if st.ID == StInitContainers || st.ID == StContainers {
+			b.containerStall(fl, st.ID == StInitContainers)
+		}
+	}
+	if adm := stageByID(StAdmitted, admittedAt); adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
+		fl.Verdict = VerdictRejected
+		fl.StalledAt = StAdmitted
+		fl.Reason = adm.Reason
+		fl.Evidence = failEvidence(adm.Evidence)
+	} else if term := stageByID(StTerminating, len(PodStages)); term != nil {
+		done := stageByID(StTerminated, len(PodStages)+len(TerminationStages)-1)
+		if done != nil && done.Status == StatusDone {
+			fl.Verdict = VerdictTerminated
+			fl.Stage = StTerminated
+		} else {
+			fl.Verdict = VerdictTerminating
+			for k, id := range TerminationStages {
+				st := stageByID(id, len(PodStages)+k)
+				if st.Status == StatusDone {
+					fl.Stage = id
+					continue
+				}
+				if st.Status == StatusUnknown {
+					continue
+				}
+				fl.StalledAt = id
+				fl.Reason = st.Reason
+				if st.Start != nil {
+					fl.Waited = Duration(logEnd.Sub(*st.Start))
+				}
+				fl.Evidence = failEvidence(st.Evidence)
+				break
+			}
+		}
+	} else if current != nil {
+		switch current.Status {
+		case StatusStalled:
+			fl.Verdict = VerdictStalled
+			setStall(current)
+		case StatusFailed:
+			fl.Verdict = VerdictFailed
+			setStall(current)
+		default:
+			if current.ID == StReady && fl.Stage == StRunning {
+				fl.Verdict = VerdictRunning
+			} else {
+				fl.Verdict = VerdictIncomplete
+				fl.StalledAt = current.ID
+				if current.Start != nil {
+					fl.Waited = Duration(logEnd.Sub(*current.Start))
+				}
+			}
+		}
+	} else {
+		fl.Verdict = VerdictRunning
+	}
+	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
+		switch b.texts[f.phase] {
+		case "Succeeded":
+			fl.Verdict = VerdictCompleted
+		case "Failed":
+			fl.Verdict = VerdictFailed
+		}
+	}
+	if fl.Verdict == VerdictRunning {
+		// A container that crashes after it ran: the pod is failing.
+		for i := range fl.Containers {
+			c := &fl.Containers[i]
+			if c.Type == ContainerRegular && c.BackOffs > 0 {
+				fl.Verdict = VerdictFailed
+				// The pod got to running and does not stay there: that is
+				// where it fails, since its container's first start.
+				fl.StalledAt = StRunning
+				fl.Container = c.Name
+				fl.ContainerStage = CStStarted
+				fl.Reason = crashReason(c)
+				for _, st := range c.Stages {
+					if st.ID == CStStarted {
+						fl.Evidence = failEvidence(st.Evidence)
+						if st.End != nil && logEnd.After(*st.End) {
+							fl.Waited = Duration(logEnd.Sub(*st.End))
+						}
+					}
+				}
+				break
+			}
+		}
+	}
+	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 {
+		fl.StalledAt = ""
+	}
+	if !fl.End.IsZero() && fl.End.After(fl.Start) {
+		fl.Duration = Duration(fl.End.Sub(fl.Start))
+	}
+	if fl.Verdict == VerdictStalled || fl.Verdict == VerdictIncomplete || fl.Verdict == VerdictTerminating || fl.Verdict == VerdictFailed && fl.StalledAt == StRunning {
+		if logEnd.After(fl.Start) {
+			fl.Duration = Duration(logEnd.Sub(fl.Start))
+		}
+	}
+}
+
+// admittedAt is StAdmitted's place in PodStages.
+var admittedAt = slices.Index(PodStages, StAdmitted)
+
+func crashReason(c *Container) string {
+	var parts []string
+	for _, st := range c.Stages {
+		if st.ID == CStStarted && st.Reason != "" {
+			parts = append(parts, st.Reason)
+		}
+		if st.ID == CStCompleted && st.Reason != "" {
+			parts = append(parts, st.Reason)
+		}
+	}
+	r := strings.Join(parts, "; ")
+	if r == "" {
+		r = "CrashLoopBackOff"
+	}
+	if c.ExitCode != nil {
+		r += fmt.Sprintf(" (last exit code %d)", *c.ExitCode)
+	}
+	return r
+}
+
+// containerStall finds the container and container stage inside an
+// aggregate stage that did not complete.
+func (b *Builder) containerStall(fl *Flow, init bool) {
+	want := ContainerRegular
+	if init {
+		want = ContainerInit
+	}
+	for i := range fl.Containers {
+		c := &fl.Containers[i]
+		if c.Type != want {
+			continue
+		}
+		for _, st := range c.Stages {
+			if st.Status == StatusDone || st.Status == StatusUnknown || st.Status == StatusSkipped {
+				continue
+			}
+			fl.Container = c.Name
+			fl.ContainerStage = st.ID
+			if st.Reason != "" {
+				fl.Reason = st.Reason
+			}
+			if c.ExitCode != nil && *c.ExitCode != 0 && (st.ID == CStCompleted || st.ID == CStStarted) {
+				fl.Reason = crashReason(c)
+			}
+			if len(st.Evidence) > 0 {
+				fl.Evidence = failEvidence(st.Evidence)
+			}
+			if st.Start != nil {
+				fl.Waited = Duration(fl.End.Sub(*st.Start))
+			}
+			return
+		}
+	}
+}
+
+// failEvidence prefers the lines that carry an error.
+func failEvidence(ev []Evidence) []Evidence {
+	if len(ev) <= 3 {
+		return ev
+	}
+	return append([]Evidence{ev[0]}, ev[len(ev)-2:]...)
+}
