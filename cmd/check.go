@@ -264,7 +264,7 @@ func (o *CheckOptions) resolve(c *cobra.Command) error {
 		}
 		k = strings.ToLower(strings.TrimSpace(k))
 		p, err := strconv.ParseFloat(strings.TrimPrefix(k, "p"), 64)
-		if !strings.HasPrefix(k, "p") || err != nil || p <= 0 || p > 100 {
+		if !strings.HasPrefix(k, "p") || err != nil || !(p > 0 && p <= 100) { // NaN fails both
 			return usageErrorf("--slo %q: want a percentile p1…p100, e.g. p99", s)
 		}
 		d, err := time.ParseDuration(strings.TrimSpace(v))

@@ -62,6 +62,9 @@ that matches no pod or several.`,
 			if !contains(colorModes, opts.Color) {
 				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
 			}
+			if opts.Evidence < 0 {
+				return usageErrorf("--evidence %d: want a number of lines, 0 or more", opts.Evidence)
+			}
 			if runF != nil {
 				return runF(opts)
 			}

@@ -44,6 +44,41 @@ type IO struct {
 	// workflow commands of its own (the TUI, check -o github, the progress
 	// line) writes there.
 	rawOut, rawErr io.Writer
+
+	// outErr is under every layer of Out: it keeps the first error a
+	// write to standard output met, so that a command whose printing
+	// path dropped it (a table writer, a deferred Flush) still fails.
+	outErr *stickyWriter
+}
+
+// stickyWriter passes writes on and keeps the first error; after one, it
+// writes nothing more (the stream is broken: a full disk or a closed
+// pipe), so that a command's further output costs nothing.
+type stickyWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (s *stickyWriter) Write(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	n, err := s.w.Write(p)
+	if err == nil && n < len(p) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		s.err = err
+	}
+	return n, err
+}
+
+// OutputErr is the first error met writing standard output, or nil.
+func (s *IO) OutputErr() error {
+	if s.outErr == nil {
+		return nil
+	}
+	return s.outErr.err
 }
 
 // palette is every escape sequence podflow itself paints with; the
@@ -58,6 +93,8 @@ func (s *IO) protect() {
 	if s.rawOut != nil {
 		return
 	}
+	s.outErr = &stickyWriter{w: s.Out}
+	s.Out = s.outErr
 	s.rawOut, s.rawErr = s.Out, s.ErrOut
 	s.Out = sanitize.Terminal(s.Out, palette...)
 	s.ErrOut = sanitize.Terminal(s.ErrOut, palette...)

@@ -55,7 +55,15 @@ type Analysis struct {
 }
 
 // budgets parses --budget stage=duration pairs.
+// It first refuses load flags out of range, as every command that loads
+// logs reads its budgets before anything else.
 func (o LoadOptions) budgets() (map[string]time.Duration, error) {
+	if o.Year != 0 && (o.Year < 1970 || o.Year > 9999) {
+		return nil, usageErrorf("--year %d: want a year from 1970 to 9999 (or leave it out to take the year from the log)", o.Year)
+	}
+	if o.MaxPods < 0 {
+		return nil, usageErrorf("--max-pods %d: want a number of pods, at least 1 (default %d)", o.MaxPods, timeline.DefaultMaxFlows)
+	}
 	out := map[string]time.Duration{}
 	for _, b := range o.Budgets {
 		k, v, ok := strings.Cut(b, "=")

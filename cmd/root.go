@@ -111,6 +111,11 @@ func Main(ioS *IO, args []string) int {
 	}
 	root.SetArgs(args[1:])
 	err := root.Execute()
+	if werr := ioS.OutputErr(); werr != nil && (err == nil || !errors.Is(err, werr)) {
+		// Output that could not be written is never success, whichever
+		// layer of the printing path met the error first.
+		err = &ExitError{Code: ExitUsage, Err: fmt.Errorf("writing standard output: %w", werr)}
+	}
 	if err == nil {
 		if ioS.partial {
 			return ExitPartial

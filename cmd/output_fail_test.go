@@ -1,0 +1,86 @@
+package cmd
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// TestOutputFailureIsNeverSuccess runs every command and output kind with
+// standard output on /dev/full: each must exit non-zero with one line
+// that names the error, however its printing path writes (a table writer,
+// a streamed document, a deferred flush).
+func TestOutputFailureIsNeverSuccess(t *testing.T) {
+	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatalf("/dev/full: %v (this test needs Linux)", err)
+	}
+	defer full.Close()
+	log := "../testdata/corpus/v1.36.3/04-sandbox-failure.log"
+	pod := "payments-7b4d9c8f6-q9zrt"
+	runs := [][]string{
+		{"get", "pods", log},
+		{"get", "pods", "-o", "wide", log},
+		{"get", "pods", "-o", "json", log},
+		{"get", "pods", "-o", "yaml", log},
+		{"get", "pods", "-o", "name", log},
+		{"get", "pods", "-o", "custom-columns=POD:.pod.name", log},
+		{"get", "pods", "-o", "jsonpath={.items[*].pod.name}", log},
+		{"get", "nodes", log},
+		{"get", "nodes", "-o", "json", log},
+		{"describe", "pod", pod, log},
+		{"lines", "pod", pod, log},
+		{"stats", log},
+		{"stats", "-o", "json", log},
+		{"trace", "-o", "chrome", log},
+		{"trace", "-o", "otlp", log},
+		{"parse", log},
+		{"parse", "--stats", log},
+		{"pipeline"},
+		{"pipeline", "-o", "json"},
+		{"pipeline", "-o", "yaml"},
+		{"check", log},
+		{"check", "-o", "json", log},
+		{"check", "-o", "markdown", log},
+		{"check", "-o", "github", log},
+		{"report", "-o", "-", log},
+	}
+	for _, args := range runs {
+		t.Run(strings.Join(args[:min(len(args), 4)], " "), func(t *testing.T) {
+			ioS, _, _, errOut := NewTestIO(false)
+			ioS.Out = full
+			code := Main(ioS, append([]string{"podflow"}, args...))
+			if code == ExitOK || code == ExitPartial {
+				t.Fatalf("exit %d writing to /dev/full; stderr: %s", code, errOut)
+			}
+			msg := strings.TrimSpace(errOut.String())
+			if strings.Count(msg, "\n") != 0 || !strings.Contains(msg, "no space left on device") {
+				t.Errorf("want one line naming the error, got %q", msg)
+			}
+		})
+	}
+}
+
+// TestFlagsOutOfRange: values a flag cannot mean are refused with a
+// message naming the flag, never accepted or turned into broken output.
+func TestFlagsOutOfRange(t *testing.T) {
+	log := "../testdata/corpus/v1.36.3/04-sandbox-failure.log"
+	for _, tt := range []struct {
+		args []string
+		flag string
+	}{
+		{[]string{"check", "--slo", "pNaN=5s", log}, "--slo"},
+		{[]string{"check", "--slo", "pInf=5s", log}, "--slo"},
+		{[]string{"get", "pods", "--max-pods", "-1", log}, "--max-pods"},
+		{[]string{"describe", "pod", "payments-7b4d9c8f6-q9zrt", "--evidence", "-1", log}, "--evidence"},
+		{[]string{"get", "pods", "--year", "10000", log}, "--year"},
+		{[]string{"stats", "--year", "1969", log}, "--year"},
+		{[]string{"parse", "--year", "10000", log}, "--year"},
+	} {
+		ioS, _, out, errOut := NewTestIO(false)
+		code := Main(ioS, append([]string{"podflow"}, tt.args...))
+		if code != ExitUsage || !strings.Contains(errOut.String(), tt.flag) || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %d bytes, stderr %q; want exit 2 naming %s and no output", tt.args, code, out.Len(), errOut, tt.flag)
+		}
+	}
+}
