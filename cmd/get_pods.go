@@ -97,6 +97,9 @@ on stderr) and the table shows the others.`,
 			inputs, names := splitInputsAndNames(args)
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
+			if len(inputs) == 0 {
+				opts.Load.nameArgs = names
+			}
 			t, err := outputFormat(opts.Output, getPodsOutputs)
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -33,6 +34,11 @@ type LoadOptions struct {
 	// judged only as far as its row needs (timeline.Builder.FinishRows):
 	// what rowOnly keeps.
 	rows bool
+	// nameArgs are arguments taken as pod names because no file or
+	// directory has their name, given while no input was: when standard
+	// input then holds nothing, the error says so (a path typed without
+	// ./ that does not exist must not pass for a pod name in silence).
+	nameArgs []string
 }
 
 // addLoadFlags registers --year, --tz and --budget.
@@ -88,7 +94,7 @@ func (o LoadOptions) budgets() (map[string]time.Duration, error) {
 func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if len(paths) == 0 {
 		if ioS.InTTY {
-			return nil, usageErrorf("no input: name log files or directories, or - for standard input")
+			return nil, usageErrorf("no input: name log files or directories, or - for standard input%s", o.nameNote())
 		}
 		paths = []string{"-"}
 	}
@@ -152,6 +158,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		a.Warnings = append(a.Warnings, fmt.Errorf("pod limit reached: analysed the first %d pods; %d records about further pods were not analysed (raise it with --max-pods)", s.PodLimit, s.Dropped))
 	}
 	if good == 0 {
+		if note := o.nameNote(); note != "" && len(paths) == 1 && paths[0] == "-" {
+			return nil, inputError(fmt.Errorf("%w%s", errors.Join(a.Warnings...), note))
+		}
 		return nil, inputError(errors.Join(a.Warnings...))
 	}
 	a.Flows.Summary.Lines = a.Stats.Lines
@@ -163,6 +172,19 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	a.redact = ioS.Redact
 	present(a.redact, a.Flows)
 	return a, nil
+}
+
+// nameNote says which arguments were taken as pod names, for an error
+// about missing input; "" when none were.
+func (o LoadOptions) nameNote() string {
+	if len(o.nameArgs) == 0 {
+		return ""
+	}
+	q := make([]string, len(o.nameArgs))
+	for i, n := range o.nameArgs {
+		q[i] = strconv.Quote(n)
+	}
+	return fmt.Sprintf("\n%s was taken as a pod name, as no file or directory has that name, and no input was given (a path that exists, ./NAME, or - for standard input)", strings.Join(q, ", "))
 }
 
 // checkPaths opens every named input once, before anything is read, so

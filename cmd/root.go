@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/podflow/podflow/internal/redact"
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/spf13/cobra"
 )
 
@@ -126,7 +127,9 @@ func Main(ioS *IO, args []string) int {
 	if errors.As(err, &ee) && ee.Err == nil {
 		return ee.Code
 	}
-	fmt.Fprintf(ioS.ErrOut, "%s: %s\n", "podflow", ioS.Redact.Text(err.Error()))
+	// The message may hold a file name or log text: cleaned here, since the
+	// terminal layer under ErrOut lets podflow's own colours through.
+	fmt.Fprintf(ioS.ErrOut, "%s: %s\n", "podflow", sanitize.SanitizeLines(ioS.Redact.Text(err.Error())))
 	var ue *usageError
 	if !errors.As(err, &ue) && !errors.As(err, &ee) && strings.HasPrefix(err.Error(), "unknown command") {
 		return ExitUsage

@@ -84,3 +84,33 @@ func TestFlagsOutOfRange(t *testing.T) {
 		}
 	}
 }
+
+// TestFatalErrorNamesFileCleanly: a file name that carries escape
+// sequences, podflow's own colour codes among them, reaches standard
+// error without any.
+func TestFatalErrorNamesFileCleanly(t *testing.T) {
+	dir := t.TempDir()
+	name := dir + "/evil\x1b]0;pwned\x07\x1b[31mred\x1b[0m.log"
+	if err := os.WriteFile(name, []byte("garbage\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ioS, _, _, errOut := NewTestIO(false)
+	code := Main(ioS, []string{"podflow", "get", "pods", name})
+	if code != ExitUsage || strings.ContainsRune(errOut.String(), 0x1b) || !strings.Contains(errOut.String(), "red") {
+		t.Errorf("exit %d, stderr %q: want exit 2 and the name without escape sequences", code, errOut)
+	}
+}
+
+// TestNameTakenForPathIsSaid: `get pods kubelt.log.old` with a typo and
+// nothing on standard input reads as a pod name; the error says so
+// instead of only that standard input was empty.
+func TestNameTakenForPathIsSaid(t *testing.T) {
+	for _, tty := range []bool{false, true} {
+		ioS, _, _, errOut := NewTestIO(false)
+		ioS.InTTY = tty
+		code := Main(ioS, []string{"podflow", "get", "pods", "kubelt.log.old"})
+		if code != ExitUsage || !strings.Contains(errOut.String(), `"kubelt.log.old" was taken as a pod name`) {
+			t.Errorf("stdin tty=%v: exit %d, stderr %q", tty, code, errOut)
+		}
+	}
+}
