@@ -339,7 +339,7 @@ func parseCheckOutputs(specs []string, formats []string) ([]checkOutput, error) 
 }
 
 func readCheckConfig(path string) (*CheckConfig, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSideFile(path)
 	if err != nil {
 		return nil, usageErrorf("--config: %v", err)
 	}
@@ -444,7 +444,7 @@ func checkAppendFile(path string, b []byte) error {
 }
 
 func readBaseline(path string) (*timeline.FlowList, error) {
-	b, err := os.ReadFile(path)
+	b, err := readSideFile(path)
 	if err != nil {
 		return nil, inputError(fmt.Errorf("--baseline: %w", err))
 	}

@@ -114,3 +114,21 @@ func TestNameTakenForPathIsSaid(t *testing.T) {
 		}
 	}
 }
+
+// TestSideFilesAreBounded: a file podflow reads whole beside the logs,
+// pointed at /dev/zero, is refused after a bounded read.
+func TestSideFilesAreBounded(t *testing.T) {
+	log := "../testdata/corpus/v1.36.3/04-sandbox-failure.log"
+	for _, args := range [][]string{
+		{"check", "--config", "/dev/zero", log},
+		{"check", "--baseline", "/dev/zero", log},
+		{"get", "pods", "-o", "jsonpath-file=/dev/zero", log},
+		{"get", "pods", "-o", "custom-columns-file=/dev/zero", log},
+	} {
+		ioS, _, _, errOut := NewTestIO(false)
+		code := Main(ioS, append([]string{"podflow"}, args...))
+		if code != ExitUsage || !strings.Contains(errOut.String(), "over 64 MiB") {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}

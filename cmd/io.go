@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -168,4 +169,27 @@ func (s *IO) ColorEnabled(mode string) bool {
 		return false
 	}
 	return s.OutTTY
+}
+
+// maxSideFile bounds what podflow reads of a file that is not a log
+// (--config, --baseline, -o jsonpath-file=, custom-columns-file=): such a
+// file is small, and one pointed at /dev/zero or a huge log must not
+// grow memory without bound.
+const maxSideFile = 64 << 20
+
+// readSideFile reads the whole of path, up to maxSideFile bytes.
+func readSideFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxSideFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxSideFile {
+		return nil, fmt.Errorf("%s: over %d MiB; this is not the file it should be", path, maxSideFile>>20)
+	}
+	return b, nil
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"os"
 	"reflect"
 	"regexp"
 	"slices"
@@ -82,7 +81,7 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		return nil, true, usageErrorf("-o %s needs a %s after =", output, what)
 	}
 	if file {
-		b, err := os.ReadFile(arg)
+		b, err := readSideFile(arg)
 		if err != nil {
 			return nil, true, usageErrorf("-o %s-file: %v", format, err)
 		}
