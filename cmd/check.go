@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 	"go.yaml.in/yaml/v3"
@@ -425,7 +426,13 @@ func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) err
 		_, err := out.Write(buf.Bytes())
 		return err
 	}
-	if err := os.WriteFile(o.Path, buf.Bytes(), 0o644); err != nil {
+	b := buf.Bytes()
+	if !raw {
+		// A file is printed by CI too (cat podflow.md): a workflow command
+		// in it is made as inert as on standard output.
+		b = []byte(sanitize.Defuse(string(b)))
+	}
+	if err := os.WriteFile(o.Path, b, 0o644); err != nil {
 		return fmt.Errorf("write %s output: %w", o.Format, err)
 	}
 	return nil

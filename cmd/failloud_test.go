@@ -132,3 +132,41 @@ func TestSideFilesAreBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestFilesDefuseWorkflowCommands: what check and report write to a file
+// carries no workflow command from the log, as standard output does not
+// (a CI step may print the file).
+func TestFilesDefuseWorkflowCommands(t *testing.T) {
+	data, err := os.ReadFile("../testdata/corpus/v1.36.3/12-container-start-failure.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	log := dir + "/kubelet.log"
+	hostile := strings.ReplaceAll(string(data), "no such file or directory", "##[add-mask]no such file or directory")
+	if err := os.WriteFile(log, []byte(hostile), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"check", "-o", "text=" + dir + "/out.txt", log},
+		{"check", "-o", "markdown=" + dir + "/out.md", log},
+		{"report", "-o", dir + "/out.html", log},
+	} {
+		ioS, _, _, errOut := NewTestIO(false)
+		Main(ioS, append([]string{"podflow"}, args...))
+		path := args[len(args)-2]
+		if i := strings.Index(path, "="); i >= 0 {
+			path = path[i+1:]
+		}
+		out, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("%v: %v (stderr %s)", args, err, errOut)
+		}
+		if !strings.Contains(string(out), "add-mask") {
+			t.Fatalf("%v: the planted text is not in the file; the test no longer tests", args)
+		}
+		if strings.Contains(string(out), "##[") {
+			t.Errorf("%v: the file holds a live workflow command", args)
+		}
+	}
+}

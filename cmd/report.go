@@ -90,7 +90,9 @@ func reportRun(opts *ReportOptions) error {
 		_, err := opts.IO.Out.Write(buf.Bytes())
 		return err
 	}
-	if err := os.WriteFile(opts.Output, buf.Bytes(), 0o644); err != nil {
+	// As on standard output, a workflow command from the log is inert in
+	// the file (a CI step may print it).
+	if err := os.WriteFile(opts.Output, []byte(sanitize.Defuse(buf.String())), 0o644); err != nil {
 		return fmt.Errorf("write report: %w", err)
 	}
 	return nil
