@@ -94,10 +94,12 @@ func (s *IO) protect() {
 	if s.rawOut != nil {
 		return
 	}
-	s.outErr = &stickyWriter{w: s.Out}
-	s.Out = s.outErr
+	// RawOut stays the stream itself: the TUI needs the terminal's file
+	// to size and drive the screen, and what writes there checks its
+	// own errors.
 	s.rawOut, s.rawErr = s.Out, s.ErrOut
-	s.Out = sanitize.Terminal(s.Out, palette...)
+	s.outErr = &stickyWriter{w: s.Out}
+	s.Out = sanitize.Terminal(s.outErr, palette...)
 	s.ErrOut = sanitize.Terminal(s.ErrOut, palette...)
 }
 

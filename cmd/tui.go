@@ -115,7 +115,7 @@ func tuiRun(opts *TUIOptions) error {
 	m := tui.New(tui.Options{
 		Load: tui.LoadOptions{
 			Paths: opts.Paths, Stdin: ioS.In, Year: opts.Load.Year, Location: loc,
-			Budgets: budgets, Follow: opts.Follow,
+			Budgets: budgets, Follow: opts.Follow, MaxFlows: opts.Load.MaxPods,
 		},
 		Color:  color,
 		Redact: ioS.Redact,
@@ -134,6 +134,7 @@ func tuiRun(opts *TUIOptions) error {
 		if e := fm.Err(); e != nil {
 			return inputError(e)
 		}
+		(&Analysis{Warnings: fm.Warnings(), Notes: fm.Notes(), redact: ioS.Redact}).warn(ioS)
 	}
 	return nil
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -20,6 +21,9 @@ type LoadOptions struct {
 	Location *time.Location
 	Budgets  map[string]time.Duration
 	Follow   bool
+	// MaxFlows caps the pods analysed (timeline.Options.MaxFlows); the
+	// cap, once hit, is a warning on the status line.
+	MaxFlows int
 	// Every is how often a snapshot of the flows is sent while loading
 	// (0: 500ms).
 	Every time.Duration
@@ -36,6 +40,7 @@ type snapshotMsg struct {
 	done     bool
 	warnings []error
 	err      error
+	notes    []error
 }
 
 // loader runs the streaming builder in a goroutine and reports snapshots on
@@ -94,7 +99,7 @@ func (l *loader) run() {
 		l.send(snapshotMsg{err: err, done: true})
 		return
 	}
-	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets}), srcs: srcs, read: map[string]int64{}, total: 0}
+	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, total: 0}
 	for _, s := range srcs {
 		if s.Size < 0 {
 			ld.total = -1
@@ -121,6 +126,7 @@ type load struct {
 	dirty    bool
 	done     bool // the first pass ended: later snapshots only add lines
 	warnings []error
+	notes    []error // what is worth knowing but lost nothing (as the CLI's notes)
 }
 
 // add hands one record to the builder.
@@ -150,11 +156,17 @@ func (ld *load) snap(final bool) snapshotMsg {
 	if ld.done {
 		m.read = ld.total
 		m.warnings = ld.warnings
+		m.notes = ld.notes
 	}
 	if final {
 		m.flows = ld.b.Finish()
 	} else {
 		m.flows = ld.b.Snapshot()
+	}
+	if s := m.flows.Summary; s.PodLimit > 0 && ld.done {
+		// First: it is what the status line shows, and the pods on screen
+		// are not all the log's.
+		m.warnings = append([]error{fmt.Errorf("pod limit reached: analysed the first %d pods; %d records about further pods were not analysed (raise it with --max-pods)", s.PodLimit, s.Dropped)}, m.warnings...)
 	}
 	ld.dirty = false
 	return m
@@ -242,7 +254,8 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 	}
 	ld.mu.Lock()
 	ld.done = true
-	ld.warnings = append(append(append([]error(nil), errs...), mr.Errors()...), mr.Notices()...)
+	ld.warnings = append(append([]error(nil), errs...), mr.Errors()...)
+	ld.notes = mr.Notices()
 	m := ld.snap(!l.opts.Follow)
 	ld.mu.Unlock()
 	return ends, l.send(m)

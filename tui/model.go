@@ -71,6 +71,7 @@ type Model struct {
 	records  int64
 	err      error
 	warnings []error
+	notes    []error
 	gen      int
 
 	// view state
@@ -248,6 +249,7 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 	m.loading = !msg.done
 	if msg.done {
 		m.warnings = msg.warnings
+		m.notes = msg.notes
 	}
 	var cmds []tea.Cmd
 	if m.opts.Replay && msg.done && wasLoading && m.clock.IsZero() {
@@ -699,3 +701,12 @@ func (m *Model) slower() tea.Cmd {
 // Err is the error that stopped the load, if any (for the command's exit
 // status after the program ends).
 func (m Model) Err() error { return m.err }
+
+// Warnings are what the load could not read or analyse whole (inputs
+// unreadable, the pod limit): the CLI prints them after the screen closes
+// and exits as it does for them.
+func (m Model) Warnings() []error { return m.warnings }
+
+// Notes are what the load noted but lost nothing by (duplicate lines
+// across inputs, clock steps).
+func (m Model) Notes() []error { return m.notes }

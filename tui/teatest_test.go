@@ -74,3 +74,17 @@ func TestTUITeatestReplay(t *testing.T) {
 		t.Errorf("after 30 steps the screen does not show the sandbox SLOW 59s, paused:\n%s", screen)
 	}
 }
+
+// TestTUIShowsPodLimit: when --max-pods cuts the analysis, the status
+// line says so, and the model hands the warning on for the exit code.
+func TestTUIShowsPodLimit(t *testing.T) {
+	m := New(Options{Load: LoadOptions{Paths: []string{corpus + "07-twenty-pods.log"}, MaxFlows: 3}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(200, 40))
+	waitFor(t, tm, "pod limit reached: analysed the first 3 pods")
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
+	fm := tm.FinalModel(t).(Model)
+	if len(fm.Warnings()) == 0 || !strings.Contains(fm.Warnings()[0].Error(), "pod limit") {
+		t.Errorf("warnings %v: want the pod limit first", fm.Warnings())
+	}
+}

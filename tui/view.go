@@ -96,6 +96,8 @@ func (m Model) statusText() string {
 		return m.st.dim.Render(fmt.Sprintf(" following… %d records", m.records))
 	case len(m.warnings) > 0:
 		return m.st.warn.Render(" warning: " + sanitize.Sanitize(m.opts.Redact.Text(m.warnings[0].Error())))
+	case len(m.notes) > 0:
+		return m.st.dim.Render(" note: " + sanitize.Sanitize(m.opts.Redact.Text(m.notes[0].Error())))
 	}
 	return m.st.dim.Render(fmt.Sprintf(" %d records", m.records))
 }
