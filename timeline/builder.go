@@ -7,14 +7,12 @@ import (
 	"errors"
 	"hash/maphash"
 	"io"
-	"math"
 	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/podflow/podflow/parser"
 )
@@ -65,55 +63,7 @@ func Build(src RecordSource, opts Options) (*FlowList, error) {
 	return b.Finish(), nil
 }
 
-// maxEvidenceText cuts the text kept with an evidence line (views read the
-// whole line back by position).
-const maxEvidenceText = 300
-
-const (
-	maxEvidence     = 6
-	maxEvents       = 64
-	maxUnattributed = 200
-)
-
-type stageState struct {
-	begin, complete stamp
-	trouble         *trouble // nil until an attempt fails or the kubelet backs off
-	evidence        []evidence
-}
-
-// trouble is what a stage keeps of its failed attempts and retries: apart,
-// as most stages have none.
-type trouble struct {
-	lastFail, lastRetry stamp
-	attempts, retries   tally
-	reason, rootReason  string
-}
-
-// report returns s's trouble to read: the zero trouble when it has none.
-func (s *stageState) report() trouble {
-	if s.trouble == nil {
-		return trouble{}
-	}
-	return *s.trouble
-}
-
-// mark returns s's trouble to change.
-func (s *stageState) mark() *trouble {
-	if s.trouble == nil {
-		s.trouble = &trouble{}
-	}
-	return s.trouble
-}
-
-// tally is a count of failed attempts, retries or an event's repeats: 32
-// bits, as a flow holds dozens of them, and kept from wrapping.
-type tally int32
-
-func (t *tally) inc() { t.add(1) }
-
-func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)) }
-
-func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
+const maxEvents = 64
 
 // containerState is a container as the builder keeps it, in 176 bytes: a
 // pod has two or three.
@@ -427,231 +377,6 @@ func (b *Builder) node(name string) *nodeState {
 	return n
 }
 
-func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
-	ev := evidencePos(rec)
-	ev.Text = b.evidenceText(rec)
-	return ev
-}
-
-// evidence is an Evidence as a stage keeps it while the log is read, in 24
-// bytes of Evidence's 80 (compact.go): a flow holds some twenty of them.
-type evidence struct {
-	where
-	at stamp
-}
-
-// stageEvidence is evidenceOf for a stage.
-func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{where: b.where(rec, b.evidenceTextID(rec)), at: b.stampAt(rec.Time)}
-}
-
-// inputIndex is input's index in b.evInputs, added if new.
-func (b *Builder) inputIndex(input string) int32 {
-	if k := b.lastInput; int(k) < len(b.evInputs) && b.evInputs[k] == input {
-		return k
-	}
-	k, ok := b.evInputIdx[input]
-	if !ok {
-		if b.evInputIdx == nil {
-			b.evInputIdx = map[string]int32{}
-		}
-		k = int32(len(b.evInputs))
-		b.evInputs = append(b.evInputs, input)
-		b.evInputIdx[input] = k
-	}
-	b.lastInput = k
-	return k
-}
-
-// publicEvidence returns stage evidence in its public form.
-func (b *Builder) publicEvidence(evs []evidence) []Evidence {
-	if evs == nil {
-		return nil
-	}
-	out := make([]Evidence, len(evs))
-	for i, e := range evs {
-		out[i] = b.evidence(e.where, e.at, true)
-	}
-	return out
-}
-
-// evidenceTextID is evidenceText's index in b.texts (what textID would
-// give for it), found with one lookup of the text, not two.
-func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
-	if w := b.eventRec.words; w != nil && b.eventRec.rec == rec && rec.Err == "" {
-		// An event's: the same for every pod, kept with its words.
-		if w.evText != 0 {
-			return w.evText
-		}
-		t := b.composeEvidenceText(rec)
-		if k, ok := b.wordOfBytes(t); ok {
-			w.evText = k
-			return k
-		}
-		return b.internBytesID(t)
-	}
-	if rec.Msg != "Event occurred" && rec.Err == "" {
-		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytesID(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
-		}
-		return b.internID(rec.Msg)
-	}
-	return b.internBytesID(b.composeEvidenceText(rec))
-}
-
-// evidenceText is the text kept with a record's evidence.
-func (b *Builder) evidenceText(rec *parser.Record) string {
-	// Records' strings share one buffer per line: a kept substring would
-	// keep the whole line alive, and memory would grow with lines, not pods.
-	// Texts repeat across pods (marker messages, events, the same error):
-	// keep each once.
-	if rec.Msg != "Event occurred" && rec.Err == "" {
-		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytes(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
-		}
-		return b.intern(rec.Msg)
-	}
-	return b.internBytes(b.composeEvidenceText(rec))
-}
-
-// composeEvidenceText composes the evidence text of an event or a record
-// with an error, cut, in b.text: valid until the buffer is used again.
-func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
-	// Composed in a buffer the builder keeps, so that a text seen before
-	// costs no allocation.
-	t := append(b.text[:0], rec.Msg...)
-	if rec.Msg == "Event occurred" {
-		// The event's own words say more than the line's message.
-		r, m := b.eventRec.reason, b.eventRec.message
-		if b.eventRec.rec != rec {
-			r, m = rec.Str("reason"), rec.Str("message")
-		}
-		if r != "" {
-			t = append(append(append(append(t[:0], "Event "...), r...), ": "...), m...)
-		}
-	}
-	if rec.Err != "" {
-		t = append(append(t, ": "...), rec.Err...)
-	}
-	if cap(t) <= 4*maxEvidenceText {
-		b.text = t
-	}
-	if len(t) > maxEvidenceText {
-		t = cutBytes(t, maxEvidenceText)
-	}
-	return t
-}
-
-// intern returns one copy of a short string that repeats across pods
-// (marker messages, event reasons and types, field paths, images); the
-// table is bounded, past it strings are copied.
-func (b *Builder) intern(s string) string {
-	if k, ok := b.wordOf(s); ok {
-		return b.texts[k]
-	}
-	if len(s) > maxInternLen {
-		return keepReason(s)
-	}
-	return b.addWord(strings.Clone(s))
-}
-
-// nameID is name as an index in b.texts.
-func (b *Builder) nameID(s string) uint32 {
-	if len(s) > maxInternLen {
-		return b.addText(strings.Clone(s))
-	}
-	return b.internID(s)
-}
-
-// setText sets *dst to s's index in b.texts, giving back what *dst held
-// when it was not interned.
-func (b *Builder) setText(dst *uint32, s string) {
-	if b.texts[*dst] == s {
-		// Nearly always (a status patch says again what the last one
-		// said): the entry stays, which reads the same as a new one.
-		return
-	}
-	old := *dst
-	*dst = b.internID(s)
-	b.releaseText(old)
-}
-
-// name is intern for names, which must stay whole: a long one is copied,
-// not cut.
-func (b *Builder) name(s string) string {
-	if len(s) > maxInternLen {
-		return strings.Clone(s)
-	}
-	return b.intern(s)
-}
-
-// internBytes is intern for text composed in a buffer.
-func (b *Builder) internBytes(p []byte) string {
-	if k, ok := b.wordOfBytes(p); ok {
-		return b.texts[k]
-	}
-	if len(p) > maxReason {
-		p = p[:maxReason+1]
-		return cut(string(p), maxReason)
-	}
-	if len(p) > maxInternLen {
-		return string(p)
-	}
-	return b.addWord(string(p))
-}
-
-// internBytesID is internBytes as an index in b.texts (what textID would
-// give for its result).
-func (b *Builder) internBytesID(p []byte) uint32 {
-	if k, ok := b.wordOfBytes(p); ok {
-		return k
-	}
-	// As internBytes: a text longer than maxInternLen is never in words.
-	if len(p) > maxReason {
-		return b.addText(cut(string(p[:maxReason+1]), maxReason))
-	}
-	w := string(p)
-	if len(p) <= maxInternLen {
-		if k, ok := b.word(w); ok {
-			return k
-		}
-	}
-	return b.addText(w)
-}
-
-// addWord enters a string the builder owns into the intern table.
-func (b *Builder) addWord(w string) string {
-	b.word(w)
-	return w
-}
-
-// word enters w, a string the builder owns, into the intern table and
-// b.texts, unless the table is full.
-func (b *Builder) word(w string) (uint32, bool) {
-	if len(b.words) >= maxInterned {
-		return 0, false
-	}
-	if b.words == nil {
-		b.words = map[string]uint32{}
-	}
-	k := b.addText(w)
-	b.words[w] = k
-	return k, true
-}
-
-// Evidence texts (cut at maxEvidenceText) are interned whole: an error
-// repeats across pods in the same words. The table pins at most some 20
-// MiB on a log of ever new texts.
-const (
-	maxInternLen = maxEvidenceText + len("…")
-	maxInterned  = 1 << 16
-)
-
-// evidencePos is where a record is, without its text.
-func evidencePos(rec *parser.Record) Evidence {
-	return Evidence{Input: rec.Pos.Input, Line: rec.Pos.Line, Offset: rec.Pos.Offset, Length: rec.Pos.Length, Time: rec.Time}
-}
-
 // registerNode reads the node's name from its registration lines.
 func registerNode(n *nodeState, rec *parser.Record) {
 	if v, ok := rec.Field("node"); ok && n.hostname == "" {
@@ -892,40 +617,6 @@ const (
 	maxIDs       = 64
 )
 
-// keepReason copies a reason out of its record's line (see evidenceOf),
-// cut at maxReason bytes on a rune boundary: an error can be as long as a
-// line (64 MiB), and every pod keeps its reasons.
-func keepReason(s string) string {
-	if s == "" {
-		return s
-	}
-	if len(s) > maxReason {
-		return cut(s, maxReason)
-	}
-	return strings.Clone(s)
-}
-
-// cut returns the first n bytes of s (fewer, to end on a rune boundary) and
-// "…", as a new string that keeps nothing of s alive.
-func cut(s string, n int) string {
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
-}
-
-// cutBytes is cut for text composed in a buffer: t is cut in place.
-func cutBytes(t []byte, n int) []byte {
-	for n > 0 && !utf8.RuneStart(t[n]) {
-		n--
-	}
-	return append(t[:n], "…"...)
-}
-
-// maxReason is far above real reasons (a CNI or registry error chain is a
-// few hundred bytes).
-const maxReason = 4096
-
 // --- identity ---------------------------------------------------------------
 
 func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
@@ -987,15 +678,6 @@ func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
 		}
 	}
 	return pod, podUID, podID
-}
-
-// valueText is v.String(), without a call nor a copy of v for the kinds
-// whose text is Str.
-func valueText(v *parser.Value) string {
-	if k := v.Kind; k != parser.KindList && k != parser.KindObject && k != parser.KindQuoted {
-		return v.Str
-	}
-	return v.String()
 }
 
 // uidOf is the pod UID that podUID, else podID, gives.
@@ -1147,112 +829,6 @@ func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, inter
 }
 
 // --- stage effects ------------------------------------------------------------
-
-func (f *flowState) stage(id string) *stageState {
-	s := f.stages.get(id)
-	if s == nil {
-		s = &stageState{}
-		f.stages.put(id, s)
-	}
-	return s
-}
-
-// touch widens the flow's span to the record's time.
-func (b *Builder) touch(f *flowState, rec *parser.Record) {
-	if rec.Time.IsZero() {
-		return
-	}
-	t := b.stampAt(rec.Time)
-	if first, last := f.first, f.last; t.compact() && first.compact() && last.compact() {
-		// As below, for the stamps nearly all are: compared in place.
-		if t>>stampShift < first>>stampShift {
-			f.first = t
-		}
-		if t>>stampShift > last>>stampShift {
-			f.last = t
-		}
-		return
-	}
-	if f.first.IsZero() || b.before(t, f.first) {
-		f.first = t
-	}
-	if b.after(t, f.last) {
-		f.last = t
-	}
-}
-
-func (b *Builder) addEvidence(s *stageState, ev evidence) {
-	if len(s.evidence) < maxEvidence {
-		s.evidence = append(s.evidence, ev)
-		return
-	}
-	// Keep the first lines and the latest one.
-	b.release(s.evidence[maxEvidence-1])
-	s.evidence[maxEvidence-1] = ev
-}
-
-func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
-	t := b.stampAt(rec.Time)
-	switch eff {
-	case Begin:
-		if s.begin.IsZero() {
-			s.begin = t
-			if s.evidence == nil {
-				// A stage that begins nearly always completes: room for
-				// both lines at once.
-				s.evidence = make([]evidence, 0, 2)
-			}
-			b.addEvidence(s, b.stageEvidence(rec))
-		}
-	case Complete:
-		if s.complete.IsZero() {
-			s.complete = t
-			if s.begin.IsZero() {
-				s.begin = t
-			}
-			b.addEvidence(s, b.stageEvidence(rec))
-		}
-	case Fail, Retry:
-		if s.begin.IsZero() {
-			s.begin = t
-		}
-		if reason == "" {
-			reason = rec.Err
-			if reason == "" {
-				if m := rec.Str("message"); m != "" {
-					reason = m
-				} else {
-					reason = rec.Msg
-				}
-			}
-		}
-		reason = b.intern(reason)
-		tr := s.mark()
-		if eff == Fail {
-			// Several lines report one failure (the error line, the event and
-			// the sync error); they count as one attempt.
-			if tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > 100*time.Millisecond {
-				tr.attempts.inc()
-			}
-			tr.lastFail = t
-			tr.rootReason = reason
-		} else {
-			tr.retries.inc()
-			tr.lastRetry = t
-		}
-		tr.reason = reason
-		b.addEvidence(s, b.stageEvidence(rec))
-	case Observe:
-		if len(s.evidence) == 0 {
-			b.addEvidence(s, b.stageEvidence(rec))
-		}
-	}
-}
-
-func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {
-	b.touch(f, rec)
-	b.applyEffect(f.stage(id), eff, rec, reason)
-}
 
 func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
 	b.touch(f, rec)
@@ -1943,18 +1519,6 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 	return w
 }
 
-// wordIn returns *k, the interned index of s, looking it up while unknown.
-func (b *Builder) wordIn(k *uint32, s string) (uint32, bool) {
-	if *k != 0 {
-		return *k, true
-	}
-	id, ok := b.wordOf(s)
-	if ok {
-		*k = id
-	}
-	return id, ok
-}
-
 // eventFlow is the flow of an event's involved object (resolve's), ok
 // false when the object names no pod.
 func (b *Builder) eventFlow(n *nodeState, object *parser.Value) (*flowState, bool) {
@@ -2026,17 +1590,6 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	}
 	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
 		at: b.stampAt(rec.Time), count: 1})
-}
-
-// isText reports whether text id is s, where k, interned, is what wordOf
-// gave for s: an interned text has one index, as words never changes an
-// entry nor takes one once full (a text added while it was full is never
-// interned later).
-func (b *Builder) isText(id uint32, s string, k uint32, interned bool) bool {
-	if interned {
-		return id == k
-	}
-	return b.texts[id] == s
 }
 
 // events returns a flow's events in their public form.
@@ -2269,44 +1822,6 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	}
 }
 
-func (b *Builder) unattributedLine(rec *parser.Record) {
-	b.unattrCount++
-	if len(b.unattributed) < maxUnattributed {
-		b.unattributed = append(b.unattributed, b.evidenceOf(rec))
-	}
-}
-
-func firstQuoted(s string) string {
-	from, to, _ := firstQuotedAt(s)
-	return s[from:to]
-}
-
-// firstQuotedAt returns where firstQuoted's text lies in s; ok false (and
-// an empty span) when s holds no quoted text.
-func firstQuotedAt(s string) (from, to int, ok bool) {
-	i := strings.IndexByte(s, '"')
-	if i < 0 {
-		return 0, 0, false
-	}
-	j := strings.IndexByte(s[i+1:], '"')
-	if j < 0 {
-		return 0, 0, false
-	}
-	return i + 1, i + 1 + j, true
-}
-
-func lastQuoted(s string) string {
-	j := strings.LastIndexByte(s, '"')
-	if j <= 0 {
-		return ""
-	}
-	i := strings.LastIndexByte(s[:j], '"')
-	if i < 0 {
-		return ""
-	}
-	return s[i+1 : j]
-}
-
 // sortFlows orders flows by start time, then name. Flows are made as
 // the log first names their pods, so they nearly always come in order
 // already: a pass that finds them so spares the sort, which on thousands
@@ -2330,88 +1845,4 @@ func flowBefore(x, y *Flow) bool {
 		return x.Pod.Name < y.Pod.Name
 	}
 	return x.Pod.Key() < y.Pod.Key()
-}
-
-// podStages and containerStages hold a flow's and a container's stages,
-// one slot for each stage the engine judges (PodStages, TerminationStages,
-// ContainerStages), nil until a line moves it. A stage of another pipeline
-// has no slot: nothing would judge it.
-type (
-	podStages       [podSlots]*stageState
-	containerStages [containerSlots]*stageState
-)
-
-const (
-	podSlots       = 12
-	containerSlots = 4
-)
-
-func podSlot(id string) int {
-	switch id {
-	case StObserved:
-		return 0
-	case StAdmitted:
-		return 1
-	case StSynced:
-		return 2
-	case StVolumes:
-		return 3
-	case StSandbox:
-		return 4
-	case StInitContainers:
-		return 5
-	case StContainers:
-		return 6
-	case StRunning:
-		return 7
-	case StReady:
-		return 8
-	case StTerminating:
-		return 9
-	case StStopped:
-		return 10
-	case StTerminated:
-		return 11
-	}
-	return -1
-}
-
-func containerSlot(id string) int {
-	switch id {
-	case CStImage:
-		return 0
-	case CStCreated:
-		return 1
-	case CStStarted:
-		return 2
-	case CStCompleted:
-		return 3
-	}
-	return -1
-}
-
-func (ss *podStages) get(id string) *stageState {
-	if i := podSlot(id); i >= 0 {
-		return ss[i]
-	}
-	return nil
-}
-
-func (ss *podStages) put(id string, s *stageState) {
-	if i := podSlot(id); i >= 0 {
-		ss[i] = s
-	}
-}
-
-func (ss *containerStages) get(id string) *stageState {
-	if i := containerSlot(id); i >= 0 {
-		return ss[i]
-	}
-	return nil
-}
-
-func (ss *containerStages) put(id string, s *stageState) {
-	if i := containerSlot(id); i >= 0 {
-		ss[i] = s
-	}
 }

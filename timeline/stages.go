@@ -1,0 +1,162 @@
+package timeline
+
+import (
+	"math"
+	"time"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// What a marker line does to its stage (pipeline.go's Effect): the step
+// every subsystem's handler ends with. The kubelet's subsystems each log in
+// their own words, but a stage records them all the same way, so judging
+// (finish.go) reads one shape whatever wrote it.
+
+type stageState struct {
+	begin, complete stamp
+	trouble         *trouble // nil until an attempt fails or the kubelet backs off
+	evidence        []evidence
+}
+
+// trouble is what a stage keeps of its failed attempts and retries: apart,
+// as most stages have none.
+type trouble struct {
+	lastFail, lastRetry stamp
+	attempts, retries   tally
+	reason, rootReason  string
+}
+
+// report returns s's trouble to read: the zero trouble when it has none.
+func (s *stageState) report() trouble {
+	if s.trouble == nil {
+		return trouble{}
+	}
+	return *s.trouble
+}
+
+// mark returns s's trouble to change.
+func (s *stageState) mark() *trouble {
+	if s.trouble == nil {
+		s.trouble = &trouble{}
+	}
+	return s.trouble
+}
+
+func (s *stageState) began() bool { return !s.begin.IsZero() || !s.complete.IsZero() }
+
+// tally is a count of failed attempts, retries or an event's repeats: 32
+// bits, as a flow holds dozens of them, and kept from wrapping.
+type tally int32
+
+func (t *tally) inc() { t.add(1) }
+
+func (t *tally) add(d tally) { *t = tally(min(int64(*t)+int64(d), math.MaxInt32)) }
+
+func (f *flowState) stage(id string) *stageState {
+	s := f.stages.get(id)
+	if s == nil {
+		s = &stageState{}
+		f.stages.put(id, s)
+	}
+	return s
+}
+
+// touch widens the flow's span to the record's time.
+func (b *Builder) touch(f *flowState, rec *parser.Record) {
+	if rec.Time.IsZero() {
+		return
+	}
+	t := b.stampAt(rec.Time)
+	if first, last := f.first, f.last; t.compact() && first.compact() && last.compact() {
+		// As below, for the stamps nearly all are: compared in place.
+		if t>>stampShift < first>>stampShift {
+			f.first = t
+		}
+		if t>>stampShift > last>>stampShift {
+			f.last = t
+		}
+		return
+	}
+	if f.first.IsZero() || b.before(t, f.first) {
+		f.first = t
+	}
+	if b.after(t, f.last) {
+		f.last = t
+	}
+}
+
+// maxEvidence is the lines a stage keeps: its first ones and its latest.
+const maxEvidence = 6
+
+func (b *Builder) addEvidence(s *stageState, ev evidence) {
+	if len(s.evidence) < maxEvidence {
+		s.evidence = append(s.evidence, ev)
+		return
+	}
+	// Keep the first lines and the latest one.
+	b.release(s.evidence[maxEvidence-1])
+	s.evidence[maxEvidence-1] = ev
+}
+
+func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
+	t := b.stampAt(rec.Time)
+	switch eff {
+	case Begin:
+		if s.begin.IsZero() {
+			s.begin = t
+			if s.evidence == nil {
+				// A stage that begins nearly always completes: room for
+				// both lines at once.
+				s.evidence = make([]evidence, 0, 2)
+			}
+			b.addEvidence(s, b.stageEvidence(rec))
+		}
+	case Complete:
+		if s.complete.IsZero() {
+			s.complete = t
+			if s.begin.IsZero() {
+				s.begin = t
+			}
+			b.addEvidence(s, b.stageEvidence(rec))
+		}
+	case Fail, Retry:
+		if s.begin.IsZero() {
+			s.begin = t
+		}
+		if reason == "" {
+			reason = rec.Err
+			if reason == "" {
+				if m := rec.Str("message"); m != "" {
+					reason = m
+				} else {
+					reason = rec.Msg
+				}
+			}
+		}
+		reason = b.intern(reason)
+		tr := s.mark()
+		if eff == Fail {
+			// Several lines report one failure (the error line, the event and
+			// the sync error); they count as one attempt.
+			if tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > 100*time.Millisecond {
+				tr.attempts.inc()
+			}
+			tr.lastFail = t
+			tr.rootReason = reason
+		} else {
+			tr.retries.inc()
+			tr.lastRetry = t
+		}
+		tr.reason = reason
+		b.addEvidence(s, b.stageEvidence(rec))
+	case Observe:
+		if len(s.evidence) == 0 {
+			b.addEvidence(s, b.stageEvidence(rec))
+		}
+	}
+}
+
+func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {
+	b.touch(f, rec)
+	b.applyEffect(f.stage(id), eff, rec, reason)
+}
