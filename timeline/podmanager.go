@@ -1,0 +1,237 @@
+package timeline
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// The kubelet's pod manager (pkg/kubelet/pod) maps UIDs and full names to
+// pods, and a static pod to its mirror pod. The builder does the same from
+// the log: every line names its pod by some of name, namespace and UID, in
+// one of several renderings (identity.go), and must land on one flow. A
+// name seen again after its pod ended or began to go away is a new
+// incarnation (a new UID, a replaced static pod); a static pod's mirror,
+// under the API's UID, is the same pod. flowCache spares the repeated
+// lookups.
+
+// flowState is a pod as the builder keeps it while the log is read; judge
+// (finish.go) turns it into a Flow.
+type flowState struct {
+	ref           PodRef
+	node          *nodeState
+	mirror        string
+	incarnation   int
+	stages        podStages
+	containers    []*containerState
+	sandboxes     []rid
+	events        []event
+	startup       *startupState
+	first, last   stamp
+	source, phase uint32 // indexes in b.texts
+	static        bool
+}
+
+func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
+	if len(b.flows) >= b.opts.MaxFlows {
+		b.capped = true
+		b.dropped++
+		return nil
+	}
+	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
+	f := &flowState{ref: ref, node: n}
+	if prev := n.byName[ref.Key()]; prev != nil {
+		f.incarnation = prev.incarnation + 1
+		if prev.incarnation == 0 {
+			prev.incarnation = 1
+			f.incarnation = 2
+		}
+	}
+	b.flows = append(b.flows, f)
+	b.indexName(n, ref.Key(), f)
+	if ref.UID != "" {
+		b.indexUID(n, ref.UID, f)
+		if isStaticUID(ref.UID) {
+			f.static = true
+		}
+	}
+	return f
+}
+
+func (b *Builder) newFlowWithUID(n *nodeState, ref PodRef, uid string) *flowState {
+	r := ref
+	r.UID = uid
+	return b.newFlow(n, r)
+}
+
+// flowFor finds (or, when create is set, starts) the flow a record is about.
+func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowState {
+	pod, podUID, podID := podFields(rec)
+	// A structured record's reference is read from these fields alone (a
+	// printf one's may come from its message): their text is the key.
+	class := byte(keyFlowFor)
+	if create {
+		class = keyFlowForCreate
+	}
+	vals := [flowKeyFields]*parser.Value{pod, podUID, podID}
+	cached := !b.reference && rec.Structured() && cacheable(pod) && cacheable(podUID) && cacheable(podID)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = b.flowCache.get(n, class, &vals); f != nil {
+			return f
+		}
+	}
+	uid := uidOf(podUID, podID)
+	ref, hasRef := refOf(rec, pod)
+	if uid == "" && ref.UID != "" {
+		uid = ref.UID
+	}
+	f := b.resolve(n, ref, hasRef, uid, create)
+	if cached {
+		b.remember(slot, n, class, &vals, f, ref, hasRef, uid)
+	}
+	return f
+}
+
+func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, create bool) *flowState {
+	if uid != "" {
+		if f := n.byUID[uid]; f != nil {
+			if hasRef && f.ref.Name == "" {
+				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), strings.Clone(ref.Namespace)
+			}
+			return f
+		}
+	}
+	if hasRef {
+		f := n.byName[string(b.nameKey(ref))]
+		switch {
+		case f != nil && uid != "" && f.ref.UID == "":
+			uid = strings.Clone(uid)
+			f.ref.UID = uid
+			b.indexUID(n, uid, f)
+			if isStaticUID(uid) {
+				f.static = true
+			}
+			return f
+		case f != nil && uid != "" && f.ref.UID != uid:
+			if f.static && !isStaticUID(uid) {
+				// The mirror pod of a static pod: one pod.
+				uid = strings.Clone(uid)
+				f.mirror = uid
+				b.indexUID(n, uid, f)
+				return f
+			}
+			if !create && !f.terminal() && f.stages.get(StTerminating) == nil {
+				// An unknown UID for a live pod of the same name: a new
+				// incarnation only when the old one has begun to go away.
+				return b.newFlowWithUID(n, ref, uid)
+			}
+			return b.newFlowWithUID(n, ref, uid)
+		case f != nil:
+			return f
+		}
+		if !create && uid == "" {
+			return nil
+		}
+		r := ref
+		r.UID = uid
+		return b.newFlow(n, r)
+	}
+	return nil
+}
+
+// nameKey writes ref.Key() into b.keyBuf, valid until the next call: a
+// lookup in byName by it, string(p), makes no copy.
+func (b *Builder) nameKey(ref PodRef) []byte {
+	p := b.keyBuf[:0]
+	if ref.Namespace != "" {
+		p = append(append(p, ref.Namespace...), '/')
+	}
+	p = append(p, ref.Name...)
+	b.keyBuf = p
+	return p
+}
+
+func recordUID(rec *parser.Record) string {
+	_, podUID, podID := podFields(rec)
+	return uidOf(podUID, podID)
+}
+
+func recordRef(rec *parser.Record) (PodRef, bool) {
+	pod, _, _ := podFields(rec)
+	return refOf(rec, pod)
+}
+
+// podFields returns the fields that name a record's pod, the first of each
+// as Record.Field finds it, in one pass: nearly every record the engine
+// reads looks them up.
+func podFields(rec *parser.Record) (pod, podUID, podID *parser.Value) {
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		switch {
+		case f.Key == "pod" && pod == nil:
+			pod = &f.Value
+		case f.Key == "podUID" && podUID == nil:
+			podUID = &f.Value
+		case f.Key == "podID" && podID == nil:
+			podID = &f.Value
+		}
+	}
+	return pod, podUID, podID
+}
+
+// uidOf is the pod UID that podUID, else podID, gives.
+func uidOf(podUID, podID *parser.Value) string {
+	for _, v := range [2]*parser.Value{podUID, podID} {
+		if v == nil {
+			continue
+		}
+		if u := valueText(v); looksLikeUID(u) {
+			return u
+		}
+	}
+	return ""
+}
+
+// refOf is the pod reference of a record whose pod field is pod (nil when
+// it has none).
+func refOf(rec *parser.Record, pod *parser.Value) (PodRef, bool) {
+	if pod != nil {
+		if r, ok := refFromValue(*pod); ok {
+			return r, true
+		}
+	}
+	if !rec.Structured() {
+		if refs := legacyRefs(rec.Msg); len(refs) == 1 {
+			return refs[0], true
+		}
+	}
+	return PodRef{}, false
+}
+
+// sortFlows orders flows by start time, then name. Flows are made as
+// the log first names their pods, so they nearly always come in order
+// already: a pass that finds them so spares the sort, which on thousands
+// of flows moves big structs.
+func sortFlows(items []Flow) {
+	for i := 1; i < len(items); i++ {
+		if flowBefore(&items[i], &items[i-1]) {
+			sort.SliceStable(items, func(i, j int) bool { return flowBefore(&items[i], &items[j]) })
+			return
+		}
+	}
+}
+
+// flowBefore is sortFlows' order: by start time, then Pod.Key, made only
+// when the namespaces differ (with the same one, the names decide).
+func flowBefore(x, y *Flow) bool {
+	if !x.Start.Equal(y.Start) {
+		return x.Start.Before(y.Start)
+	}
+	if x.Pod.Namespace == y.Pod.Namespace {
+		return x.Pod.Name < y.Pod.Name
+	}
+	return x.Pod.Key() < y.Pod.Key()
+}
