@@ -1,0 +1,258 @@
+package timeline
+
+import "github.com/podflow/podflow/parser"
+
+// kuberuntime's containers (kuberuntime_container.go: pull the image,
+// create, start) and what the kubelet learns of them after: PLEG's started
+// and died, the exit code, restarts and back-offs. Kubelet lines name a
+// container by name; PLEG and the runtime name it only by its runtime ID,
+// which a status patch later binds to the name (bindID) and which, until
+// then, is guessed from the order of starts (claimID).
+
+// containerState is a container as the builder keeps it, in 176 bytes: a
+// pod has two or three.
+type containerState struct {
+	ids          []rid
+	stages       containerStages
+	restartCount int
+	exitCode     int // when hasExit
+	attemptAt    stamp
+	died         stamp
+	plegAt       stamp
+	// pulls are the image pulls the events show (Pulling → Pulled), for the
+	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
+	pulls    []stampSpan
+	pullOpen stamp
+	// ran is the runtime's own start and finish of an init container, from
+	// "Computing init container action"; it beats PLEG's relist delay.
+	ran                 stampSpan
+	name, image, reason uint32 // indexes in b.texts
+	starts              tally
+	backOffs            tally
+	pullBackOffs        tally
+	kind                containerKind
+	state               containerRun
+	hasExit             bool
+	ready               bool
+	needsID             bool
+	plegStarted         bool
+}
+
+// containerKind is a container's type (ContainerInit, …) in a byte.
+type containerKind uint8
+
+const (
+	kindRegular containerKind = iota
+	kindInit
+	kindEphemeral
+)
+
+var kindNames = [...]string{kindRegular: ContainerRegular, kindInit: ContainerInit, kindEphemeral: ContainerEphemeral}
+
+// kindOf is the kind of a container type; "" is regular.
+func kindOf(typ string) containerKind {
+	switch typ {
+	case ContainerInit:
+		return kindInit
+	case ContainerEphemeral:
+		return kindEphemeral
+	}
+	return kindRegular
+}
+
+// typ is the container's type.
+func (c *containerState) typ() string { return kindNames[c.kind] }
+
+// containerRun is a container's state as last seen (Container.State) in a
+// byte.
+type containerRun uint8
+
+const (
+	runUnknown containerRun = iota
+	runWaiting
+	runRunning
+	runTerminated
+	runTerminating
+)
+
+var runNames = [...]string{runUnknown: "", runWaiting: "waiting", runRunning: "running", runTerminated: "terminated", runTerminating: "terminating"}
+
+func (r containerRun) String() string { return runNames[r] }
+
+// exit is the container's last exit code, nil when none was seen.
+func (c *containerState) exit() *int {
+	if !c.hasExit {
+		return nil
+	}
+	code := c.exitCode
+	return &code
+}
+
+// containerLine applies a container marker (Marker.Container) to the
+// container the line names.
+func (b *Builder) containerLine(f *flowState, rec *parser.Record, mk *Marker) {
+	name, typ := "", ""
+	if v, ok := rec.Field("container"); ok {
+		name = containerName(v)
+	}
+	if name == "" {
+		name = rec.Str("containerName")
+	}
+	typ = containerTypeFrom(rec.Str("containerType"))
+	if name == "" {
+		b.unattributedLine(rec)
+		return
+	}
+	c := b.container(f, name, typ)
+	b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
+}
+
+func (b *Builder) container(f *flowState, name, typ string) *containerState {
+	return b.containerNamed(f, name, typ, 0, false)
+}
+
+// containerNamed is container for a name whose interned index, when
+// interned, is k: containers are told by index, not by reading their names
+// all over the heap (an interned text has one index: isText).
+func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, interned bool) *containerState {
+	var c *containerState
+	for _, x := range f.containers {
+		if b.isText(x.name, name, k, interned) {
+			c = x
+			break
+		}
+	}
+	if c == nil {
+		c = &containerState{name: b.nameID(name), kind: kindOf(typ)}
+		f.containers = append(f.containers, c)
+	} else if typ != "" && typ != ContainerRegular && c.kind == kindRegular {
+		c.kind = kindOf(typ)
+	}
+	return c
+}
+
+func (b *Builder) containerEffect(f *flowState, c *containerState, id string, eff Effect, rec *parser.Record, reason string) {
+	b.touch(f, rec)
+	s := c.stages.get(id)
+	if s == nil {
+		s = &stageState{}
+		c.stages.put(id, s)
+	}
+	if id == CStStarted && eff == Complete {
+		c.starts.inc()
+		c.needsID = true
+		c.attemptAt = b.stampAt(rec.Time)
+		c.state = runRunning
+		if c.starts > 1 && c.restartCount < int(c.starts)-1 {
+			c.restartCount = int(c.starts) - 1
+		}
+	}
+	if id == CStCreated && eff == Begin && c.stages.get(CStStarted) != nil && !c.stages.get(CStStarted).complete.IsZero() {
+		// A new attempt after a crash: the first attempt's timing stays.
+		return
+	}
+	if c.kind == kindInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
+		// An init container that ran and is backing off failed to complete.
+		id = CStCompleted
+		s = c.stages.get(id)
+		if s == nil {
+			s = &stageState{}
+			c.stages.put(id, s)
+		}
+	}
+	if eff == Retry && (id == CStStarted || id == CStCompleted) {
+		c.backOffs.inc()
+		b.setText(&c.reason, "CrashLoopBackOff")
+		c.state = runWaiting
+	}
+	if eff == Retry && id == CStImage {
+		c.pullBackOffs.inc()
+		b.setText(&c.reason, "ImagePullBackOff")
+		c.state = runWaiting
+	}
+	b.applyEffect(s, eff, rec, reason)
+}
+
+// containerByID is the container whose ID is p (packID).
+func (f *flowState) containerByID(p []byte) *containerState {
+	for _, c := range f.containers {
+		for _, cid := range c.ids {
+			if cid == rid(p) {
+				return c
+			}
+		}
+	}
+	return nil
+}
+
+// claimID gives a runtime container ID the kubelet only named in a PLEG
+// event to the container that started earliest without one.
+func (b *Builder) claimID(f *flowState, p []byte) *containerState {
+	var best *containerState
+	for _, c := range f.containers {
+		if c.needsID && (best == nil || b.before(c.attemptAt, best.attemptAt)) {
+			best = c
+		}
+	}
+	if best != nil {
+		if len(best.ids) < maxIDs {
+			best.ids = append(best.ids, rid(p))
+		}
+		best.needsID = false
+	}
+	return best
+}
+
+// maxIDs bounds the container IDs kept for one container (one per restart).
+const maxIDs = 64
+
+// bindID gives c the container ID p (packID).
+func (f *flowState) bindID(c *containerState, p []byte) {
+	if len(p) == 0 {
+		return
+	}
+	for _, cid := range c.ids {
+		if cid == rid(p) {
+			return
+		}
+	}
+	// Free the ID if a guess gave it to another container.
+	for _, o := range f.containers {
+		for i, cid := range o.ids {
+			if cid == rid(p) {
+				o.ids = append(o.ids[:i], o.ids[i+1:]...)
+				o.needsID = true
+				break
+			}
+		}
+	}
+	if len(c.ids) >= maxIDs {
+		return
+	}
+	id := rid(p)
+	c.ids = append(c.ids, id)
+	c.needsID = false
+	f.node.byID[id] = f
+}
+
+func (b *Builder) finished(n *nodeState, rec *parser.Record) {
+	uid := recordUID(rec)
+	id := b.packID(stripRuntime(rec.Str("containerID")))
+	f := n.byUID[uid]
+	if f == nil {
+		f = n.byID[rid(id)]
+	}
+	if f == nil {
+		return
+	}
+	c := f.containerByID(id)
+	if c == nil {
+		c = b.claimID(f, id)
+	}
+	if c == nil {
+		return
+	}
+	if v, ok := rec.Field("exitCode"); ok && v.Kind == parser.KindNumber {
+		c.exitCode, c.hasExit = int(v.Num), true
+	}
+}

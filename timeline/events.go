@@ -1,0 +1,297 @@
+package timeline
+
+import (
+	"hash/maphash"
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// The kubelet's event recorder reports what happens to a pod (Pulling,
+// Pulled, Created, Started, BackOff, FailedMount, …) as "Event occurred"
+// lines: at -v=3 the only word on image pulls, and for many failures the
+// plainest. An event is matched by its reason (and message) rather than by
+// the line's message, names its pod by the involved object and its
+// container by the field path, and repeats word for word for every pod:
+// what its words give is read once and kept (eventWords, eventMemo).
+
+// maxEvents bounds the distinct events a pod keeps; a repeat only counts.
+const maxEvents = 64
+
+// eventRecord is the event record being read, with its reason and message
+// and what its words give.
+type eventRecord struct {
+	rec             *parser.Record
+	reason, message string
+	words           *eventWords
+}
+
+// eventFields are the fields of an "Event occurred" record, the first of
+// each as Record.Str finds it, read in one pass.
+type eventFields struct {
+	object                                *parser.Value
+	kind, reason, message, typ, fieldPath string
+}
+
+func readEvent(rec *parser.Record) eventFields {
+	var e eventFields
+	var seen [5]bool
+	for i := range rec.Fields {
+		f := &rec.Fields[i]
+		k := -1
+		var dst *string
+		switch f.Key {
+		case "object":
+			if e.object == nil {
+				e.object = &f.Value
+			}
+			continue
+		case "kind":
+			k, dst = 0, &e.kind
+		case "reason":
+			k, dst = 1, &e.reason
+		case "message":
+			k, dst = 2, &e.message
+		case "type":
+			k, dst = 3, &e.typ
+		case "fieldPath":
+			k, dst = 4, &e.fieldPath
+		default:
+			continue
+		}
+		if !seen[k] {
+			seen[k] = true
+			*dst = valueText(&f.Value)
+		}
+	}
+	return e
+}
+
+func (b *Builder) event(n *nodeState, rec *parser.Record) {
+	e := readEvent(rec)
+	// The event's evidence text is made of its reason and message: read
+	// here already (the first field of each name, as Record.Str reads).
+	b.eventRec = eventRecord{rec: rec, reason: e.reason, message: e.message}
+	defer func() { b.eventRec = eventRecord{} }()
+	if e.kind != "" && e.kind != "Pod" || e.object == nil {
+		return
+	}
+	f, ok := b.eventFlow(n, e.object)
+	if !ok {
+		return
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	w := b.eventWordsOf(&e)
+	b.eventRec.words = w
+	reason, message := e.reason, e.message
+	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
+	cname, ctyp, isC := w.cname.of(w.key), w.ctyp, w.isC
+	var kc uint32
+	var cok bool
+	if isC {
+		kc, cok = b.wordIn(&w.kc, cname)
+	}
+	if isC && (reason == "Pulling" || reason == "Pulled") {
+		c := b.containerNamed(f, cname, ctyp, kc, cok)
+		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
+		if img := w.image.of(w.key); img != "" {
+			n.notePulling(f, img, !c.pullOpen.IsZero())
+		}
+	}
+	for _, mk := range w.markers {
+		if mk.Container {
+			if !isC {
+				continue
+			}
+			c := b.containerNamed(f, cname, ctyp, kc, cok)
+			if mk.Stage == CStImage && c.image == 0 {
+				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
+			}
+			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
+			if reason == "Created" && c.stages.get(CStCreated) != nil {
+				b.applyEffect(c.stages.get(CStCreated), Complete, rec, "")
+			}
+			continue
+		}
+		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
+	}
+}
+
+// eventWords is what an event's words (type, reason, message, field path)
+// give, whatever its pod: the kubelet logs the same few dozen events, word
+// for word, for every pod. A memo (eventMemo) keeps what was read of the
+// last few hundred distinct ones, each entry compact and its words in one
+// string: the memo is read at every event.
+type eventWords struct {
+	// key is the words one after another (eventKey): the type, reason
+	// and message of lengths lt, lr and lm, then the field path.
+	key        string
+	lt, lr, lm uint32
+	// The indexes of the words in b.texts, once interned; 0 until then.
+	// An interned text keeps its index for good (isText).
+	kt, kr, km, kfp, kc uint32 // kc: the container's name
+	// evText is the interned index of the event's evidence text (Event
+	// <reason>: <message>, cut: composeEvidenceText for a record without an
+	// error); 0 until interned.
+	evText  uint32
+	markers []*Marker // the matcher's, a copy; never nil in a full entry
+	// The container the field path names (when isC) and the message's
+	// first quoted text, as spans of key.
+	cname, image   span32
+	ctyp           string
+	isC            bool
+	alreadyPresent bool // a Pulled event that pulled nothing
+}
+
+// span32 is s[from:to] of a string s kept beside it.
+type span32 struct{ from, to uint32 }
+
+func (p span32) of(s string) string { return s[p.from:p.to] }
+
+func (w *eventWords) message() string {
+	return w.key[w.lt+w.lr : w.lt+w.lr+w.lm]
+}
+
+const (
+	eventMemoSize = 1024
+	maxEventKey   = 4 << 10 // longer words are read each time, not kept
+)
+
+// eventKey writes e's words one after another into b.evKey.
+func (b *Builder) eventKey(e *eventFields) []byte {
+	k := append(append(append(append(b.evKey[:0], e.typ...), e.reason...), e.message...), e.fieldPath...)
+	if cap(k) <= maxEventKey {
+		b.evKey = k
+	}
+	return k
+}
+
+// eventWordsOf returns what e's words give: from the memo when they were
+// read before, else read now (and kept, unless b is the reference).
+func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
+	k := b.eventKey(e)
+	w := &b.eventScratch
+	if !b.reference && len(k) <= maxEventKey {
+		if b.eventMemo == nil {
+			b.eventMemo = new([eventMemoSize]eventWords)
+			b.eventSeed = maphash.MakeSeed()
+		}
+		// Two ways a set: the one not used last gives way to a new text.
+		set := maphash.Bytes(b.eventSeed, k) & (eventMemoSize/2 - 1)
+		mru := &b.eventMRU[set]
+		for way := range uint8(2) {
+			w = &b.eventMemo[2*set+uint64(way)]
+			if w.key == string(k) && w.lt == uint32(len(e.typ)) && w.lr == uint32(len(e.reason)) && w.lm == uint32(len(e.message)) && w.markers != nil {
+				*mru = way
+				return w
+			}
+		}
+		*mru ^= 1
+		w = &b.eventMemo[2*set+uint64(*mru)]
+	}
+	*w = eventWords{key: string(k), lt: uint32(len(e.typ)), lr: uint32(len(e.reason)), lm: uint32(len(e.message))}
+	w.markers = append(make([]*Marker, 0, 1), b.m.event(e.reason, e.message)...)
+	at := w.lt + w.lr + w.lm // the field path's start
+	if name, typ, ok := containerFromFieldPath(w.key[at:]); ok {
+		// The name ends before the closing brace, the key's last byte.
+		end := uint32(len(w.key) - 1)
+		w.cname, w.ctyp, w.isC = span32{end - uint32(len(name)), end}, typ, true
+	}
+	msg := w.message()
+	if from, to, ok := firstQuotedAt(msg); ok {
+		at := w.lt + w.lr // the message's start
+		w.image = span32{at + uint32(from), at + uint32(to)}
+	}
+	w.alreadyPresent = strings.Contains(msg, "already present")
+	return w
+}
+
+// eventFlow is the flow of an event's involved object (resolve's), ok
+// false when the object names no pod.
+func (b *Builder) eventFlow(n *nodeState, object *parser.Value) (*flowState, bool) {
+	vals := [flowKeyFields]*parser.Value{object}
+	cached := !b.reference && cacheable(object)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = b.flowCache.get(n, keyEvent, &vals); f != nil {
+			return f, true
+		}
+	}
+	ref, ok := refFromValue(*object)
+	if !ok {
+		return nil, false
+	}
+	f := b.resolve(n, ref, true, "", false)
+	if cached {
+		b.remember(slot, n, keyEvent, &vals, f, ref, true, "")
+	}
+	return f, true
+}
+
+// event is an Event as the builder keeps it, in 48 bytes of Event's 200
+// (compact.go): its evidence is the line's position, at the event's own
+// time; the text where keeps is the message.
+type event struct {
+	where
+	typ, reason, fieldPath uint32 // indexes in b.texts
+	count                  tally
+	at, last               stamp
+}
+
+func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ, reason, message, fieldPath string) {
+	// Reasons, types and most messages are interned: their indexes, known
+	// from the event's words, tell an event from the pod's others without
+	// reading texts all over the heap.
+	kr, rok := b.wordIn(&w.kr, reason)
+	kt, tok := b.wordIn(&w.kt, typ)
+	km, mok := b.wordIn(&w.km, message)
+	for i := range f.events {
+		e := &f.events[i]
+		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.isText(e.text, message, km, mok) {
+			e.count.inc()
+			e.last = b.stampAt(rec.Time)
+			return
+		}
+	}
+	if len(f.events) >= maxEvents {
+		return
+	}
+	if len(f.events) == cap(f.events) {
+		// A pod has some five to ten events: grown by half, not doubled,
+		// they waste half as much.
+		f.events = append(make([]event, 0, min(max(4, cap(f.events)*3/2), maxEvents)), f.events...)
+	}
+	if !rok {
+		kr = b.internID(reason)
+	}
+	if !tok {
+		kt = b.internID(typ)
+	}
+	if !mok {
+		km = b.internID(message)
+	}
+	kfp, ok := b.wordIn(&w.kfp, fieldPath)
+	if !ok {
+		kfp = b.internID(fieldPath)
+	}
+	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
+		at: b.stampAt(rec.Time), count: 1})
+}
+
+// events returns a flow's events in their public form.
+func (b *Builder) events(f *flowState) []Event {
+	if len(f.events) == 0 {
+		return nil
+	}
+	out := make([]Event, len(f.events))
+	for i, e := range f.events {
+		ev := b.evidence(e.where, e.at, false)
+		out[i] = Event{Time: ev.Time, Type: b.texts[e.typ], Reason: b.texts[e.reason], Message: b.texts[e.text], FieldPath: b.texts[e.fieldPath], Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
+			Evidence: ev}
+	}
+	return out
+}

@@ -1,0 +1,206 @@
+package timeline
+
+import (
+	"math/bits"
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// The pod lifecycle event generator (pkg/kubelet/pleg) relists the runtime
+// and tells the sync loop what changed: ContainerStarted, ContainerDied,
+// with the pod's UID and the container's runtime ID, never its name. It is
+// the kubelet's own proof that a container runs (the running stage) and
+// that an init container exited. Its first ContainerStarted for a pod is
+// usually the sandbox's, before any container: that is how a log at -v=2,
+// without the sandbox lines, still shows the sandbox ready.
+
+// pleg reads "SyncLoop (PLEG): event for pod".
+func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
+	uid, typ, data := plegEvent(rec)
+	if !looksLikeUID(uid) {
+		uid = ""
+	}
+	f := b.plegFlow(n, rec, uid)
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	b.touch(f, rec)
+	id := b.packID(stripRuntime(data))
+	switch typ {
+	case "ContainerStarted":
+		if f.isSandbox(id) {
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+			return
+		}
+		sb := f.stages.get(StSandbox)
+		anyContainer := false
+		for _, c := range f.containers {
+			if c.starts > 0 || c.stages.get(CStCreated) != nil && !c.stages.get(CStCreated).complete.IsZero() {
+				anyContainer = true
+			}
+		}
+		if !anyContainer && (sb == nil || sb.complete.IsZero() || len(f.sandboxes) == 0) {
+			f.addSandbox(n, id)
+			b.stageEffect(f, StSandbox, Complete, rec, "")
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			c = b.claimID(f, id)
+		}
+		if c == nil {
+			return
+		}
+		// The ID as the container keeps it (nearly always: it was found
+		// or claimed by it): one copy for both, and none made here.
+		var key rid
+		kept := false
+		for _, cid := range c.ids {
+			if cid == rid(id) {
+				key, kept = cid, true
+			}
+		}
+		if !kept {
+			key = rid(id)
+		}
+		if n.byID[key] != f {
+			// Set only when new: a container is seen started again and again.
+			n.byID[key] = f
+		}
+		c.plegStarted = true
+		if c.plegAt.IsZero() {
+			c.plegAt = b.stampAt(rec.Time)
+		}
+		if c.state != runTerminated {
+			c.state = runRunning
+		}
+		b.containerEffect(f, c, CStStarted, Observe, rec, "")
+	case "ContainerDied":
+		if f.isSandbox(id) {
+			return
+		}
+		c := f.containerByID(id)
+		if c == nil {
+			c = b.claimID(f, id)
+		}
+		if c == nil {
+			return
+		}
+		c.state = runTerminated
+		c.died = b.stampAt(rec.Time)
+		if c.kind == kindInit && c.hasExit && c.exitCode == 0 {
+			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+		} else if c.kind == kindInit && !c.hasExit {
+			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
+		}
+	}
+}
+
+// plegFlow is the flow of a PLEG event for pod UID uid (resolve's).
+func (b *Builder) plegFlow(n *nodeState, rec *parser.Record, uid string) *flowState {
+	pod, _, _ := podFields(rec)
+	// A structured record's reference is its pod field's: with the UID, the key.
+	uidVal := parser.Value{Kind: parser.KindString, Str: uid}
+	vals := [flowKeyFields]*parser.Value{pod, &uidVal}
+	cached := !b.reference && rec.Structured() && cacheable(pod)
+	var slot *flowCacheEntry
+	if cached {
+		var f *flowState
+		if slot, f = b.flowCache.get(n, keyPLEG, &vals); f != nil {
+			return f
+		}
+	}
+	ref, hasRef := refOf(rec, pod)
+	f := b.resolve(n, ref, hasRef, uid, false)
+	if cached {
+		b.remember(slot, n, keyPLEG, &vals, f, ref, hasRef, uid)
+	}
+	return f
+}
+
+// plegEvent reads event={ID,Type,Data} in its JSON, %+v and %#v renderings.
+func plegEvent(rec *parser.Record) (uid, typ, data string) {
+	v, ok := rec.Field("event")
+	if ok && v.Kind == parser.KindObject {
+		if v.Obj == nil {
+			if uid, typ, data, ok := plegPlain(v.Str); ok {
+				return uid, typ, data
+			}
+		}
+		id, _ := v.Get("ID")
+		t, _ := v.Get("Type")
+		d, _ := v.Get("Data")
+		return id.String(), t.String(), d.String()
+	}
+	s := v.Str
+	if !ok {
+		s = rec.Msg
+	}
+	get := func(key string) string {
+		i := strings.Index(s, key+":")
+		if i < 0 {
+			return ""
+		}
+		rest := strings.TrimLeft(s[i+len(key)+1:], "\"")
+		j := strings.IndexAny(rest, "\" ,}")
+		if j < 0 {
+			return rest
+		}
+		return rest[:j]
+	}
+	return get("ID"), get("Type"), get("Data")
+}
+
+// plegPlain reads an event object kept as its text (Value.Obj nil) in the
+// one form the kubelet writes, {"ID":"…","Type":"…","Data":"…"} with plain
+// ASCII strings, in one pass: what Get would return for each key, three
+// walks of the text. ok is false for any other text.
+func plegPlain(s string) (uid, typ, data string, ok bool) {
+	var v [3]string
+	if rest, ok := plainMembers(s, plegKeys[:], v[:]); !ok || rest != "}" {
+		return "", "", "", false
+	}
+	return v[0], v[1], v[2], true
+}
+
+var plegKeys = [...]string{`{"ID":"`, `,"Type":"`, `,"Data":"`}
+
+// plainMembers reads the first members of an object's text when they are
+// the keys given, in order, written as keys holds them (the first with
+// the '{', each up to its value's opening quote), with plain string
+// values (cutPlainString), into vals; rest is the text after them.
+func plainMembers(s string, keys, vals []string) (rest string, ok bool) {
+	rest = s
+	for i, k := range keys {
+		if rest, ok = strings.CutPrefix(rest, k); !ok {
+			return "", false
+		}
+		if vals[i], rest, ok = cutPlainString(rest); !ok {
+			return "", false
+		}
+	}
+	return rest, true
+}
+
+// cutPlainString cuts s at the quote that ends a JSON string body of
+// printable ASCII without escapes: the body is then the string itself.
+func cutPlainString(s string) (body, rest string, ok bool) {
+	i := 0
+	// Eight bytes at a time to the first byte strPlain rejects (special8).
+	for i+8 <= len(s) {
+		if m := special8(load8(s, i)); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		i += 8
+	}
+	for i < len(s) && strPlain[s[i]] {
+		i++
+	}
+	if i < len(s) && s[i] == '"' {
+		return s[:i], s[i+1:], true
+	}
+	return "", "", false
+}

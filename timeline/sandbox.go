@@ -1,0 +1,60 @@
+package timeline
+
+import (
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// kuberuntime creates a pod's sandbox (RunPodSandbox: the pause container
+// and its network) before any container. The sandbox stage is marker data;
+// what needs code is the sandbox's ID: PLEG events and the runtime's own
+// lines name a sandbox only by it, and a PLEG ContainerStarted for the
+// sandbox must not be taken for a container's.
+
+// keepSandboxID keeps the sandbox ID a sandbox line names, of failed
+// attempts too, so that PLEG and runtime lines that name only the ID find
+// the pod.
+func (b *Builder) keepSandboxID(n *nodeState, f *flowState, rec *parser.Record) {
+	if id := rec.Str("podSandboxID"); id != "" {
+		f.addSandbox(n, b.packID(id))
+	} else if id := sandboxIDInError(rec.Err); id != "" {
+		f.addSandbox(n, b.packID(id))
+	}
+}
+
+// sandboxIDInError finds the ID in the runtime's `… for sandbox "<id>": …`.
+func sandboxIDInError(err string) string {
+	_, rest, ok := strings.Cut(err, `sandbox "`)
+	if !ok {
+		return ""
+	}
+	id, _, ok := strings.Cut(rest, `"`)
+	if !ok || len(id) < 12 || strings.ContainsAny(id, " /") {
+		return ""
+	}
+	return id
+}
+
+// addSandbox keeps the sandbox ID p (packID).
+func (f *flowState) addSandbox(n *nodeState, p []byte) {
+	if f.isSandbox(p) || len(f.sandboxes) >= maxSandboxes {
+		return
+	}
+	id := rid(p)
+	f.sandboxes = append(f.sandboxes, id)
+	n.byID[id] = f
+}
+
+// isSandbox reports whether p (packID) is one of f's sandboxes.
+func (f *flowState) isSandbox(p []byte) bool {
+	for _, s := range f.sandboxes {
+		if s == rid(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// maxSandboxes bounds the IDs kept for a pod whose sandbox fails for days.
+const maxSandboxes = 64

@@ -1,0 +1,205 @@
+package timeline
+
+import (
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// The status manager (pkg/kubelet/status) sends the API server the pod's
+// status as a patch, and logs it: the one place the log says which runtime
+// ID is which container, with exit codes, restart counts and readiness. The
+// prober's results reach it too, and a readiness probe turned ready is seen
+// in the sync loop's "SyncLoop (probe)" line. Beside it, the startup latency
+// tracker's "Observed pod startup duration" gives the kubelet's own figures
+// for the pod's start, set here beside podflow's (slo.go).
+
+// probeSaysReady reports whether a ready-stage marker line counts: a
+// "SyncLoop (probe)" line does only for a readiness probe turned ready (a
+// liveness or startup probe, or a failing one, says nothing of readiness).
+func probeSaysReady(rec *parser.Record) bool {
+	if rec.Msg != "SyncLoop (probe)" {
+		return true
+	}
+	return rec.Str("probe") == "readiness" && rec.Str("status") == "ready"
+}
+
+// statusPatch reads "Patch status for pod": container statuses map runtime
+// IDs to names and give exit codes and restart counts; the Ready condition
+// completes the ready stage.
+func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
+	b.touch(f, rec)
+	d := &b.patch
+	if !d.decodeField(rec, "patch") {
+		return
+	}
+	p := &d.doc
+	if u := p.uid; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
+		// A static pod's status goes to its mirror pod, under the API's UID.
+		u = strings.Clone(u)
+		f.mirror = u
+		b.indexUID(f.node, u, f)
+	}
+	if p.phase != "" {
+		b.setText(&f.phase, p.phase)
+	}
+	for i := range p.init {
+		b.applyCStatus(f, &p.init[i], ContainerInit, rec)
+	}
+	for i := range p.ctrs {
+		b.applyCStatus(f, &p.ctrs[i], ContainerRegular, rec)
+	}
+	for _, c := range p.conds {
+		if c.typ == "Ready" && c.status == "True" {
+			b.stageEffect(f, StReady, Complete, rec, "")
+		}
+	}
+}
+
+func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) {
+	if cs.name == "" {
+		return
+	}
+	c := b.container(f, cs.name, typ)
+	if cs.image != "" && c.image == 0 {
+		b.setText(&c.image, cs.image)
+	}
+	if cs.containerID != "" {
+		f.bindID(c, b.packID(stripRuntime(cs.containerID)))
+	}
+	if cs.hasRestartCount && cs.restartCount > c.restartCount {
+		c.restartCount = cs.restartCount
+	}
+	if cs.hasReady {
+		c.ready = cs.ready
+	}
+	switch {
+	case cs.waiting:
+		c.state = runWaiting
+		if cs.waitingReason != "" {
+			b.setText(&c.reason, cs.waitingReason)
+		}
+	case cs.running:
+		c.state = runRunning
+		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
+	case cs.terminated:
+		c.state = runTerminated
+		code := cs.exitCode
+		c.exitCode, c.hasExit = code, true
+		b.setText(&c.reason, cs.terminatedReason)
+		if typ == ContainerInit && code == 0 {
+			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
+			// PLEG saw it exit before this patch said how: it completed then.
+			if s := c.stages.get(CStCompleted); !c.died.IsZero() && b.before(c.died, s.complete) && !b.before(c.died, s.begin) {
+				s.complete = c.died
+			} else if !c.died.IsZero() && b.before(c.died, s.complete) && b.before(c.died, s.begin) {
+				s.begin, s.complete = c.died, c.died
+			}
+		}
+	}
+}
+
+// startupState is a Startup as the builder keeps it, in 80 bytes of the
+// some 220 of a Startup and what it points to: what the kubelet's startup
+// line says, the rule it follows, podflow's end-to-end figure then.
+type startupState struct {
+	kubeletE2E, kubeletSLO, podflowE2E Duration // when has says
+	created, observed                  stamp
+	ev                                 evidence
+	has                                startupHas
+	rule                               sloRule
+}
+
+type startupHas uint8
+
+const (
+	hasKubeletE2E startupHas = 1 << iota
+	hasKubeletSLO
+	hasPodflowE2E
+)
+
+func (b *Builder) startup(f *flowState, rec *parser.Record) {
+	b.touch(f, rec)
+	st := f.startup
+	if st == nil {
+		st = &startupState{}
+		f.startup = st
+	} else {
+		b.release(st.ev)
+		*st = startupState{}
+	}
+	st.ev = b.stageEvidence(rec)
+	if v, ok := rec.Field("podStartE2EDuration"); ok {
+		if d, err := time.ParseDuration(v.String()); err == nil {
+			st.kubeletE2E, st.has = Duration(d), st.has|hasKubeletE2E
+		}
+	}
+	if v, ok := rec.Field("podStartSLOduration"); ok && v.Kind == parser.KindNumber {
+		st.kubeletSLO, st.has = Duration(time.Duration(v.Num*float64(time.Second))), st.has|hasKubeletSLO
+	}
+	// podflow's own figure: from the pod's creation to the moment this line
+	// shows the kubelet observed it running.
+	start := b.timeOf(f.first)
+	if v, ok := rec.Field("podCreationTimestamp"); ok && v.Kind == parser.KindString {
+		if t, ok := parseKubeTime(v.Str); ok && t.Before(rec.Time) {
+			st.created = b.stampAt(t)
+			start = t
+		}
+	}
+	obs := rec.Time
+	st.observed = b.stampAt(obs)
+	if !start.IsZero() {
+		st.podflowE2E, st.has = Duration(obs.Sub(start)), st.has|hasPodflowE2E
+	}
+	st.rule = sloRuleOf(rec)
+	// The pod was observed running: at V0 this is the only proof.
+	b.stageEffect(f, StRunning, Observe, rec, "")
+}
+
+func parseKubeTime(s string) (time.Time, bool) {
+	if i := strings.Index(s, " m="); i >= 0 {
+		s = s[:i]
+	}
+	for _, layout := range []string{"2006-01-02 15:04:05.999999999 -0700 MST", "2006-01-02 15:04:05 -0700 MST", time.RFC3339Nano} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return t, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// publicStartup returns the flow's startup figures in their public form,
+// with podflow's SLO figure, in one allocation.
+func (b *Builder) publicStartup(f *flowState, v int) *Startup {
+	st := f.startup
+	blk := &struct {
+		Startup
+		ke2e, kslo, pe2e, pslo Duration
+		created, obs           time.Time
+		ev                     Evidence
+	}{ke2e: st.kubeletE2E, kslo: st.kubeletSLO, pe2e: st.podflowE2E, obs: b.timeOf(st.observed), ev: b.evidence(st.ev.where, st.ev.at, true)}
+	out := &blk.Startup
+	out.ObservedRunning, out.Evidence = &blk.obs, &blk.ev
+	if st.has&hasKubeletE2E != 0 {
+		out.KubeletE2E = &blk.ke2e
+	}
+	if st.has&hasKubeletSLO != 0 {
+		out.KubeletSLO = &blk.kslo
+	}
+	if st.has&hasPodflowE2E != 0 {
+		out.PodflowE2E = &blk.pe2e
+	}
+	if !st.created.IsZero() {
+		blk.created = b.timeOf(st.created)
+		out.Created = &blk.created
+	}
+	if d, ok := b.podflowSLO(f, out, st.rule, v); ok {
+		blk.pslo = d
+		out.PodflowSLO = &blk.pslo
+	}
+	return out
+}
+
+// span is a stretch of time that podflowSLO (slo.go) measures.
+type span struct{ from, to instant }
