@@ -1,6 +1,3 @@
-// Package timeline rebuilds each pod's journey through the kubelet from
-// parser records, against the reference pipeline (pipeline.go), and judges
-// how it ended. It knows nothing of terminals or files.
 package timeline
 
 import (
@@ -14,7 +11,7 @@ import (
 )
 
 // The builder's entry points, and the dispatch of a record to the
-// subsystem whose line it is. What a line means lives in that
+// subsystem whose line it is (doc.go tells the whole path). What a line means lives in that
 // subsystem's file; here is only where it goes, and the work every record
 // pays for, kept in one place to be kept small.
 

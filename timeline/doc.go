@@ -1,0 +1,51 @@
+// Package timeline rebuilds each pod's journey through the kubelet from
+// parser records, against the reference pipeline (pipeline.go), and judges
+// how it ended. It knows nothing of terminals or files.
+//
+// # From a record to a verdict
+//
+// A kubelet log is mostly lines no stage reads, so the cheapest work comes
+// first and the state kept grows with pods, not lines:
+//
+//  1. Want (builder.go, match.go) is the parser's filter: it sees a line's
+//     raw message before anything is decoded and declines those that no
+//     marker, identity or node rule reads.
+//  2. Add (builder.go) takes each record that passed. It finds the
+//     record's node (nodes.go), sends container-runtime lines to
+//     runtime.go and "Event occurred" lines to events.go, and looks the
+//     message up among the markers of the Reference table in pipeline.go:
+//     each marker is one log message that moves one stage (Begin,
+//     Complete, Fail, Retry or Observe).
+//  3. apply (builder.go) hands a matched line to the subsystem it comes
+//     from in the kubelet, one file each, named as pkg/kubelet names them:
+//     syncloop.go (SyncLoop ADD and its config sources), podworkers.go
+//     ("Error syncing pod", matched by its error's text), volumes.go,
+//     sandbox.go, containers.go (containers, their IDs and exit codes),
+//     pleg.go, status.go (status patches, readiness probes, startup
+//     figures), slo.go (the runtime's own times of an init container),
+//     termination.go and nodes.go (the node's own lines and problems, kept
+//     as findings). A marker with no Special needs no code of its own:
+//     admission and most volume, sandbox and termination stages are data.
+//  4. Every handler first finds the line's pod (podmanager.go, by the name
+//     and UID renderings of identity.go, through flowcache.go) and ends with
+//     a stage effect (stages.go) on the pod's flowState or on one of its
+//     containers: a stage's begin, completion, failed attempts, retries,
+//     reason and a few evidence lines (evidence.go).
+//  5. Finish (finish.go) judges each flowState once the log is read: each
+//     stage's Status against its budget and the log's -v (judge: done,
+//     failed, stalled, active, pending, unknown, skipped), the pod's
+//     Verdict and the stage it stalled at (verdict), and a diagnosis in
+//     plain words (diagnose), into the public Flow (types.go).
+//
+// # Storage
+//
+// A busy node's log names tens of thousands of pods, so a flow is kept
+// compact while the log is read and only the builder that made it reads it
+// back: texts are interned and held by index (intern.go), times are packed
+// stamps (compact.go, instant.go), evidence lines are positions (compact.go,
+// evidence.go), and stages sit in fixed slots (slots.go). Handlers reach it
+// mostly through small APIs (stampAt and before, intern and setText,
+// packID, stageEvidence, the slots' get and put), so that the kubelet's
+// logic reads as such and a change of layout stays in those files; touch
+// (stages.go), run for nearly every record, compares packed stamps in place.
+package timeline
