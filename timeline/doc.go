@@ -32,10 +32,11 @@
 //     containers: a stage's begin, completion, failed attempts, retries,
 //     reason and a few evidence lines (evidence.go).
 //  5. Finish (finish.go) judges each flowState once the log is read: each
-//     stage's Status against its budget and the log's -v (judge: done,
-//     failed, stalled, active, pending, unknown, skipped), the pod's
-//     Verdict and the stage it stalled at (verdict), and a diagnosis in
-//     plain words (diagnose), into the public Flow (types.go).
+//     stage's Status against its budget and the log's -v, in pipeline
+//     order (sequence.go: done, failed, stalled, active, pending, unknown,
+//     skipped), the flow's public form (judge.go), the pod's Verdict and
+//     the stage it stalled at (verdict.go), and a diagnosis in plain words
+//     (diagnose.go), into the public Flow (types.go).
 //
 // # Storage
 //
@@ -43,7 +44,9 @@
 // compact while the log is read and only the builder that made it reads it
 // back: texts are interned and held by index (intern.go), times are packed
 // stamps (compact.go, instant.go), evidence lines are positions (compact.go,
-// evidence.go), and stages sit in fixed slots (slots.go). Handlers reach it
+// evidence.go), and stages sit in fixed slots (slots.go); the status
+// patch is read by a JSON scanner of its own (patchscan.go, jsonscan.go)
+// apart from what the patch means (patch.go). Handlers reach it
 // mostly through small APIs (stampAt and before, intern and setText,
 // packID, stageEvidence, the slots' get and put), so that the kubelet's
 // logic reads as such and a change of layout stays in those files; touch
