@@ -300,4 +300,19 @@ func TestWildManifest(t *testing.T) {
 	if len(files) < 80 {
 		t.Errorf("testdata/wild holds %d excerpts; the corpus needs at least 80", len(files))
 	}
+	// The spread the corpus is built to have: old printf kubelets, the
+	// middle years and today's structured logs, the JSON format among them.
+	eras, formats := map[string]int{}, map[string]int{}
+	for _, e := range all {
+		eras[e.Era]++
+		formats[e.Format]++
+	}
+	for era, least := range map[string]int{"old": 10, "mid": 20, "new": 30} {
+		if eras[era] < least {
+			t.Errorf("%d excerpts of era %s; the corpus needs at least %d", eras[era], era, least)
+		}
+	}
+	if formats["json"]+formats["json-export"] == 0 {
+		t.Error("no excerpt in the JSON logging format")
+	}
 }
