@@ -70,6 +70,12 @@ an RFC3339 time or a duration counted back from the end of the log.
 --sort-by sorts ascending by start (default), duration, waited, name
 (namespace/name) or verdict (worst first).
 
+On a terminal the table fits its width and no row wraps: stage labels,
+node names and pod names are cut in the middle (a pod keeps its unique
+suffix: payments-7b…-q9zrt), REASON gets the room left, and a NAMESPACE
+every pod shares, then NODE, are left out (said on standard error).
+Piped, rows are whole; -o wide gives every column and the whole reason.
+
 Verdicts are coloured on a terminal (green Running, Completed,
 Terminated; red Failed, Rejected; yellow Stalled, Terminating; grey
 Incomplete); NO_COLOR or --color=never turn colour off.
@@ -387,6 +393,10 @@ func shorten(s string, n int) string {
 	if textWidth(s) <= n {
 		return s
 	}
+	if n < 30 {
+		// Too narrow for a head and a root cause: the beginning, to a word.
+		return truncateWords(s, n)
+	}
 	links := strings.Split(s, ": ")
 	head := links[0]
 	tail := ""
@@ -405,34 +415,82 @@ func shorten(s string, n int) string {
 		last := links[len(links)-1]
 		room := n - textWidth(last) - textWidth(" … ")
 		if len(links) == 1 || room < n/3 {
-			return truncate(s, n)
+			return truncateWords(s, n)
 		}
-		return string([]rune(head)[:room]) + " … " + last
+		return cutWords(head, room) + " … " + last
 	}
 	return truncate(head, n) + " … " + tail
 }
 
-// printPodTable prints the get-pods table.
+// Columns of the get-pods table.
+const (
+	colNS = iota
+	colName
+	colNode
+	colVerdict
+	colStage
+	colTime
+)
+
+// podTableSteps is how the get-pods table gives up width on a terminal
+// narrower than its widest row, in order: a short WAITED/DURATION header,
+// long stage labels cut, a NAMESPACE every pod shares left out, gaps of
+// two, REASON down to 30 columns, then node names, stages and pod names
+// cut in the middle (a pod keeps its suffix), NODE left out, and at last
+// everything down to a floor. reason is the REASON column, timeW the
+// width of the WAITED/DURATION values; oneNS says every pod is in one
+// namespace. -o wide keeps every column it was asked for: they only
+// narrow.
+func podTableSteps(reason, timeW int, oneNS, wide bool) []fitStep {
+	var steps []fitStep
+	if !wide {
+		steps = append(steps, fitStep{col: colTime, to: max(timeW, len(shortTimeHeader))})
+	}
+	steps = append(steps, fitStep{col: colStage, to: 24})
+	if oneNS && !wide {
+		steps = append(steps, fitStep{col: colNS, drop: true})
+	}
+	steps = append(steps, fitStep{col: -1, to: 2}, fitStep{col: reason, to: 30})
+	if wide {
+		steps = append(steps, fitStep{col: reason - 2, to: 13}) // UID
+	}
+	steps = append(steps, fitStep{col: colNode, to: 14}, fitStep{col: colStage, to: 20},
+		fitStep{col: colName, to: 20}, fitStep{col: colNode, to: 12})
+	if !wide {
+		steps = append(steps, fitStep{col: colNode, drop: true})
+	}
+	return append(steps,
+		fitStep{col: reason, to: 20}, fitStep{col: colName, to: 16}, fitStep{col: colStage, to: 14},
+		fitStep{col: reason, to: 12}, fitStep{col: colName, to: 12}, fitStep{col: colStage, to: 10})
+}
+
+// shortTimeHeader is WAITED/DURATION's header on a narrow terminal.
+const shortTimeHeader = "WAIT/DUR"
+
+// printPodTable prints the get-pods table. On a terminal it is fitted to
+// the width (fitWidths with podTableSteps): no row wraps; a pod name, a
+// node name and a stage are cut in the middle, the reason shortened to
+// the room left; columns left out are said on standard error. Piped, the
+// rows are whole (the reason as shorten gives it in 80 columns, whole
+// with -o wide).
 func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) {
 	t := &Table{
 		Headers:  []string{"NAMESPACE", "NAME", "NODE", "VERDICT", "STAGE", "WAITED/DURATION", "REASON"},
 		NoHeader: noHeaders,
-		Flex:     6,
+		Flex:     -1,
 	}
 	if wide {
-		t.Headers = append(t.Headers[:6:6], "START", "WAITED", "DURATION", "RESTARTS", "UID", "SOURCE", "REASON")
-		t.Flex = 12
+		// Each figure once: WAITED and DURATION stand for WAITED/DURATION.
+		t.Headers = []string{"NAMESPACE", "NAME", "NODE", "VERDICT", "STAGE", "START", "WAITED", "DURATION", "RESTARTS", "UID", "SOURCE", "REASON"}
 	}
-	if ioS.OutTTY {
-		t.MaxWidth = ioS.Width
-	}
+	reasons := make([]string, len(items))
 	for i := range items {
 		f := &items[i]
 		name := f.Pod.Name
 		if f.Incarnation > 1 {
 			name += " #" + strconv.Itoa(f.Incarnation)
 		}
-		row := []string{dash(oneLine(f.Pod.Namespace)), oneLine(name), dash(oneLine(f.Node)), string(f.Verdict), stageLabel(f), flowTime(f)}
+		row := []string{dash(oneLine(f.Pod.Namespace)), oneLine(name), dash(oneLine(f.Node)), string(f.Verdict), stageLabel(f)}
 		if wide {
 			restarts := 0
 			for _, c := range f.Containers {
@@ -440,8 +498,11 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 			}
 			row = append(row, stamp(f.Start), humanDuration(time.Duration(f.Waited)), humanDuration(time.Duration(f.Duration)),
 				strconv.Itoa(restarts), dash(oneLine(f.Pod.UID)), dash(f.Source))
+		} else {
+			row = append(row, flowTime(f))
 		}
-		reason := oneLine(f.Reason)
+		reasons[i] = oneLine(f.Reason)
+		reason := reasons[i]
 		if !wide {
 			// The short form, like kubectl's STATUS; -o wide, describe and
 			// -o json give it whole.
@@ -450,11 +511,116 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 		row = append(row, dash(reason))
 		t.Rows = append(t.Rows, row)
 	}
+	keep := make([]bool, len(t.Headers))
+	for i := range keep {
+		keep[i] = true
+	}
+	if ioS.OutTTY && ioS.Width > 0 {
+		keep = fitPodTable(ioS, t, reasons, wide)
+	}
 	t.Color = func(row, col int) string {
-		if col == 3 {
+		if col == colVerdict {
 			return verdictColor(items[row].Verdict)
 		}
 		return ""
 	}
+	if !keep[colNS] || !keep[colNode] {
+		// Columns left out go from the table, and the colour follows the
+		// verdict to its place.
+		verdictAt := 0
+		for i := range colVerdict {
+			if keep[i] {
+				verdictAt++
+			}
+		}
+		t.Headers = keepCols(t.Headers, keep)
+		for i, r := range t.Rows {
+			t.Rows[i] = keepCols(r, keep)
+		}
+		t.Color = func(row, col int) string {
+			if col == verdictAt {
+				return verdictColor(items[row].Verdict)
+			}
+			return ""
+		}
+	}
 	t.Print(ioS.Out, color)
+}
+
+// fitPodTable fits t, the get-pods table, to the terminal's width: cells
+// are cut to the widths fitWidths gives, the reasons shortened from their
+// whole text, the gap set and lines clipped as a last resort. It returns
+// which columns stay, and says on standard error which do not.
+func fitPodTable(ioS *IO, t *Table, reasons []string, wide bool) []bool {
+	reasonCol := len(t.Headers) - 1
+	nat := make([]int, len(t.Headers))
+	if !t.NoHeader {
+		for i, h := range t.Headers {
+			nat[i] = textWidth(h)
+		}
+	}
+	timeW := 0
+	oneNS := true
+	for _, r := range t.Rows {
+		for i, c := range r {
+			nat[i] = max(nat[i], textWidth(c))
+		}
+		timeW = max(timeW, textWidth(r[colTime]))
+		oneNS = oneNS && r[colNS] == t.Rows[0][colNS]
+	}
+	w, gap := fitWidths(nat, 3, reasonCol, podTableSteps(reasonCol, timeW, oneNS, wide), ioS.Width)
+	t.Gap, t.MaxWidth, t.Clip = gap, ioS.Width, true
+	cut := func(i int, s string) string {
+		switch i {
+		case colName:
+			return cutMiddle(s, w[i])
+		case colNode:
+			return cutHost(s, w[i])
+		case colStage:
+			return cutStage(s, w[i])
+		case reasonCol:
+			return s // shortened below, from the whole reason
+		}
+		return truncate(s, w[i])
+	}
+	for ri, r := range t.Rows {
+		for i := range r {
+			if w[i] > 0 {
+				r[i] = cut(i, r[i])
+			}
+		}
+		if reasons[ri] != "" && w[reasonCol] < nat[reasonCol] {
+			r[reasonCol] = shorten(reasons[ri], w[reasonCol])
+		}
+	}
+	if !wide && w[colTime] < textWidth(t.Headers[colTime]) {
+		t.Headers[colTime] = shortTimeHeader
+	}
+	keep := make([]bool, len(w))
+	var left []string
+	for i, x := range w {
+		keep[i] = x > 0
+		if !keep[i] {
+			what := t.Headers[i]
+			if i == colNS && len(t.Rows) > 0 {
+				what += " (all " + t.Rows[0][colNS] + ")"
+			}
+			left = append(left, what)
+		}
+	}
+	if len(left) > 0 {
+		fmt.Fprintf(ioS.ErrOut, "podflow: %s left out to fit %d columns\n", strings.Join(left, " and "), ioS.Width)
+	}
+	return keep
+}
+
+// keepCols is r without the columns keep leaves out.
+func keepCols(r []string, keep []bool) []string {
+	out := r[:0:0]
+	for i, c := range r {
+		if i >= len(keep) || keep[i] {
+			out = append(out, c)
+		}
+	}
+	return out
 }

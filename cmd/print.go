@@ -257,6 +257,9 @@ type Table struct {
 	Flex     int
 	Gap      int // spaces between columns; 0 means 3
 	Indent   int // spaces before every line
+	// Clip cuts every line to MaxWidth, so that a terminal never wraps
+	// one, whatever the widths (the last resort of a fitted table).
+	Clip bool
 }
 
 const spaces = "                                                                "
@@ -323,19 +326,29 @@ func (t *Table) Print(w io.Writer, color bool) {
 		for last >= 0 && r[last] == "" {
 			last--
 		}
+		pos := t.Indent
+		clip := t.Clip && t.MaxWidth > 0
 		for i := 0; i <= last; i++ {
 			c, wd := r[i], textWidth(r[i])
 			if wd > widths[i] {
 				c = truncate(c, widths[i])
 				wd = textWidth(c)
 			}
-			pad := widths[i] - wd
+			pad := widths[i] - wd + gap
+			if clip && pos+wd >= t.MaxWidth {
+				c = truncate(c, t.MaxWidth-pos)
+				wd, last = textWidth(c), i
+			}
+			if clip {
+				pad = min(pad, t.MaxWidth-pos-wd)
+			}
+			pos += wd + pad
 			if row >= 0 && t.Color != nil && color {
 				c = paint(true, t.Color(row, i), c)
 			}
 			b.WriteString(c)
 			if i < last {
-				space(pad + gap)
+				space(pad)
 			}
 		}
 		b.WriteByte('\n')

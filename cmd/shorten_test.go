@@ -15,7 +15,7 @@ func TestShortenReason(t *testing.T) {
 		{"Back-off restarting failed container worker in pod worker-5d8f7b9c4-m2v6n_default(5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f) (last exit code 1)",
 			"Back-off restarting failed container worker (last exit code 1)"},
 		{`unmounted volumes=[config], unattached volumes=[config kube-api-access-x]: timed out waiting for the condition`,
-			`unmounted volumes=[config], unattached vol … timed out waiting for the condition`},
+			`unmounted volumes=[config], unattached … timed out waiting for the condition`},
 		// No link boundary that fits: cut.
 		{"0123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789", "0123456789012345678901234567890123456789012345678901234567890123456789012345678…"},
 	}
