@@ -260,7 +260,7 @@ func (d *describer) describe() {
 	d.kv(0, "Verdict", paint(d.color, verdictColor(f.Verdict), string(f.Verdict)))
 	if f.StalledAt != "" {
 		d.kv(0, "Stalled At", stageLabel(f))
-		d.kv(0, "Waited", humanDuration(time.Duration(f.Waited)))
+		d.kv(0, "Waited", waitedCell(f))
 	} else {
 		d.kv(0, "Last Stage", dash(f.Stage))
 	}
@@ -351,7 +351,12 @@ func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 			note = append(note, oneLine(s.Reason))
 		}
 		start := relDuration(s.Start.Sub(f.Start)) + " (" + clock(*s.Start) + ")"
-		t.Rows = append(t.Rows, []string{s.ID, start, humanDuration(dur), string(s.Status), bar(dur, total), strings.Join(note, ": ")})
+		durCell := humanDuration(dur)
+		if s.Status == timeline.StatusPending {
+			// Begun in name only: it has taken no time the log shows.
+			durCell, dur = "-", 0
+		}
+		t.Rows = append(t.Rows, []string{s.ID, start, durCell, string(s.Status), bar(dur, total), strings.Join(note, ": ")})
 		colors = append(colors, statusColor(s.Status))
 		if s.End != nil {
 			e := *s.End

@@ -295,6 +295,16 @@ func flowTime(f *timeline.Flow) string {
 	return humanDuration(time.Duration(f.Duration))
 }
 
+// waitedCell is how long a flow waited at the stage it stopped at, or
+// "-" when it stopped at none or at one that never began (a pending
+// stage waited no time that the log shows: "0s" would claim it did).
+func waitedCell(f *timeline.Flow) string {
+	if f.StalledAt == "" || f.Waited == 0 {
+		return "-"
+	}
+	return humanDuration(time.Duration(f.Waited))
+}
+
 func dash(s string) string {
 	if s == "" {
 		return "-"
@@ -496,7 +506,7 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 			for _, c := range f.Containers {
 				restarts += c.Restarts
 			}
-			row = append(row, stamp(f.Start), humanDuration(time.Duration(f.Waited)), humanDuration(time.Duration(f.Duration)),
+			row = append(row, stamp(f.Start), waitedCell(f), humanDuration(time.Duration(f.Duration)),
 				strconv.Itoa(restarts), dash(oneLine(f.Pod.UID)), dash(f.Source))
 		} else {
 			row = append(row, flowTime(f))
