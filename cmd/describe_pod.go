@@ -256,7 +256,13 @@ func (d *describer) describe() {
 		d.kv(0, "Incarnation", strconv.Itoa(f.Incarnation))
 	}
 	d.kv(0, "Start", stamp(f.Start))
-	d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
+	if underWay(f) {
+		// Its duration runs to the log's end: an End before that would
+		// contradict it.
+		d.kv(0, "End", "-  (under way when the log ends, "+stamp(flowEnd(f))+": "+humanDuration(time.Duration(f.Duration))+")")
+	} else {
+		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
+	}
 	d.kv(0, "Verdict", paint(d.color, verdictColor(f.Verdict), string(f.Verdict)))
 	if f.StalledAt != "" {
 		d.kv(0, "Stalled At", stageLabel(f))
@@ -306,16 +312,11 @@ func bar(d, total time.Duration) string {
 }
 
 // stageEnd is a stage's end, or the flow's end for stages still open.
-func (d *describer) stageEnd(s *timeline.Stage) time.Time {
-	if s.End != nil {
-		return *s.End
-	}
-	return d.f.End
-}
+func (d *describer) stageEnd(s *timeline.Stage) time.Time { return stageEnd(d.f, s) }
 
 func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 	f := d.f
-	total := f.End.Sub(f.Start)
+	total := time.Duration(f.Duration)
 	t := &Table{Headers: []string{"STAGE", "START", "DURATION", "STATUS", "", "NOTE"}, Indent: indent, Flex: 5, MaxWidth: d.width}
 	var colors []string
 	var prevEnd *time.Time

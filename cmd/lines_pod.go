@@ -181,10 +181,7 @@ func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) 
 		if s.Start == nil {
 			continue
 		}
-		end := f.End
-		if s.End != nil {
-			end = *s.End
-		}
+		end := stageEnd(f, &s)
 		if from.IsZero() || s.Start.Before(from) {
 			from = *s.Start
 		}

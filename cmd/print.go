@@ -862,6 +862,22 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[exp])
 }
 
+// flowEnd is when a flow ended as its duration counts it: its last
+// stage's end, or for a flow still under way when the log ends (Stalled,
+// Incomplete, Terminating, Failed while crash-looping) the log's end,
+// where the engine's End is still the last stage's end. Every view that
+// draws or counts a flow's span ends it here, so that its figures are
+// the duration's.
+func flowEnd(f *timeline.Flow) time.Time {
+	return f.Start.Add(time.Duration(f.Duration))
+}
+
+// underWay reports whether the flow was still under way when the log
+// ended: its duration runs past its last stage's end.
+func underWay(f *timeline.Flow) bool {
+	return flowEnd(f).After(f.End)
+}
+
 // stageLabel names where a flow stopped: the stalled stage, as
 // containers/NAME:STAGE when inside a container, else the last stage.
 func stageLabel(f *timeline.Flow) string {

@@ -179,8 +179,8 @@ func buildReport(a *Analysis, items []timeline.Flow) reportData {
 		if t0.IsZero() || (!f.Start.IsZero() && f.Start.Before(t0)) {
 			t0 = f.Start
 		}
-		if f.End.After(t1) {
-			t1 = f.End
+		if e := flowEnd(&f); e.After(t1) {
+			t1 = e
 		}
 	}
 	for _, v := range timeline.Verdicts {
@@ -260,10 +260,7 @@ func buildReport(a *Analysis, items []timeline.Flow) reportData {
 				if s.Start == nil || s.Status == timeline.StatusPending || s.Status == timeline.StatusSkipped {
 					continue
 				}
-				end := f.End
-				if s.End != nil {
-					end = *s.End
-				}
+				end := stageEnd(f, &s)
 				x0, x1 := x(*s.Start), x(end)
 				w := math.Max(x1-x0, 2)
 				var t strings.Builder

@@ -180,8 +180,8 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 		if start.IsZero() || f.Start.Before(start) {
 			start = f.Start
 		}
-		if f.End.After(end) {
-			end = f.End
+		if e := flowEnd(f); e.After(end) {
+			end = e
 		}
 	}
 	if start.IsZero() {
@@ -211,10 +211,7 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 			if s.Start == nil {
 				continue
 			}
-			e := f.End
-			if s.End != nil {
-				e = *s.End
-			}
+			e := stageEnd(f, &s)
 			first := int(s.Start.Sub(start) / bucket)
 			last := int(e.Sub(start) / bucket)
 			for b := max(first, 0); b <= last && b < n; b++ {

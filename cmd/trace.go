@@ -260,11 +260,11 @@ func chromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 		key := oneLine(f.Pod.Key())
 		meta("thread_name", pid, tid, map[string]any{"name": key})
 		meta("thread_sort_index", pid, tid, map[string]any{"sort_index": tid})
-		root := traceSpan{name: key, cat: "pod", from: us(f.Start), to: us(f.End), args: map[string]any{
+		root := traceSpan{name: key, cat: "pod", from: us(f.Start), to: us(flowEnd(f)), args: map[string]any{
 			"verdict": string(f.Verdict), "uid": oneLine(f.Pod.UID), "stage": stageLabel(f), "reason": oneLine(f.Reason)}}
-		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, f.End, us)))
+		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, flowEnd(f), us)))
 		for _, c := range f.Containers {
-			cs := stageSpans(c.Stages, f.End, us)
+			cs := stageSpans(c.Stages, flowEnd(f), us)
 			if len(cs) == 0 {
 				continue
 			}
@@ -391,7 +391,7 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	if s.End != nil {
 		return *s.End
 	}
-	return f.End
+	return flowEnd(f)
 }
 
 func stageStatus(s *timeline.Stage) OTLPStatus {
@@ -492,7 +492,7 @@ func otlpSpans(f *timeline.Flow) []OTLPSpan {
 	}
 	rootID := spanID(tid, "syncPod")
 	root := OTLPSpan{TraceID: tid, SpanID: rootID, Name: "syncPod", Kind: spanKindInternal,
-		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos(f.End),
+		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos(flowEnd(f)),
 		Attributes: append(append([]OTLPKeyValue{}, podAttrs...), strAttr("podflow.verdict", string(f.Verdict))),
 	}
 	switch f.Verdict {

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/podflow/podflow/timeline"
 )
@@ -81,4 +82,72 @@ func TestPendingShowsDash(t *testing.T) {
 			}
 		}
 	}
+}
+
+var (
+	startLine = regexp.MustCompile(`(?m)^Start: +(\S+)$`)
+	endLine   = regexp.MustCompile(`(?m)^End: +(.*)$`)
+	waitLine  = regexp.MustCompile(`(?m)^Waited: +(\S+)$`)
+)
+
+// TestViewsAgree: every pod of every corpus and format log has the same
+// start, end, duration and wait in describe pod, get pods -o json, get
+// pods and get pods -o wide, and describe's End agrees with its own
+// duration (a flow still under way ends at the log's end, not at its last
+// stage's end).
+func TestViewsAgree(t *testing.T) {
+	for _, in := range viewInputs(t) {
+		fl := podsOf(t, in)
+		wide, _, _ := runPodflow(t, false, "get", "pods", "-o", "wide", "--no-headers", in)
+		narrow, _, _ := runPodflow(t, false, "get", "pods", "--no-headers", in)
+		wideRows, narrowRows := rowsOf(wide), rowsOf(narrow)
+		if len(wideRows) != len(fl.Items) || len(narrowRows) != len(fl.Items) {
+			t.Fatalf("%s: %d pods in -o json, %d rows -o wide, %d rows", in, len(fl.Items), len(wideRows), len(narrowRows))
+		}
+		for i := range fl.Items {
+			f := &fl.Items[i]
+			what := in + " " + f.Pod.Name
+			dur := humanDuration(time.Duration(f.Duration))
+			end := f.Start.Add(time.Duration(f.Duration))
+			out := describeOf(t, in, f)
+			if m := startLine.FindStringSubmatch(out); m == nil || m[1] != stamp(f.Start) {
+				t.Errorf("%s: describe Start %v, json start %s", what, m, stamp(f.Start))
+			}
+			m := endLine.FindStringSubmatch(out)
+			switch {
+			case m == nil:
+				t.Errorf("%s: describe has no End", what)
+			case end.Equal(f.End) && m[1] != stamp(f.End)+"  ("+dur+")":
+				t.Errorf("%s: describe End %q, json end %s duration %s", what, m[1], stamp(f.End), dur)
+			case !end.Equal(f.End) && m[1] != "-  (under way when the log ends, "+stamp(end)+": "+dur+")":
+				t.Errorf("%s: describe End %q, json start+duration %s (%s)", what, m[1], stamp(end), dur)
+			}
+			waited := waitedCell(f)
+			if f.StalledAt != "" {
+				if m := waitLine.FindStringSubmatch(out); m == nil || m[1] != waited {
+					t.Errorf("%s: describe Waited %v, json waited %s", what, m, waited)
+				}
+			}
+			// -o wide: NAMESPACE NAME NODE VERDICT STAGE START WAITED DURATION …
+			// (a name or node never holds a space here).
+			if c := strings.Fields(wideRows[i]); c[1] != f.Pod.Name || c[5] != stamp(f.Start) || c[6] != waited || c[7] != dur {
+				t.Errorf("%s: -o wide row %q, json start %s waited %s duration %s", what, wideRows[i], stamp(f.Start), waited, dur)
+			}
+			want := dur
+			if f.Verdict == timeline.VerdictStalled && f.Waited > 0 {
+				want = waited
+			}
+			if c := strings.Fields(narrowRows[i]); c[1] != f.Pod.Name || c[5] != want {
+				t.Errorf("%s: get pods row %q, want WAITED/DURATION %s", what, narrowRows[i], want)
+			}
+		}
+	}
+}
+
+// rowsOf is the lines of a table without headers.
+func rowsOf(out string) []string {
+	if strings.TrimSpace(out) == "" {
+		return nil
+	}
+	return strings.Split(strings.TrimSpace(out), "\n")
 }
