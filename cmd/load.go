@@ -154,6 +154,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
 	a.Notes = mr.Notices()
+	if runtimeOnly(a.Stats) {
+		a.Notes = append(a.Notes, errors.New("no kubelet lines: judging only what the runtime's lines prove (the kubelet logs most stages and the runtime few: pass the kubelet's log too, e.g. journalctl -u kubelet > kubelet.log)"))
+	}
 	if s := a.Flows.Summary; s.PodLimit > 0 {
 		a.Warnings = append(a.Warnings, fmt.Errorf("pod limit reached: analysed the first %d pods; %d records about further pods were not analysed (raise it with --max-pods)", s.PodLimit, s.Dropped))
 	}
@@ -172,6 +175,14 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	a.redact = ioS.Redact
 	present(a.redact, a.Flows)
 	return a, nil
+}
+
+// runtimeOnly reports whether the inputs held container-runtime lines
+// (containerd's or CRI-O's logrus text) and not one kubelet line (klog
+// text or JSON): every verdict then rests on the runtime's few lines.
+func runtimeOnly(s parser.Stats) bool {
+	kubelet := s.ByFormat[parser.FormatKlog.String()] + s.ByFormat[parser.FormatKlogLegacy.String()] + s.ByFormat[parser.FormatJSON.String()]
+	return kubelet == 0 && s.ByFormat[parser.FormatLogrus.String()] > 0
 }
 
 // nameNote says which arguments were taken as pod names, for an error

@@ -25,6 +25,10 @@ func TestBrokenCapturesThroughCommands(t *testing.T) {
 			"pod/default/web-v2-6b7c9-r8s5d", []string{"note:", "repeat those of another input"}, "warning"},
 		{"clock step", []string{"get", "pods", broken + "clock-step", "-o", "name"}, ExitOK,
 			"pod/default/web-v2-6b7c9-r8s5d", []string{"note:", "time goes backwards 1 time, first at line 217"}, "warning"},
+		{"a runtime log alone: said", []string{"get", "pods", "../testdata/formats/containerd.log", "-o", "name"}, ExitOK,
+			"pod/default/web-7d9f8c6b5-x2kqp", []string{"note: no kubelet lines: judging only what the runtime's lines prove"}, "warning"},
+		{"a runtime log beside the kubelet's: nothing to say", []string{"get", "pods", "../testdata/formats/containerd.log", corpus + "v1.36.3/01-happy-path.log", "-o", "name"}, ExitOK,
+			"pod/default/web-7d9f8c6b5-x2kqp", nil, "no kubelet lines"},
 		{"utf-16", []string{"get", "pods", broken + "utf16"}, ExitUsage,
 			"", []string{"UTF-16", "iconv"}, ""},
 	}
