@@ -136,7 +136,13 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, q podQuery) (*timeline.Flow, err
 		if node != "" {
 			what += " on node " + strconv.Quote(node)
 		}
-		return nil, inputError(fmt.Errorf("pod %s not found in %s (%d pods; see 'podflow get pods')", what, strings.Join(fl.Summary.Inputs, ", "), len(fl.Items)))
+		var names []string
+		for i := range fl.Items {
+			if f := &fl.Items[i]; (ns == "" || f.Pod.Namespace == ns) && (node == "" || f.Node == node) {
+				names = append(names, f.Pod.Name)
+			}
+		}
+		return nil, inputError(fmt.Errorf("pod %s not found in %s (%d pods; see 'podflow get pods')%s", what, inputsPhrase(fl.Summary.Inputs), len(fl.Items), didYouMean(name, names)))
 	}
 	fmt.Fprintf(ioS.ErrOut, "%d pods match %q:\n", len(found), name)
 	t := &Table{Headers: []string{"NAMESPACE", "NAME", "UID", "NODE", "VERDICT", "START"}, Indent: 2, Flex: -1}
@@ -574,7 +580,12 @@ func (d *describer) evidenceLines() []timeline.Evidence {
 
 func (d *describer) evidence() {
 	d.section("Evidence")
-	evs := d.evidenceLines()
+	d.evidenceList(d.evidenceLines(), ", or 'podflow lines pod "+oneLine(d.f.Pod.Name)+"'")
+}
+
+// evidenceList prints evidence lines read back from the inputs, at most
+// maxEvidence of them; more says where the others are.
+func (d *describer) evidenceList(evs []timeline.Evidence, more string) {
 	if len(evs) == 0 {
 		fmt.Fprintln(d.w, "  <none>")
 		return
@@ -604,6 +615,6 @@ func (d *describer) evidence() {
 		fmt.Fprintf(d.w, "  %s  %s\n", paint(d.color, ansiGrey, pos), truncate(text, room))
 	}
 	if n := len(evs) - len(shown); n > 0 {
-		fmt.Fprintf(d.w, "  … %d more (--evidence %d, or 'podflow lines pod %s')\n", n, len(evs), oneLine(d.f.Pod.Name))
+		fmt.Fprintf(d.w, "  … %d more (--evidence %d%s)\n", n, len(evs), more)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -876,6 +877,78 @@ func flowEnd(f *timeline.Flow) time.Time {
 // ended: its duration runs past its last stage's end.
 func underWay(f *timeline.Flow) bool {
 	return flowEnd(f).After(f.End)
+}
+
+// didYouMean suggests the names closest to a mistyped one, as cobra does
+// for commands: "\n\nDid you mean this?\n\tNAME…", or "" when none is
+// close. Close is within an edit distance of a third of the name (at
+// least 2), or holding it, or held by it; of those, the closest are
+// given (three at most).
+func didYouMean(name string, names []string) string {
+	type cand struct {
+		name string
+		dist int
+	}
+	var cs []cand
+	seen := map[string]bool{}
+	limit := max(2, textWidth(name)/3)
+	for _, n := range names {
+		if seen[n] || n == "" {
+			continue
+		}
+		seen[n] = true
+		d := editDistance(name, n)
+		if strings.Contains(n, name) || strings.Contains(name, n) && textWidth(n) > 3 {
+			d = min(d, limit)
+		}
+		if d <= limit {
+			cs = append(cs, cand{n, d})
+		}
+	}
+	if len(cs) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(cs, func(a, b cand) int { return a.dist - b.dist })
+	var b strings.Builder
+	b.WriteString("\n\nDid you mean this?")
+	for i, c := range cs {
+		if i == 3 || c.dist > cs[0].dist {
+			break // the closest, not every name within reach
+		}
+		b.WriteString("\n\t" + oneLine(c.name))
+	}
+	return b.String()
+}
+
+// editDistance is the Levenshtein distance between a and b, in runes.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// inputsPhrase names the inputs of an analysis for a message: each, or
+// for many the count and the first.
+func inputsPhrase(inputs []string) string {
+	if len(inputs) <= 3 {
+		return strings.Join(inputs, ", ")
+	}
+	return fmt.Sprintf("%d inputs (%s, …)", len(inputs), inputs[0])
 }
 
 // stageLabel names where a flow stopped: the stalled stage, as

@@ -50,6 +50,9 @@ Exit status:
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// --version without cobra's -v shorthand: a kubectl user reads -v as
+	// verbosity. Cobra uses a flag of this name when one exists.
+	root.Flags().Bool("version", false, "print podflow's version (as 'podflow version' does)")
 	ioS.protect()
 	root.SetIn(ioS.In)
 	root.SetOut(ioS.Out)
@@ -66,11 +69,11 @@ Exit status:
 	}
 	root.PersistentPostRunE = func(*cobra.Command, []string) error { return prof.finish() }
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
-		return usageErrorf("%w\nSee '%s --help'.", err, c.CommandPath())
+		return usageErrorf("%w\nSee '%s --help'.", noVersionShorthand(err), c.CommandPath())
 	})
 
 	get := newResourceGroup("get", "List pods or nodes with their verdicts")
-	describe := newResourceGroup("describe", "Show one pod's flow in detail")
+	describe := newResourceGroup("describe", "Show one pod's flow, or one node, in detail")
 	lines := newResourceGroup("lines", "Print every raw log line that belongs to a pod")
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
@@ -80,12 +83,14 @@ Exit status:
 	get.AddCommand(NewCmdGetPods(ioS, nil))
 	get.AddCommand(NewCmdGetNodes(ioS, nil))
 	describe.AddCommand(NewCmdDescribePod(ioS, nil))
+	describe.AddCommand(NewCmdDescribeNode(ioS, nil))
 	lines.AddCommand(NewCmdLinesPod(ioS, nil))
 	root.AddCommand(NewCmdPipeline(ioS, nil))
 	root.AddCommand(NewCmdTUI(ioS, nil))
 	root.AddCommand(NewCmdCheck(ioS, nil))
 	root.AddCommand(NewCmdReport(ioS, nil))
 	root.AddCommand(NewCmdParse(ioS, nil))
+	root.AddCommand(NewCmdVersion(ioS, nil))
 	return root
 }
 
@@ -110,7 +115,7 @@ func Main(ioS *IO, args []string) int {
 		}
 		plugin(root)
 	}
-	root.SetArgs(args[1:])
+	root.SetArgs(splitTypeName(root, args[1:]))
 	err := root.Execute()
 	if werr := ioS.OutputErr(); werr != nil && (err == nil || !errors.Is(err, werr)) {
 		// Output that could not be written is never success, whichever
@@ -200,4 +205,37 @@ func newResourceGroup(verb, short string) *cobra.Command {
 			return usageErrorf("%s\nSee '%s --help'.", msg, c.CommandPath())
 		},
 	}
+}
+
+// splitTypeName lets a resource be named as kubectl names it, TYPE/NAME:
+// "describe pod/web-1 …" runs as "describe pod web-1 …" (and "get
+// pods/web-1", "lines po/web-1", "describe node/kb-node-1"). Only the
+// first argument after a resource verb is split, and only when TYPE is
+// one of that verb's resource types.
+func splitTypeName(root *cobra.Command, args []string) []string {
+	verb := -1
+	for i, a := range args {
+		if !strings.HasPrefix(a, "-") {
+			verb = i
+			break
+		}
+	}
+	if verb < 0 || verb+1 >= len(args) {
+		return args
+	}
+	group, _, err := root.Find(args[verb : verb+1])
+	if err != nil || group == root || len(group.Commands()) == 0 {
+		return args
+	}
+	typ, name, ok := strings.Cut(args[verb+1], "/")
+	if !ok || typ == "" || name == "" {
+		return args
+	}
+	for _, sub := range group.Commands() {
+		if sub.Name() == typ || sub.HasAlias(typ) {
+			out := append(append([]string{}, args[:verb+1]...), typ, name)
+			return append(out, args[verb+2:]...)
+		}
+	}
+	return args
 }
