@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"fmt"
+	"reflect"
 	"strconv"
 	"strings"
 	"time"
@@ -23,7 +24,15 @@ type GetNodesOptions struct {
 	template *templateOutput // from Output
 }
 
-var getNodesOutputs = []string{"json", "yaml", "name"}
+var getNodesOutputs = []string{"wide", "json", "yaml", "name"}
+
+// NodeList is what get nodes -o json and -o yaml print, a list object as
+// get pods prints one (and kubectl get nodes).
+type NodeList struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Items      []timeline.Node `json:"items"`
+}
 
 // NewCmdGetNodes builds `podflow get nodes`.
 func NewCmdGetNodes(ioS *IO, runF func(*GetNodesOptions) error) *cobra.Command {
@@ -36,10 +45,15 @@ func NewCmdGetNodes(ioS *IO, runF func(*GetNodesOptions) error) *cobra.Command {
 highest -v the log shows, the time span it covers, kubelet restarts seen,
 whether PLEG was healthy, and how many pods ended in each verdict.
 
--o json and -o yaml print the nodes as the FlowList encodes them.
+-o wide adds when each node's log starts and ends and its findings
+(kubelet restarts, PLEG unhealthy, runtime down, network not ready, sync
+loop skipped) by kind.
+
+-o json and -o yaml print a NodeList (apiVersion podflow/v1) whose items
+are the nodes as the FlowList encodes them; -o name prints node/NAME.
 
 ` + templateOutputsHelp + `
-Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
+Here the document is the NodeList: -o jsonpath='{.items[*].name}'.`,
 		Example: `  podflow get nodes testdata/corpus/v1.36.3/04-sandbox-failure.log
   podflow get nodes testdata/corpus/
   podflow get nodes -o json testdata/corpus/v1.28.15/
@@ -48,6 +62,9 @@ Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
 			opts.Paths = args
 			t, err := outputFormat(opts.Output, getNodesOutputs)
 			if err != nil {
+				return err
+			}
+			if err := t.checkKeys(reflect.TypeFor[NodeList]()); err != nil {
 				return err
 			}
 			opts.template = t
@@ -61,7 +78,7 @@ Here the document is the list of nodes: -o jsonpath='{[*].name}'.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&opts.Output, "output", "o", "", "output format: json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE")
+	f.StringVarP(&opts.Output, "output", "o", "", "output format: wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
@@ -94,7 +111,7 @@ func span(start, end time.Time) string {
 func getNodesRun(o *GetNodesOptions) error {
 	ioS := o.IO
 	o.Load.rows = true
-	o.Load.trim = func(f *timeline.Flow) { f.Containers = nil } // only the nodes are printed
+	o.Load.trim = func(f *timeline.Flow) { f.Containers = nil } // only the nodes (and their findings) are printed
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
@@ -103,14 +120,17 @@ func getNodesRun(o *GetNodesOptions) error {
 	if nodes == nil {
 		nodes = []timeline.Node{}
 	}
+	list := &NodeList{APIVersion: "podflow/v1", Kind: "NodeList", Items: nodes}
 	if o.template != nil {
-		return o.template.print(ioS.Out, nil, each(nodes), o.NoHeaders)
+		head := *list
+		head.Items = nil
+		return o.template.print(ioS.Out, &head, each(nodes), o.NoHeaders)
 	}
 	switch o.Output {
 	case "json":
-		return printJSON(ioS.Out, nodes)
+		return printJSON(ioS.Out, list)
 	case "yaml":
-		return printYAML(ioS.Out, nodes)
+		return printYAML(ioS.Out, list)
 	case "name":
 		for _, n := range nodes {
 			fmt.Fprintf(ioS.Out, "node/%s\n", oneLine(n.Name))
@@ -121,8 +141,12 @@ func getNodesRun(o *GetNodesOptions) error {
 		fmt.Fprintln(ioS.ErrOut, "No nodes found.")
 		return nil
 	}
+	wide := o.Output == "wide"
 	color := ioS.ColorEnabled(o.Color)
 	t := &Table{Headers: []string{"NAME", "KUBELET", "VERBOSITY", "SPAN", "RESTARTS", "PLEG", "PODS"}, NoHeader: o.NoHeaders, Flex: -1}
+	if wide {
+		t.Headers = append(t.Headers, "START", "END", "FINDINGS")
+	}
 	for _, n := range nodes {
 		v := "-"
 		if n.Verbosity >= 0 {
@@ -132,8 +156,12 @@ func getNodesRun(o *GetNodesOptions) error {
 		if !n.PLEGHealthy {
 			pleg = "unhealthy"
 		}
-		t.Rows = append(t.Rows, []string{dash(oneLine(n.Name)), dash(oneLine(n.KubeletVersion)), v, span(n.Start, n.End),
-			strconv.Itoa(n.Restarts), pleg, podCounts(n.Pods, false)})
+		row := []string{dash(oneLine(n.Name)), dash(oneLine(n.KubeletVersion)), v, span(n.Start, n.End),
+			strconv.Itoa(n.Restarts), pleg, podCounts(n.Pods, false)}
+		if wide {
+			row = append(row, stamp(n.Start), stamp(n.End), findingCounts(a.Flows.Findings, n.Name))
+		}
+		t.Rows = append(t.Rows, row)
 	}
 	t.Color = func(row, col int) string {
 		if col == 5 && !nodes[row].PLEGHealthy {
@@ -143,4 +171,28 @@ func getNodesRun(o *GetNodesOptions) error {
 	}
 	t.Print(ioS.Out, color)
 	return nil
+}
+
+// findingCounts counts a node's findings by kind, in the order first
+// seen: "2 SyncLoopSkipped, 1 KubeletRestart", or "-".
+func findingCounts(findings []timeline.Finding, node string) string {
+	var kinds []string
+	n := map[string]int{}
+	for _, fd := range findings {
+		if fd.Node != node {
+			continue
+		}
+		if n[fd.Kind] == 0 {
+			kinds = append(kinds, fd.Kind)
+		}
+		n[fd.Kind]++
+	}
+	if len(kinds) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(kinds))
+	for i, k := range kinds {
+		parts[i] = strconv.Itoa(n[k]) + " " + oneLine(k)
+	}
+	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"fmt"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -108,6 +109,9 @@ on stderr) and the table shows the others.`,
 			}
 			t, err := outputFormat(opts.Output, getPodsOutputs)
 			if err != nil {
+				return err
+			}
+			if err := t.checkKeys(reflect.TypeFor[timeline.FlowList]()); err != nil {
 				return err
 			}
 			opts.template = t

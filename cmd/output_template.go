@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -13,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/timeline"
 	"k8s.io/client-go/util/jsonpath"
 )
 
@@ -34,6 +36,7 @@ type templateOutput struct {
 	headers  []string           // -o custom-columns
 	columns  []*jsonpath.JSONPath
 	paths    []string // the columns' templates
+	raw      string   // -o jsonpath's template, as given
 	// keys is what the templates can print: the rest of a flow is
 	// dropped as it is read, so that a template on 10,000 pods' flows
 	// need not hold them all.
@@ -92,7 +95,7 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		if err != nil {
 			return nil, true, err
 		}
-		return &templateOutput{jsonpath: jp, keys: templateKeys(arg)}, true, nil
+		return &templateOutput{jsonpath: jp, keys: templateKeys(arg), raw: arg}, true, nil
 	}
 	t = &templateOutput{}
 	var paths []string
@@ -128,6 +131,134 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 	}
 	t.keys, t.paths = templateKeys(paths...), paths
 	return t, true, nil
+}
+
+// checkKeys fails, as kubectl fails on a key it cannot find ("error
+// executing jsonpath … is not found"), when a template names a key that
+// no document of type doc can hold: a mistyped key (.pod.nmae) would
+// otherwise print nothing, as a key merely absent from this document
+// does (an omitted empty field prints nothing, as in kubectl).
+func (t *templateOutput) checkKeys(doc reflect.Type) error {
+	known, any := schemaKeys(doc)
+	if t == nil || any {
+		return nil
+	}
+	check := func(tmpl string) string {
+		for _, k := range fieldNames(tmpl) {
+			if !known[k] {
+				return k
+			}
+		}
+		return ""
+	}
+	var names []string
+	for k := range known {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	if t.jsonpath != nil {
+		if k := check(t.raw); k != "" {
+			return usageErrorf("error executing jsonpath %q: Error executing template: %s is not found (no %s key in any %s)%s", t.raw, k, k, doc.Name(), didYouMean(k, names))
+		}
+		return nil
+	}
+	for i, p := range t.paths {
+		if k := check(p); k != "" {
+			return usageErrorf("-o custom-columns: %s:%s: %s is not found (no %s key in any %s)%s", t.headers[i], p, k, k, doc.Name(), didYouMean(k, names))
+		}
+	}
+	return nil
+}
+
+// fieldNames are the keys a template names, filters included.
+func fieldNames(tmpl string) []string {
+	p, err := jsonpath.Parse("keys", tmpl)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	var walk func(n jsonpath.Node)
+	walk = func(n jsonpath.Node) {
+		switch n := n.(type) {
+		case *jsonpath.ListNode:
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *jsonpath.FieldNode:
+			out = append(out, n.Value)
+		case *jsonpath.FilterNode:
+			walk(n.Left)
+			walk(n.Right)
+		case *jsonpath.UnionNode:
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		}
+	}
+	for _, n := range p.Root.Nodes {
+		walk(n)
+	}
+	return out
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// schemaKeys is every object key a JSON document of type t can hold; any
+// is true when some object takes keys of any name (a map by string).
+func schemaKeys(t reflect.Type) (keys map[string]bool, any bool) {
+	keys = map[string]bool{}
+	seen := map[reflect.Type]bool{}
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if seen[t] {
+			return
+		}
+		seen[t] = true
+		if t.Implements(jsonMarshaler) || t.Implements(textMarshaler) || reflect.PointerTo(t).Implements(jsonMarshaler) || reflect.PointerTo(t).Implements(textMarshaler) {
+			return // a string or a value of its own shape
+		}
+		switch t.Kind() {
+		case reflect.Interface:
+			any = true
+		case reflect.Map:
+			if t.Key() == reflect.TypeFor[timeline.Verdict]() {
+				for _, v := range timeline.Verdicts {
+					keys[string(v)] = true
+				}
+			} else {
+				any = true
+			}
+			walk(t.Elem())
+		case reflect.Struct:
+			for i := range t.NumField() {
+				f := t.Field(i)
+				if !f.IsExported() {
+					continue
+				}
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				if name == "-" {
+					continue
+				}
+				if f.Anonymous && name == "" {
+					walk(f.Type)
+					continue
+				}
+				if name == "" {
+					name = f.Name
+				}
+				keys[name] = true
+				walk(f.Type)
+			}
+		}
+	}
+	walk(t)
+	return keys, any
 }
 
 // keySet is what a template can print of a document: the object keys it

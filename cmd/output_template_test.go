@@ -43,8 +43,8 @@ func TestTemplateOutputs(t *testing.T) {
 		{"jsonpath filter and integers stay integers",
 			[]string{"get", "pods", happy, "-o", `jsonpath={.items[0].stages[?(@.id=="observed")].evidence[0].line} {.items[0].stages[0].evidence[0].offset}`},
 			"727 90748"},
-		{"jsonpath missing key prints nothing",
-			[]string{"get", "pods", happy, "-o", "jsonpath={.items[0].nosuchfield}"},
+		{"jsonpath key absent from this document prints nothing",
+			[]string{"get", "pods", happy, "-o", "jsonpath={.items[0].mirrorUID}"},
 			""},
 		{"jsonpath-file",
 			[]string{"get", "pods", happy, pull, "-o", "jsonpath-file=" + jpFile},
@@ -61,7 +61,7 @@ func TestTemplateOutputs(t *testing.T) {
 			[]string{"get", "pods", happy, pull, "-o", "custom-columns-file=" + colsFile},
 			"POD                   VERDICT\nweb-7d9f8c6b5-x2kqp   Running\napi-6f5b9d7c4-pl8wz   Stalled\n"},
 		{"nodes jsonpath",
-			[]string{"get", "nodes", happy, pull, "-o", "jsonpath={[*].name}"},
+			[]string{"get", "nodes", happy, pull, "-o", "jsonpath={.items[*].name}"},
 			"kb-node-happy kb-node-pullfail"},
 		{"nodes custom-columns",
 			[]string{"get", "nodes", happy, "-o", "custom-columns=NODE:.name,KUBELET:.kubeletVersion"},
@@ -88,6 +88,12 @@ func TestTemplateOutputs(t *testing.T) {
 		{"missing file", "jsonpath-file=" + filepath.Join(dir, "nope"), "no such file"},
 		{"column file shape", "custom-columns-file=" + badCols, "2 headers but 1 paths"},
 		{"unknown lists templates", "go-template={{.}}", "custom-columns="},
+		// A key no FlowList holds fails as kubectl fails on a missing key.
+		{"jsonpath key no document holds", "jsonpath={.items[0].nosuchfield}",
+			`error executing jsonpath "{.items[0].nosuchfield}": Error executing template: nosuchfield is not found`},
+		{"jsonpath mistyped key", "jsonpath={range .items[*]}{.pod.nmae}{end}", "nmae is not found (no nmae key in any FlowList)\n\nDid you mean this?\n\tname\n"},
+		{"jsonpath mistyped key in a filter", `jsonpath={.items[?(@.verdikt=="Stalled")].pod.name}`, "verdikt is not found"},
+		{"custom-columns mistyped key", "custom-columns=POD:.pod.name,V:.verdik", "-o custom-columns: V:{.verdik}: verdik is not found"},
 	} {
 		t.Run("usage "+tt.name, func(t *testing.T) {
 			stdout, stderr, code := runPodflow(t, false, "get", "pods", happy, "-o", tt.output)
@@ -216,5 +222,39 @@ func TestTemplateRowsMatchFull(t *testing.T) {
 		if strings.Count(want, "\n") < 3 && len(want) < 100 {
 			t.Errorf("%s prints %q: the case tests nothing", tt.output, want)
 		}
+	}
+}
+
+// get nodes prints a NodeList, as get pods a FlowList; a key no node holds
+// fails.
+func TestGetNodesList(t *testing.T) {
+	happy := corpus + "v1.36.3/01-happy-path.log"
+	out, errOut, code := runPodflow(t, false, "get", "nodes", "-o", "json", happy)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var list NodeList
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatal(err)
+	}
+	if list.APIVersion != "podflow/v1" || list.Kind != "NodeList" || len(list.Items) != 1 || list.Items[0].Name != "kb-node-happy" {
+		t.Errorf("get nodes -o json = %+v", list)
+	}
+	out, _, _ = runPodflow(t, false, "get", "nodes", "-o", "yaml", happy)
+	if !strings.HasPrefix(out, "apiVersion: podflow/v1\nkind: NodeList\nitems:\n  - name: kb-node-happy\n") {
+		t.Errorf("get nodes -o yaml:\n%s", out)
+	}
+	out, _, code = runPodflow(t, false, "get", "nodes", "-o", "wide", happy)
+	if code != 0 || !strings.Contains(out, "START                      END                        FINDINGS") ||
+		!strings.Contains(out, "2026-11-22T06:03:19.519Z   2026-11-22T06:04:06.964Z   1 SyncLoopSkipped") {
+		t.Errorf("get nodes -o wide: exit %d\n%s", code, out)
+	}
+	out, _, code = runPodflow(t, false, "get", "nodes", "-o", "jsonpath={.items[*].pods.Running}", happy)
+	if code != 0 || out != "1" {
+		t.Errorf("a verdict's key: exit %d, %q", code, out)
+	}
+	_, errOut, code = runPodflow(t, false, "get", "nodes", "-o", "jsonpath={.items[*].nmae}", happy)
+	if code != ExitUsage || !strings.Contains(errOut, "nmae is not found (no nmae key in any NodeList)") {
+		t.Errorf("mistyped key: exit %d, %s", code, errOut)
 	}
 }

@@ -920,15 +920,17 @@ func didYouMean(name string, names []string) string {
 	return b.String()
 }
 
-// editDistance is the Levenshtein distance between a and b, in runes.
+// editDistance is the edit distance between a and b in runes, a
+// transposition of two neighbours counting one edit (nmae is one from
+// name), as typing makes them.
 func editDistance(a, b string) int {
 	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
+	rows := [3][]int{make([]int, len(rb)+1), make([]int, len(rb)+1), make([]int, len(rb)+1)}
+	for j := range rows[1] {
+		rows[1][j] = j
 	}
 	for i := 1; i <= len(ra); i++ {
+		pp, prev, cur := rows[0], rows[1], rows[2]
 		cur[0] = i
 		for j := 1; j <= len(rb); j++ {
 			cost := 1
@@ -936,10 +938,13 @@ func editDistance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
+				cur[j] = min(cur[j], pp[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		rows[0], rows[1], rows[2] = prev, cur, pp
 	}
-	return prev[len(rb)]
+	return rows[1][len(rb)]
 }
 
 // inputsPhrase names the inputs of an analysis for a message: each, or
