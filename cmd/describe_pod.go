@@ -50,9 +50,10 @@ exits 2: pick one with -n or --uid.
 
 Exit status: 0 on success, 2 for bad flags, unreadable input, or a name
 that matches no pod or several.`,
-		Example: `  podflow describe pod payments-7b4d9c8f6-q9zrt testdata/corpus/v1.36.3/04-sandbox-failure.log
-  podflow describe pod api testdata/corpus/v1.36.3/02-image-pull-failure.log
-  podflow describe pod default/web-7d9f8c6b5-x2kqp testdata/corpus/v1.36.3/
+		Example: `  podflow describe pod payments-7b4d9c8f6-q9zrt kubelet.log
+  podflow describe pod/payments-7b4d9c8f6-q9zrt kubelet.log
+  podflow describe pod api kubelet.log                  # the one pod whose name starts with api
+  podflow describe pod default/web-7d9f8c6b5-x2kqp ./kind-logs/
   podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {

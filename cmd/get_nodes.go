@@ -54,10 +54,10 @@ are the nodes as the FlowList encodes them; -o name prints node/NAME.
 
 ` + templateOutputsHelp + `
 Here the document is the NodeList: -o jsonpath='{.items[*].name}'.`,
-		Example: `  podflow get nodes testdata/corpus/v1.36.3/04-sandbox-failure.log
-  podflow get nodes testdata/corpus/
-  podflow get nodes -o json testdata/corpus/v1.28.15/
-  podflow get nodes -o custom-columns=NODE:.name,VERSION:.kubeletVersion testdata/corpus/`,
+		Example: `  podflow get nodes kubelet.log
+  podflow get nodes ./kind-logs/ -o wide
+  podflow get nodes ./kind-logs/ -o json
+  podflow get nodes ./kind-logs/ -o custom-columns=NODE:.name,VERSION:.kubeletVersion`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			t, err := outputFormat(opts.Output, getNodesOutputs)

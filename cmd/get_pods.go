@@ -89,14 +89,14 @@ only the selected pods in items; -o name prints pod/NAMESPACE/NAME.
 Exit status: 0 on success (also when nothing matches), 2 for bad flags or
 when no input can be read, 5 when some inputs could not be read (warnings
 on stderr) and the table shows the others.`,
-		Example: `  podflow get pods testdata/corpus/v1.36.3/04-sandbox-failure.log
-  podflow get pods testdata/corpus/v1.36.3/ --verdict Stalled,Failed
-  podflow get pods 'batch-worker-.*1' testdata/corpus/v1.36.3/07-twenty-pods.log --sort-by duration
-  podflow get pods -n default -o wide testdata/corpus/v1.36.3/02-image-pull-failure.log
+		Example: `  podflow get pods kubelet.log
+  podflow get pods ./kind-logs/ --verdict Stalled,Failed
+  podflow get pods 'batch-worker-.*1' kubelet.log --sort-by duration
+  podflow get pods -n default -o wide kubelet.log
   journalctl -u kubelet | podflow get pods --since 10m -
-  podflow get pods testdata/corpus/v1.36.3/01-happy-path.log -o yaml
-  podflow get pods testdata/corpus/v1.36.3/ -o jsonpath='{range .items[*]}{.pod.name}{"\t"}{.verdict}{"\n"}{end}'
-  podflow get pods testdata/corpus/v1.36.3/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E`,
+  podflow get pods kubelet.log -o yaml
+  podflow get pods ./kind-logs/ -o jsonpath='{range .items[*]}{.pod.name}{"\t"}{.verdict}{"\n"}{end}'
+  podflow get pods ./kind-logs/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
 		},

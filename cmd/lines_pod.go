@@ -55,9 +55,9 @@ CRI-O lines are found).
 that stage in every container. See 'podflow pipeline' for stage ids.
 
 NAME is matched as in 'podflow describe pod'.`,
-		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp testdata/corpus/v1.36.3/01-happy-path.log
-  podflow lines pod payments testdata/corpus/v1.36.3/04-sandbox-failure.log --stage sandbox
-  podflow lines pod api testdata/corpus/v1.36.3/02-image-pull-failure.log --stage api:image --no-prefix
+		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
+  podflow lines pod payments kubelet.log containerd.log --stage sandbox
+  podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
   podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {

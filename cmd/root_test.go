@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"github.com/spf13/cobra"
 	"strings"
 	"testing"
 )
@@ -104,4 +105,20 @@ func TestKubectlHabits(t *testing.T) {
 			}
 		})
 	}
+}
+
+// Help examples name inputs a user has (kubelet.log, ./kind-logs/), not
+// the repository's test logs, and every resource command has some.
+func TestExamplesUseUserPaths(t *testing.T) {
+	ioS, _, _, _ := NewTestIO(false)
+	var walk func(c *cobra.Command)
+	walk = func(c *cobra.Command) {
+		if strings.Contains(c.Example, "testdata/") {
+			t.Errorf("%s: an example names the repository's testdata:\n%s", c.CommandPath(), c.Example)
+		}
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+	}
+	walk(NewRootCmd(ioS))
 }

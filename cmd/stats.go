@@ -40,9 +40,9 @@ started, completed) are aggregated over every container of every pod.
 (--bucket, default: about 40 buckets of a round size), with how many
 pods were in each pod stage during each bucket and a bar of the pods in
 flight.`,
-		Example: `  podflow stats testdata/corpus/v1.36.3/07-twenty-pods.log
-  podflow stats --over-time --bucket 1s testdata/corpus/v1.36.3/07-twenty-pods.log
-  podflow stats -o json testdata/corpus/`,
+		Example: `  podflow stats kubelet.log
+  podflow stats --over-time --bucket 1s kubelet.log
+  podflow stats -o json ./kind-logs/`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if opts.Output != "" && !contains(statsOutputs, opts.Output) {

@@ -53,9 +53,9 @@ http://collector:4318/v1/traces.
 
 Use -p/--pod to export only some pods (name, namespace/name, UID or
 regex).`,
-		Example: `  podflow trace -o chrome -f trace.json testdata/corpus/v1.36.3/07-twenty-pods.log
-  podflow trace -o otlp testdata/corpus/v1.36.3/04-sandbox-failure.log
-  podflow trace -p payments -f payments.json testdata/corpus/v1.36.3/`,
+		Example: `  podflow trace -o chrome -f trace.json kubelet.log
+  podflow trace -o otlp kubelet.log
+  podflow trace -p payments -f payments.json ./kind-logs/`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if !contains(traceOutputs, opts.Output) {
