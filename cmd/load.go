@@ -23,6 +23,7 @@ type LoadOptions struct {
 	TZ      string
 	Budgets []string // stage=duration
 	MaxPods int
+	Verbose bool // every warning and note about an input on its own line
 
 	// trim, set by a view that prints only part of each flow, drops the
 	// rest as each flow is judged, so a big log's detailed FlowList never
@@ -46,6 +47,7 @@ func addLoadFlags(c *cobra.Command, o *LoadOptions) {
 	c.Flags().IntVar(&o.Year, "year", 0, "year of klog timestamps (klog writes none; default: from the log or the file's modification time)")
 	c.Flags().StringVar(&o.TZ, "tz", "UTC", "time zone the kubelet wrote klog timestamps in (IANA name, e.g. Europe/Berlin)")
 	c.Flags().StringArrayVar(&o.Budgets, "budget", nil, "stage budget override, e.g. --budget sandbox=5s (repeatable)")
+	c.Flags().BoolVar(&o.Verbose, "verbose", false, "list every input a warning or note is about (several of a kind are otherwise one line)")
 	c.Flags().IntVar(&o.MaxPods, "max-pods", timeline.DefaultMaxFlows, "most pods to analyse; records about further pods are counted and reported, not analysed (bounds memory: a few KiB per pod)")
 }
 
@@ -57,7 +59,8 @@ type Analysis struct {
 	Warnings []error // inputs that could not be read (fully); the rest were analysed
 	Notes    []error // what is worth knowing but lost nothing (duplicate lines across inputs, clock steps)
 
-	redact *redact.Redactor // --redact: Flows are masked, and so is what ReadRaws returns
+	redact  *redact.Redactor // --redact: Flows are masked, and so is what ReadRaws returns
+	verbose bool             // --verbose: every warning and note on a line of its own
 }
 
 // budgets parses --budget stage=duration pairs.
@@ -117,7 +120,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		srcs, errs = parser.Discover(paths, ioS.In)
 	}
 	errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
-	a := &Analysis{Sources: srcs, Warnings: errs}
+	a := &Analysis{Sources: srcs, Warnings: errs, verbose: o.Verbose}
 	if len(srcs) == 0 {
 		return nil, inputError(errors.Join(errs...))
 	}
@@ -145,9 +148,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		case ss.Err != nil:
 			good++ // read up to the error (a cut gzip): what was read counts
 		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
-			a.Warnings = append(a.Warnings, fmt.Errorf("%s: empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)", inputName(ss.Source)))
+			a.Warnings = append(a.Warnings, &inputProblem{inputName(ss.Source), "empty", "empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)"})
 		case ss.Stats.Records+ss.Stats.Filtered == 0:
-			a.Warnings = append(a.Warnings, fmt.Errorf("%s: not a kubelet or container-runtime log (%d lines, none recognised); pass the kubelet's log (kubelet.log, journalctl -u kubelet output), or see what podflow reads with 'podflow parse --stats'", inputName(ss.Source), ss.Stats.Lines))
+			a.Warnings = append(a.Warnings, &inputProblem{inputName(ss.Source), "notlog", fmt.Sprintf("not a kubelet or container-runtime log (%d lines, none recognised); pass the kubelet's log (kubelet.log, journalctl -u kubelet output), or see what podflow reads with 'podflow parse --stats'", ss.Stats.Lines)})
 		default:
 			good++
 		}
@@ -287,14 +290,95 @@ func (a *Analysis) ReadRaws(evs []timeline.Evidence) ([][]byte, []error) {
 	return raws, errs
 }
 
-// warn prints input warnings to stderr, one line each, and marks the run
-// as partial (exit 5) unless an error says otherwise.
+// summariseAt is how many warnings or notes of one kind, each about
+// another input, become one line (--verbose lists them all).
+const summariseAt = 3
+
+// inputProblem is a warning podflow itself makes about one input, of a
+// kind that many inputs may share (a folder of empty files).
+type inputProblem struct {
+	input, kind, detail string
+}
+
+func (e *inputProblem) Error() string { return e.input + ": " + e.detail }
+
+// problemKind is how warn groups err with others: its kind and the
+// one-line summary of n of them (records: the records they concern); ""
+// for an error told on its own.
+func problemKind(err error) (kind string, summary func(n int, records int64) string) {
+	var nt *parser.Notice
+	var ip *inputProblem
+	var long *parser.LineTooLongError
+	switch {
+	case errors.As(err, &nt) && nt.Kind == parser.NoticeDuplicates:
+		return "dup", func(n int, r int64) string {
+			return fmt.Sprintf("%d inputs repeat records of another input (%d records), counted once", n, r)
+		}
+	case errors.As(err, &nt) && nt.Kind == parser.NoticeBackwards:
+		return "back", func(n int, r int64) string {
+			return fmt.Sprintf("%d inputs go back in time (a clock step or inputs out of order); %d records merged by their own times", n, r)
+		}
+	case errors.As(err, &ip) && ip.kind == "empty":
+		return "empty", func(n int, _ int64) string { return fmt.Sprintf("%d inputs are empty; nothing to analyse in them", n) }
+	case errors.As(err, &ip) && ip.kind == "notlog":
+		return "notlog", func(n int, _ int64) string {
+			return fmt.Sprintf("%d inputs are not kubelet or container-runtime logs (no line recognised); see what podflow reads with 'podflow parse --stats'", n)
+		}
+	case errors.As(err, &long):
+		return "long", func(n int, _ int64) string {
+			return fmt.Sprintf("%d inputs have lines longer than %s, cut to their first %s", n, humanBytes(int64(long.Max)), humanBytes(int64(long.Max)))
+		}
+	}
+	return "", nil
+}
+
+// warn prints input warnings and notes to stderr, one line each, or one
+// line for several of a kind (unless --verbose), and marks the run as
+// partial (exit 5) when there are warnings.
 func (a *Analysis) warn(ioS *IO) {
 	ioS.partial = ioS.partial || len(a.Warnings) > 0
-	for _, w := range a.Warnings {
-		fmt.Fprintf(ioS.ErrOut, "podflow: warning: %s\n", oneLine(a.redact.Text(w.Error())))
+	a.tell(ioS, "warning", a.Warnings)
+	a.tell(ioS, "note", a.Notes)
+}
+
+// tell prints errs under label, those of a kind many share as one line
+// where the first of them would be.
+func (a *Analysis) tell(ioS *IO, label string, errs []error) {
+	type group struct {
+		n       int
+		records int64
+		first   string
+		summary func(int, int64) string
+		told    bool
 	}
-	for _, n := range a.Notes {
-		fmt.Fprintf(ioS.ErrOut, "podflow: note: %s\n", oneLine(a.redact.Text(n.Error())))
+	groups := map[string]*group{}
+	for _, e := range errs {
+		kind, summary := problemKind(e)
+		if kind == "" {
+			continue
+		}
+		g := groups[kind]
+		if g == nil {
+			g = &group{first: e.Error(), summary: summary}
+			groups[kind] = g
+		}
+		g.n++
+		var nt *parser.Notice
+		if errors.As(e, &nt) {
+			g.records += nt.Count
+		}
+	}
+	for _, e := range errs {
+		msg := e.Error()
+		if kind, _ := problemKind(e); kind != "" && !a.verbose && groups[kind].n >= summariseAt {
+			g := groups[kind]
+			if g.told {
+				continue
+			}
+			first, _, _ := strings.Cut(g.first, ": ")
+			msg = g.summary(g.n, g.records) + " (the first " + first + "; --verbose lists them)"
+			g.told = true
+		}
+		fmt.Fprintf(ioS.ErrOut, "podflow: %s: %s\n", label, oneLine(a.redact.Text(msg)))
 	}
 }

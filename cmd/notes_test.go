@@ -1,6 +1,9 @@
 package cmd
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +53,52 @@ func TestBrokenCapturesThroughCommands(t *testing.T) {
 				t.Errorf("stderr has %q:\n%s", tt.noStderr, errOut)
 			}
 		})
+	}
+}
+
+// Warnings and notes about many inputs are one line a kind; --verbose
+// lists each.
+func TestManyInputsSummarised(t *testing.T) {
+	dir := t.TempDir()
+	log, err := os.ReadFile(corpus + "v1.36.3/01-happy-path.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	for i := range 40 {
+		p := filepath.Join(dir, fmt.Sprintf("kubelet-%02d.log", i))
+		os.WriteFile(p, log, 0o644)
+		args = append(args, p)
+	}
+	for i := range 4 {
+		p := filepath.Join(dir, fmt.Sprintf("empty-%d.log", i))
+		os.WriteFile(p, nil, 0o644)
+		args = append(args, p)
+	}
+	p := filepath.Join(dir, "junk.log")
+	os.WriteFile(p, []byte("hello\n"), 0o644)
+	args = append(args, p)
+
+	_, errOut, code := runPodflow(t, false, append([]string{"get", "pods", "-o", "name"}, args...)...)
+	if code != ExitPartial {
+		t.Errorf("exit %d, want %d", code, ExitPartial)
+	}
+	want := []string{
+		"podflow: warning: 4 inputs are empty; nothing to analyse in them (the first " + filepath.Join(dir, "empty-0.log") + "; --verbose lists them)",
+		"podflow: warning: " + p + ": not a kubelet or container-runtime log (1 lines, none recognised)",
+		"podflow: note: 39 inputs repeat records of another input (4173 records), counted once (the first " + filepath.Join(dir, "kubelet-01.log") + "; --verbose lists them)",
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d lines on stderr, want %d:\n%s", len(lines), len(want), errOut)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d:\n%s\nwant\n%s", i, lines[i], w)
+		}
+	}
+	_, errOut, _ = runPodflow(t, false, append([]string{"get", "pods", "-o", "name", "--verbose"}, args...)...)
+	if n := strings.Count(errOut, "\n"); n != 4+1+39 {
+		t.Errorf("--verbose: %d lines, want %d:\n%s", n, 4+1+39, errOut)
 	}
 }
