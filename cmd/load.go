@@ -35,6 +35,9 @@ type LoadOptions struct {
 	// judged only as far as its row needs (timeline.Builder.FinishRows):
 	// what rowOnly keeps.
 	rows bool
+	// progress, when set, is told how many bytes of the inputs have been
+	// read, now and then (every 1,024 records).
+	progress func(read int64)
 	// nameArgs are arguments taken as pod names because no file or
 	// directory has their name, given while no input was: when standard
 	// input then holds nothing, the error says so (a path typed without
@@ -127,12 +130,18 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
 	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
 	defer mr.Close()
-	for {
+	if o.progress != nil {
+		o.progress(0)
+	}
+	for n := 1; ; n++ {
 		rec, err := mr.Next()
 		if err != nil {
 			break
 		}
 		b.Add(rec)
+		if o.progress != nil && n&1023 == 0 {
+			o.progress(bytesRead(mr))
+		}
 	}
 	b.Inputs(mr.SourceStats())
 	if o.rows {
@@ -178,6 +187,15 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	a.redact = ioS.Redact
 	present(a.redact, a.Flows)
 	return a, nil
+}
+
+// bytesRead is how many bytes of the inputs mr has read so far.
+func bytesRead(mr *parser.MultiReader) int64 {
+	var n int64
+	for _, ss := range mr.SourceStats() {
+		n += ss.Stats.Bytes
+	}
+	return n
 }
 
 // runtimeOnly reports whether the inputs held container-runtime lines

@@ -801,20 +801,36 @@ func looksLikePath(a string) bool {
 // on a terminal.
 const progressThreshold = 16 << 20
 
-// analyze runs Analyze with a minimal progress line on stderr ("reading
-// 120 MiB…") when stderr is a terminal and the inputs are large, prints
-// input warnings, and returns the analysis.
+// progressAfter is how long standard input (or a compressed input, whose
+// size read is unknown) is read before its progress line shows: a small
+// one is done before.
+var progressAfter = 500 * time.Millisecond
+
+// analyze runs Analyze with a progress line on stderr when stderr is a
+// terminal and the inputs are large (percent, bytes and time left; for
+// standard input and compressed inputs the bytes read), prints input
+// warnings, and returns the analysis.
 func analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
-	shown := false
+	var pr *progress
 	if ioS.ErrTTY {
-		if n := inputSize(paths); n >= progressThreshold {
-			fmt.Fprintf(ioS.RawErrOut(), "podflow: reading %s…", humanBytes(n))
-			shown = true
+		total, known := inputSize(paths), len(paths) > 0
+		for _, p := range paths {
+			known = known && p != "-" && !compressed(p)
+		}
+		start := time.Now()
+		switch {
+		case known && total >= progressThreshold:
+			pr = &progress{w: ioS.RawErrOut(), total: total, now: time.Now, start: start}
+		case !known:
+			pr = &progress{w: ioS.RawErrOut(), now: time.Now, start: start, notBefore: start.Add(progressAfter)}
+		}
+		if pr != nil {
+			o.progress = pr.update
 		}
 	}
 	a, err := Analyze(ioS, paths, o)
-	if shown {
-		fmt.Fprint(ioS.RawErrOut(), "\r\x1b[K")
+	if pr != nil {
+		pr.done()
 	}
 	if err != nil {
 		return nil, err
