@@ -125,11 +125,13 @@ func spoolStdin(ioS *IO, paths []string) ([]string, string, func(), error) {
 }
 
 // podNeedles are the byte strings whose presence ties a raw line to f.
-func podNeedles(f *timeline.Flow) [][]byte {
+// With --redact, f's names are masked: unmask (Redactor.Reveal) gives
+// them back as the raw lines have them.
+func podNeedles(f *timeline.Flow, unmask func(string) string) [][]byte {
 	var n [][]byte
 	add := func(s string) {
 		if s != "" {
-			n = append(n, []byte(s))
+			n = append(n, []byte(unmask(s)))
 		}
 	}
 	ns, name := f.Pod.Namespace, f.Pod.Name
@@ -227,7 +229,7 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return usageErrorf("--tz %q: %v", o.Load.TZ, err)
 	}
-	match := anystr.New(podNeedles(f))
+	match := anystr.New(podNeedles(f, a.redact.Reveal))
 	raws := map[string]*parser.RawReader{}
 	for _, s := range a.Sources {
 		raws[s.Name] = parser.NewRawReader(s)
@@ -241,13 +243,10 @@ func linesPodRun(o *LinesPodOptions) error {
 	// parser's (Borrow), and cost no allocation. The parser's workers
 	// look for the pod in each record's text and decode only those that
 	// name it, the few a pod has among a large log's lines; the raw
-	// lines are then matched again, as printed. Under --redact the lines
-	// are masked, in order, before they are matched, which the workers
-	// cannot do.
-	popts := parser.Options{Year: o.Load.Year, Location: loc, Borrow: true}
-	if a.redact == nil {
-		popts.Match = match.Match
-	}
+	// lines are then matched again. Under --redact the needles are the
+	// pod's unmasked names, and only the lines matched are masked, after
+	// the match and before they are printed.
+	popts := parser.Options{Year: o.Load.Year, Location: loc, Borrow: true, Match: match.Match}
 	mr := parser.NewMultiReader(a.Sources, popts)
 	defer mr.Close()
 	w := bufio.NewWriter(ioS.Out)
@@ -268,12 +267,10 @@ func linesPodRun(o *LinesPodOptions) error {
 		if err != nil {
 			continue
 		}
-		// With --redact the flow's names are masked: mask the line the
-		// same way before looking for them in it.
-		raw = a.redact.Bytes(raw)
 		if !match.Match(raw) {
 			continue
 		}
+		raw = a.redact.Bytes(raw)
 		name := rec.Pos.Input
 		if stdinName != "" && name == stdinName {
 			name = "-"

@@ -152,7 +152,7 @@ func FuzzPodMatcher(f *testing.F) {
 	}
 	flows := a.Flows.Items
 	for i := range flows {
-		for _, n := range podNeedles(&flows[i]) {
+		for _, n := range podNeedles(&flows[i], func(s string) string { return s }) {
 			f.Add(uint8(i), string(n[:len(n)/2]), string(n[len(n)/2:]))
 		}
 	}
@@ -160,7 +160,7 @@ func FuzzPodMatcher(f *testing.F) {
 	f.Fuzz(func(t *testing.T, pod uint8, a, b string) {
 		fl := &flows[int(pod)%len(flows)]
 		line := []byte(a + b)
-		if got, want := anystr.New(podNeedles(fl)).Match(line), matchAny(line, podNeedles(fl)); got != want {
+		if got, want := anystr.New(podNeedles(fl, func(s string) string { return s })).Match(line), matchAny(line, podNeedles(fl, func(s string) string { return s })); got != want {
 			t.Errorf("pod %s, line %q: match %v, matchAny %v", fl.Pod.Key(), line, got, want)
 		}
 	})

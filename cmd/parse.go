@@ -181,7 +181,9 @@ func grepWant(prefixes []string) func([]byte) bool {
 }
 
 func parseRun(opts *ParseOptions) error {
-	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, opts.IO.In)
+	in := redactStdin(opts.IO, opts.Paths)
+	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, in)
+	keyRedact(opts.IO, srcs, in)
 	learnHosts(opts.IO.Redact, srcs)
 	m := parser.NewMultiReader(srcs, parser.Options{
 		Year:     opts.Year,

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/podflow/podflow/internal/redact"
+	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/tui"
 )
 
@@ -76,17 +77,17 @@ func TestRedact(t *testing.T) {
 		})
 	}
 	// The same value has the same mask in every output.
-	node := regexp.MustCompile(`node/(host-[0-9]+)`).FindStringSubmatch(runHostileOut(t, "get", "nodes", "-o", "name", in, "--redact"))
+	node := regexp.MustCompile(`node/(host-[0-9a-f]+)`).FindStringSubmatch(runHostileOut(t, "get", "nodes", "-o", "name", in, "--redact"))
 	if node == nil {
 		t.Fatal("get nodes -o name shows no masked node")
 	}
-	addr := regexp.MustCompile(`from (ip-[0-9]+) and (ip-[0-9]+) via https://(host-[0-9]+):6443`)
+	addr := regexp.MustCompile(`from (ip-[0-9a-f]+) and (ip-[0-9a-f]+) via https://(host-[0-9a-f]+):6443`)
 	want := addr.FindStringSubmatch(outs["describe pod api --evidence 100"])
 	if want == nil {
 		t.Fatalf("describe shows no masked addresses:\n%s", outs["describe pod api --evidence 100"])
 	}
 	// A value the engine cut short (…) is another value, with another mask.
-	wholeURL := regexp.MustCompile(`via https://host-[0-9]+:`)
+	wholeURL := regexp.MustCompile(`via https://host-[0-9a-f]+:`)
 	for name, out := range outs {
 		for i, m := range want[1:] {
 			if (i < 2 && strings.Contains(out, "from ip-") || i == 2 && wholeURL.MatchString(out)) && !strings.Contains(out, m) {
@@ -112,6 +113,8 @@ func TestRedact(t *testing.T) {
 
 	t.Run("tui", func(t *testing.T) {
 		r := redact.New()
+		srcs, _ := parser.Discover([]string{in}, nil)
+		keyRedact(&IO{Redact: r, Getenv: func(string) string { return "" }}, srcs, nil) // as tuiRun keys it
 		m := tui.New(tui.Options{Load: tui.LoadOptions{Paths: []string{in}, Location: time.UTC}, Redact: r})
 		var tm tea.Model = m
 		tm, _ = tm.Update(tea.WindowSizeMsg{Width: 220, Height: 60})

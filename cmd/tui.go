@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/tui"
 	"github.com/spf13/cobra"
 )
@@ -112,9 +113,17 @@ func tuiRun(opts *TUIOptions) error {
 	case opts.Color == "auto" && (ioS.Getenv("NO_COLOR") != "" || ioS.Getenv("TERM") == "dumb"):
 		color = false
 	}
+	stdin := ioS.In
+	if ioS.Redact != nil {
+		// The masks are keyed as the other commands key them: by the
+		// inputs' heads.
+		stdin = redactStdin(ioS, opts.Paths)
+		srcs, _ := parser.Discover(opts.Paths, stdin)
+		keyRedact(ioS, srcs, stdin)
+	}
 	m := tui.New(tui.Options{
 		Load: tui.LoadOptions{
-			Paths: opts.Paths, Stdin: ioS.In, Year: opts.Load.Year, Location: loc,
+			Paths: opts.Paths, Stdin: stdin, Year: opts.Load.Year, Location: loc,
 			Budgets: budgets, Follow: opts.Follow, MaxFlows: opts.Load.MaxPods,
 		},
 		Color:  color,

@@ -1,9 +1,21 @@
 // Package redact masks what a kubelet log says about the infrastructure
 // behind it, so that podflow's output can be shared: IP addresses, tokens
 // and secrets, registry and URL credentials, environment values and host
-// names. The same value always gets the same mask within one Redactor
-// (ip-1, host-3, token-2, cred-1, value-4), so a reader can still follow a
-// node or an address through the output without learning it.
+// names. The same value always gets the same mask (ip-3f2a09c1,
+// host-9b0e44d7, token-…, cred-…, value-…), so a reader can still follow a
+// node or an address through the output without learning it. A mask's
+// number is a keyed hash of the value (HMAC-SHA-256, its first 32 bits in
+// hex), not an order of arrival: every command given the same inputs and
+// the same key masks a value alike, whatever it met first. The key is set
+// once (SetKey) from what the reader of the output does not have: the
+// inputs' first bytes, or a key of the user's; without a key the hash
+// could be reversed by trying every address. Two values whose numbers
+// collide in one run are told apart by 64 bits for the later one.
+//
+// Text masks first and the caller cuts after. A text that arrives already
+// cut (the engine keeps 300 bytes of an error, ending in "…") has what a
+// rule would have matched up to the cut masked too: a cut secret's prefix
+// is still a secret.
 //
 // What stays: pod names, namespaces, container names and pod UIDs (they
 // are what podflow is about; a static pod's name keeps its prefix but its
@@ -16,12 +28,15 @@
 package redact
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"net/netip"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // Mask kinds, which are also the masks' prefixes.
@@ -33,29 +48,86 @@ const (
 	KindValue = "value"
 )
 
+// Texts repeat (a FlowList's reasons, stage texts, event messages): Text
+// remembers what it gave for up to maxMemo of them.
+const (
+	maxMemo     = 1 << 16
+	maxMemoText = 4 << 10
+)
+
 // Redactor assigns masks. It is safe for concurrent use.
 type Redactor struct {
 	mu     sync.Mutex
+	key    []byte            // the hash key; nil: none given (SetKey)
+	keyed  bool              // a mask was given: the key is fixed
 	masks  map[string]string // kind + "\x00" + value → mask
-	counts map[string]int    // kind → masks given
+	values map[string]string // mask → value (Reveal)
 	hosts  map[string]bool   // known host names
 	keep   map[string]bool   // values that stay (runtime IDs)
 	hostRE *regexp.Regexp    // alternation of hosts, longest first; nil when stale or none
 	dirty  bool
+	local  []string          // the dotted host names Text masked in the text at hand
+	memo   map[string]string // text → what Text gave, while no host is learnt
 }
 
 // New returns an empty Redactor.
 func New() *Redactor {
-	return &Redactor{masks: map[string]string{}, counts: map[string]int{}, hosts: map[string]bool{}, keep: map[string]bool{}}
+	return &Redactor{masks: map[string]string{}, values: map[string]string{}, memo: map[string]string{}, hosts: map[string]bool{}, keep: map[string]bool{}}
 }
 
-var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9]+$`)
+var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
+
+// SetKey sets the key of the masks' hash from parts (each input's first
+// bytes, say): the order of parts does not matter. It has effect only
+// before the first mask is given, so that one run never gives one value
+// two masks.
+func (r *Redactor) SetKey(parts ...[]byte) {
+	if r == nil {
+		return
+	}
+	sums := make([]string, len(parts))
+	for i, p := range parts {
+		h := sha256.Sum256(p)
+		sums[i] = string(h[:])
+	}
+	sort.Strings(sums)
+	h := sha256.New()
+	h.Write([]byte("podflow-redact-v1"))
+	for _, s := range sums {
+		h.Write([]byte(s))
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.keyed {
+		r.key = h.Sum(nil)
+	}
+}
+
+// Reveal replaces the masks this Redactor gave in s with their values:
+// the way back for matching masked names against unmasked input (lines
+// pod). What it returns must never be printed.
+func (r *Redactor) Reveal(s string) string {
+	if r == nil || !strings.Contains(s, "-") {
+		return s
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return reMaskIn.ReplaceAllStringFunc(s, func(m string) string {
+		if v, ok := r.values[m]; ok {
+			return v
+		}
+		return m
+	})
+}
+
+var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?\b`)
 
 // IsMask reports whether s is a mask this package gives.
 func IsMask(s string) bool { return maskShape.MatchString(s) }
 
-// mask returns the mask of value in kind, giving the next number to a
-// value not seen before. Callers hold r.mu.
+// mask returns the mask of value in kind: the kind and the first 32 bits
+// of the value's keyed hash, in hex (64 bits when another value of this
+// run already has those 32). Callers hold r.mu.
 func (r *Redactor) mask(kind, value string) string {
 	if IsMask(value) {
 		return value
@@ -64,10 +136,27 @@ func (r *Redactor) mask(kind, value string) string {
 	if m, ok := r.masks[k]; ok {
 		return m
 	}
-	r.counts[kind]++
-	m := kind + "-" + strconv.Itoa(r.counts[kind])
+	r.keyed = true
+	h := hmac.New(sha256.New, r.key)
+	h.Write([]byte(k))
+	sum := h.Sum(nil)
+	m := kind + "-" + hex32(binary.BigEndian.Uint32(sum))
+	if _, taken := r.values[m]; taken {
+		m += hex32(binary.BigEndian.Uint32(sum[4:]))
+	}
 	r.masks[k] = m
+	r.values[m] = value
 	return m
+}
+
+func hex32(v uint32) string {
+	const digits = "0123456789abcdef"
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = digits[v&0xf]
+		v >>= 4
+	}
+	return string(b[:])
 }
 
 // Host registers name as a host name (a node name, a --hostname-override,
@@ -120,14 +209,66 @@ func (r *Redactor) Text(s string) string {
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.dirty || len(r.memo) >= maxMemo {
+		clear(r.memo) // a host learnt changes what a text gives
+	}
+	if m, ok := r.memo[s]; ok {
+		return m
+	}
+	in := s
+	defer func() {
+		if len(in) <= maxMemoText {
+			r.memo[in] = s
+		}
+	}()
+	if strings.Contains(s, "…") {
+		s = cutTails(r, s)
+	}
 	if strings.Contains(s, "--hostname-override") {
 		s = hostnameOverride(r, s)
 	}
 	s = r.knownHosts(s)
+	r.local = r.local[:0]
 	for _, rule := range rules {
 		s = rule(r, s)
 	}
+	// A name a rule found where it was sure (a URL, a registry, a DNS
+	// error) is masked wherever else this text has it.
+	for _, h := range r.local {
+		s = replaceWord(s, h, r.masks[KindHost+"\x00"+h])
+	}
 	return s
+}
+
+// replaceWord replaces every occurrence of w in s that stands alone (no
+// word byte, dot or hyphen next to it) with m.
+func replaceWord(s, w, m string) string {
+	if w == "" || m == "" {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			break
+		}
+		start, end := i+j, i+j+len(w)
+		i = start + 1
+		if start > 0 && (isWordByte(s[start-1]) || s[start-1] == '.' || s[start-1] == '-') ||
+			end < len(s) && (isWordByte(s[end]) || s[end] == '-' || s[end] == '.' && end+1 < len(s) && isWordByte(s[end+1])) {
+			continue
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(m)
+		last = end
+		i = end
+	}
+	if last == 0 {
+		return s
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 func (r *Redactor) knownHosts(s string) string {
@@ -224,18 +365,54 @@ func replaceGroup(s string, re *regexp.Regexp, g int, f func(v string, m []int) 
 	return b.String()
 }
 
-// The rules run in this order: credentials before the hosts they name,
-// host names before the addresses inside them, and the generic
-// long-token rule last.
+// The rules run in this order: private keys and credentials before the
+// hosts they name, host names before the addresses inside them, and the
+// generic long-token rule last.
 var rules = []func(r *Redactor, s string) string{
+	when(has("-----BEGIN"), privateKeys),
 	when(has("://", "@"), urlCreds), when(has("@"), refCreds),
 	when(hasFold("auth", "token", "key", "cookie"), authHeaders), when(hasFold("bearer", "basic"), bearer),
-	when(has("eyJ"), jwt), when(hasFold("pass", "pwd", "secret", "token", "key", "credential"), keyedSecrets),
+	when(has("eyJ"), jwt), when(hasTokenPrefix, providerTokens),
+	when(keyedPre, keyedSecrets), when(has("--"), flagSecrets),
 	when(has("="), envValues), when(has("Value:"), structEnv), when(hasFold(`"value`), jsonEnv),
 	when(has("://"), urlHosts), when(has(".", "/"), registryHosts),
+	when(hasFold("lookup", "resolv", "dial ", "connect", "host", "not known", "name resolution"), errorHosts),
 	when(hasFold(".internal", ".local", ".lan", ".corp", ".home", ".intra", ".private", ".svc"), internalHosts),
+	when(has("."), fqdns),
 	when(has("ip-"), cloudHosts),
 	ipv6, when(has("."), ipv4), longRuns,
+}
+
+var keyedNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "sig"}
+
+var keyedSuffixes = []string{"word", "wd", "phrase", "s", "_id", "-id", "id", "_data", "-data", "data"}
+
+// keyedPre is true when a needle of keyedSecrets is followed, after
+// letters, quotes, a backslash or spaces, by = or :.
+func keyedPre(s string) bool {
+	for _, n := range keyedNeedles {
+		for i := 0; i < len(s); {
+			j := indexFold(s[i:], n)
+			if j < 0 {
+				break
+			}
+			k := i + j + len(n)
+			for _, suf := range keyedSuffixes {
+				if len(s)-k >= len(suf) && asciiEqualFold(s[k:k+len(suf)], suf) {
+					k += len(suf)
+					break
+				}
+			}
+			for k < len(s) && k-(i+j) < 40 && strings.IndexByte("\\\"' ", s[k]) >= 0 {
+				k++
+			}
+			if k < len(s) && (s[k] == '=' || s[k] == ':') {
+				return true
+			}
+			i += j + 1
+		}
+	}
+	return false
 }
 
 // when runs rule only on text that pre passes: a cheap test that spares
@@ -276,14 +453,55 @@ func hasFold(needles ...string) func(string) bool {
 	}
 }
 
-func containsFold(s, sub string) bool {
+// containsFold reports whether s holds sub (lower-case ASCII) in any
+// case.
+func containsFold(s, sub string) bool { return indexFold(s, sub) >= 0 }
+
+// indexFold is the index of sub (lower-case ASCII) in s in any case, or -1.
+func indexFold(s, sub string) int {
 	n := len(sub)
+	if n == 0 {
+		return 0
+	}
+	c0, c1 := sub[0], sub[0]
+	if c0 >= 'a' && c0 <= 'z' {
+		c1 = c0 - 'a' + 'A'
+	}
 	for i := 0; i+n <= len(s); i++ {
-		if strings.EqualFold(s[i:i+n], sub) {
-			return true
+		if c := s[i]; c != c0 && c != c1 {
+			j := strings.IndexByte(s[i+1:], c0)
+			k := -1
+			if c1 != c0 {
+				k = strings.IndexByte(s[i+1:], c1)
+			}
+			if j < 0 || k >= 0 && k < j {
+				j = k
+			}
+			if j < 0 {
+				return -1
+			}
+			i += j // the loop adds the 1
+			continue
+		}
+		if asciiEqualFold(s[i+1:i+n], sub[1:]) {
+			return i
 		}
 	}
-	return false
+	return -1
+}
+
+// asciiEqualFold compares a with lower-case b, folding a's ASCII letters.
+func asciiEqualFold(a, b string) bool {
+	for i := 0; i < len(b); i++ {
+		c := a[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // longRuns runs the long-token rules only when s has a run of 32
@@ -304,19 +522,60 @@ func longRuns(r *Redactor, s string) string {
 	return s
 }
 
+// keyWords name a secret's key: key=VALUE, "key": "VALUE", key: VALUE.
+const keyWords = `(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|key[_-]?id|` +
+	`private[_-]?key|client[_-]?secret|credentials?|auth|identitytoken|registrytoken|account[_-]?key|sharedaccesskey|sig|key[_-]?data)`
+
+// tokenRE are the provider tokens whose shape alone says what they are,
+// after gitleaks' default rule set (github.com/gitleaks/gitleaks,
+// config/gitleaks.toml, MIT licence: rules aws-access-token, github-pat,
+// github-fine-grained-pat, github-oauth, github-app-token,
+// github-refresh-token, gitlab-*, slack-*, gcp-api-key, stripe-access-token,
+// anthropic-api-key, openai-api-key, npm-access-token, pypi-upload-token,
+// sendgrid-api-token, digitalocean-*, vault-*-token, shopify-*,
+// artifactory-api-key, twilio-api-key, alibaba-access-key-id,
+// databricks-api-token), with their lengths lowered so that a cut token is
+// masked too.
+const tokenRE = `\b(?:(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{8,}|github_pat_[A-Za-z0-9_]{8,}|` +
+	`gl(?:pat|ptt|dt|rt|cbt|imt|oas|ft|soat|agent)-[A-Za-z0-9_-]{8,}|xox[abposre]-[A-Za-z0-9-]{8,}|xapp-[0-9]-[A-Za-z0-9-]{8,}|` +
+	`(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA)[A-Z2-7]{12,}|AIza[A-Za-z0-9_-]{20,}|(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{8,}|` +
+	`sk-ant-[a-z]+[0-9]{2}-[A-Za-z0-9_-]{8,}|sk-proj-[A-Za-z0-9_-]{8,}|sk-[A-Za-z0-9]{16,}T3BlbkFJ[A-Za-z0-9]{8,}|` +
+	`npm_[A-Za-z0-9]{16,}|pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{8,}|SG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{8,}|` +
+	`do[opr]_v1_[a-f0-9]{16,}|hv[sbr]\.[A-Za-z0-9_-]{16,}|shp(?:at|ca|pa|ss)_[a-fA-F0-9]{16,}|AKCp[A-Za-z0-9]{16,}|` +
+	`SK[0-9a-fA-F]{32}|LTAI[A-Za-z0-9]{16,}|dapi[a-f0-9]{24,}|ya29\.[A-Za-z0-9_-]{16,})`
+
+var tokenPrefixes = []string{"gh", "github_pat_", "gl", "xox", "xapp-", "A3T", "AKIA", "ASIA", "ABIA", "ACCA", "AIza",
+	"_live_", "_test_", "sk-", "npm_", "pypi-", "SG.", "_v1_", "hvs.", "hvb.", "hvr.", "shp", "AKCp", "SK", "LTAI", "dapi", "ya29."}
+
+func hasTokenPrefix(s string) bool {
+	for _, p := range tokenPrefixes {
+		if strings.Contains(s, p) {
+			return true
+		}
+	}
+	return false
+}
+
 var (
-	reURLCreds = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s:@"'\\]+:[^/\s@"'\\]*)@`)
+	rePrivKey  = regexp.MustCompile(`(?s)-----BEGIN[A-Z0-9 _-]{0,64}PRIVATE KEY(?: BLOCK)?-----(?:.*?-----END[A-Z0-9 _-]{0,64}PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s\\]*)`)
+	reURLCreds = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s@"'\\…]+)@`)
 	reRefCreds = regexp.MustCompile(`(?:^|[\s"'=(\[,])([^\s/:@"'\\=(\[,]+:[^\s/@"'\\]+)@`)
 	reOverride = regexp.MustCompile(`--hostname-override[= ]\\?"?([A-Za-z0-9][A-Za-z0-9.-]*)`)
-	reAuth     = regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|x-auth-token|x-api-key|cookie|set-cookie)\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest)\s+)?([^\s"'\\,;]+)`)
+	reAuth     = regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|x-auth-token|x-api-key|x-registry-auth|private-token|cookie|set-cookie)\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest)\s+)?([^\s"'\\,;…]+)`)
 	reBearer   = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{6,}=*)`)
-	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}`)
-	reKeyed    = regexp.MustCompile(`(?i)\b[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|client[_-]?secret|credentials?)\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;&(){}\[\]]+)`)
-	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}]+)`)
-	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}]+)`)
+	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,4}`)
+	reToken    = regexp.MustCompile(tokenRE)
+	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;&(){}\[\]…]+)`)
+	reFlag     = regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\…]+)`)
+	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}…]+)`)
+	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…]+)`)
 	reJSONEnv  = regexp.MustCompile(`(?i)\\?"name\\?":\s*\\?"[^"\\]+\\?",\s*\\?"value\\?":\s*\\?"((?:[^"\\]|\\[^"])+)\\?"`)
 	reURLHost  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s@"'\\]*@)?([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)`)
 	reRegistry = regexp.MustCompile(`(?:^|[\s"'=(\[,@])((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?::[0-9]+)?/`)
+	reLookup   = regexp.MustCompile(`(?i)\blookup\s+\\?"?([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)`)
+	reDial     = regexp.MustCompile(`(?i)\b(?:resolve|resolving|dial (?:tcp|udp)[46]?:?|connect(?:ing)? to|host)\s+\\?"?([A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?)+)`)
+	reNoHost   = regexp.MustCompile(`([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)(?::[0-9]+)?:? (?:no such host|server misbehaving|Name or service not known|Temporary failure in name resolution)`)
+	reFQDN     = regexp.MustCompile(`\b(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?i:com|net|org|io|dev|cloud|app|ai|co|us|uk|de|eu|fr|nl|ch|at|se|no|fi|dk|pl|es|it|be|jp|cn|in|br|au|ca|ru|info|biz|me|tech|online|site|xyz|example|test|invalid|gov|edu|mil|int|aws|azure|gcp|systems|services|network|company|corp|internal|local|localdomain|lan|home|intra|intranet|private|svc)\b`)
 	reInternal = regexp.MustCompile(`(?i)\b(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+(?:internal|local|localdomain|lan|corp|home|intra|intranet|private|svc)\b`)
 	reCloud    = regexp.MustCompile(`\bip-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}-[0-9]{1,3}(?:\.[A-Za-z0-9-]+)*`)
 	reIPv6     = regexp.MustCompile(`[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}(?:\.[0-9]{1,3}){0,3}`)
@@ -341,7 +600,59 @@ func hostnameOverride(r *Redactor, s string) string {
 }
 
 func urlCreds(r *Redactor, s string) string {
-	return replaceGroup(s, reURLCreds, 1, func(v string, _ []int) (string, bool) { return r.mask(KindCred, v), true })
+	return replaceGroup(s, reURLCreds, 1, func(v string, _ []int) (string, bool) {
+		if IsMask(v) {
+			return "", false
+		}
+		return r.mask(KindCred, v), true
+	})
+}
+
+// privateKeys masks a PEM private key, from its BEGIN line to its END
+// line or, when the text has no END, as far as its base64 goes.
+func privateKeys(r *Redactor, s string) string {
+	return replaceIdx(s, rePrivKey.FindAllStringIndex(s, -1), func(m string, _, _ int) (string, bool) {
+		return r.mask(KindToken, m), true
+	})
+}
+
+func providerTokens(r *Redactor, s string) string {
+	return replaceIdx(s, reToken.FindAllStringIndex(s, -1), func(m string, _, end int) (string, bool) {
+		return r.mask(KindToken, m), true
+	})
+}
+
+func flagSecrets(r *Redactor, s string) string { return replaceGroup(s, reFlag, 1, tokenGroup(r)) }
+
+// errorHosts masks the names a DNS or connection error gives (lookup
+// NAME on …, dial tcp NAME:443, NAME: no such host), whatever their
+// domain.
+func errorHosts(r *Redactor, s string) string {
+	if containsFold(s, "lookup") {
+		s = replaceGroup(s, reLookup, 1, hostGroup(r))
+	}
+	if hasFold("resolv", "dial ", "connect", "host ")(s) {
+		s = replaceGroup(s, reDial, 1, hostGroup(r))
+	}
+	if hasFold("no such host", "server misbehaving", "not known", "name resolution")(s) {
+		s = replaceGroup(s, reNoHost, 1, hostGroup(r))
+	}
+	return s
+}
+
+// fqdns masks dotted names that end in a top-level domain, or in a
+// private one (internal, local, corp, svc, …); file names (kubelet.go,
+// config.yaml, entrypoint.sh) end in none of those listed.
+func fqdns(r *Redactor, s string) string {
+	return replaceIdx(s, reFQDN.FindAllStringIndex(s, -1), func(m string, start, end int) (string, bool) {
+		if start > 0 && (s[start-1] == '.' || s[start-1] == '-' || s[start-1] == '/' && !(start > 1 && s[start-2] == '/')) {
+			return "", false // a name's tail, or a path's
+		}
+		if end < len(s) && (s[end] == '-' || s[end] == '~' || s[end] == '.' && end+1 < len(s) && isWordByte(s[end+1])) {
+			return "", false
+		}
+		return hostGroup(r)(m, nil)
+	})
 }
 
 func refCreds(r *Redactor, s string) string {
@@ -420,6 +731,9 @@ func hostGroup(r *Redactor) func(v string, _ []int) (string, bool) {
 		if reIPv4.MatchString(v) && strings.Trim(v, "0123456789.") == "" {
 			return "", false
 		}
+		if strings.Contains(v, ".") {
+			r.local = append(r.local, v)
+		}
 		return r.mask(KindHost, v), true
 	}
 }
@@ -444,7 +758,8 @@ func cloudHosts(r *Redactor, s string) string {
 }
 
 func ipv6(r *Redactor, s string) string {
-	if strings.Count(s, ":") < 2 {
+	// An IPv6 address has "::" or (at least) six colons.
+	if !strings.Contains(s, "::") && strings.Count(s, ":") < 6 {
 		return s
 	}
 	return replaceIdx(s, reIPv6.FindAllStringIndex(s, -1), func(m string, start, end int) (string, bool) {
@@ -523,4 +838,158 @@ func longBase64(r *Redactor, s string) string {
 		}
 		return r.mask(KindToken, m), true
 	})
+}
+
+// Cut texts. The engine keeps the first bytes of a long text and ends it
+// with "…"; a secret cut there no longer matches its rule, but its prefix
+// is still a secret. cutTails masks what ends right before each "…": what
+// a rule's start says is a secret (a Bearer header, a key=, a URL's
+// authority, a NAME=, a PEM header) and, failing that, the last token when
+// its shape is an address's, a dotted name's, a provider token's, a
+// user:password's or a long mixed run's.
+var tailRules = []struct {
+	re   *regexp.Regexp
+	kind string
+}{
+	{regexp.MustCompile(`(-----BEGIN[A-Z0-9 _-]*PRIVATE KEY[^"]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)\b(?:bearer|basic|digest|token)\s+([^\s"'\\]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)\b(?:authorization|cookie|x-api-key|x-auth-token|x-registry-auth|private-token)\\?["']?\s*[:=]\s*\\?["']?([^\s"'\\]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)` + keyWords + `\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;&(){}\[\]]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\]*)$`), KindToken},
+	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s"'\\]*)$`), KindCred},
+	{regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=\\?"?([^\s"\\]*)$`), KindValue},
+}
+
+var (
+	reTailToken = regexp.MustCompile(`([^\s"'\\=(\[,<>{}]*)$`)
+	reTailIPv4  = regexp.MustCompile(`^[0-9]{1,3}\.[0-9]{1,3}\.[0-9.]*$`)
+	reTailIPv6  = regexp.MustCompile(`^\[?[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}[0-9A-Fa-f.%]*$`)
+	reTailCred  = regexp.MustCompile(`^[^:/@]+:([^/@]+)$`)
+	tailPrefix  = []string{"eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "glptt-", "xox", "xapp-", "AKIA",
+		"ASIA", "A3T", "AIza", "sk_live_", "sk_test_", "rk_live_", "sk-", "npm_", "pypi-", "SG.", "dop_v1_", "hvs.", "hvb.", "ya29.",
+		"LTAI", "AKCp", "shpat_", "-----BEGIN"}
+)
+
+// A cut token is read back at most tailWindow bytes, and its context
+// tailContext bytes before it.
+const (
+	tailWindow  = 1024
+	tailContext = 64
+)
+
+func cutTails(r *Redactor, s string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(s, "…")
+		if i < 0 {
+			b.WriteString(s)
+			return b.String()
+		}
+		b.WriteString(maskTail(r, s[:i]))
+		b.WriteString("…")
+		s = s[i+len("…"):]
+	}
+}
+
+// maskTail masks the secret that p ends in, if any: one that starts in
+// its last tailWindow bytes (a PEM key's body, longer, is the rules').
+func maskTail(r *Redactor, p string) string {
+	// The rules read the last token and what stands before it.
+	tok := 0
+	for i := len(p) - 1; i >= 0 && len(p)-i <= tailWindow; i-- {
+		if c := p[i]; c == ' ' || c == '\t' || c == '\n' || c == '"' || c == '\'' {
+			break
+		}
+		tok++
+	}
+	if w := tok + tailContext; len(p) > w {
+		i := len(p) - w
+		for i < len(p) && !utf8.RuneStart(p[i]) {
+			i++
+		}
+		return p[:i] + maskTail(r, p[i:])
+	}
+	for _, t := range tailRules {
+		m := t.re.FindStringSubmatchIndex(p)
+		if m == nil || m[2] < 0 || m[2] == m[3] {
+			continue
+		}
+		v := p[m[2]:m[3]]
+		if IsMask(v) {
+			return p
+		}
+		if t.kind == KindCred && !strings.ContainsAny(v, ":@") {
+			// An authority with no userinfo: a host.
+			if isPublicHost(v) || isLoopbackName(v) {
+				return p
+			}
+			return p[:m[2]] + r.mask(KindHost, v)
+		}
+		if t.kind == KindCred && strings.Contains(v, "@") {
+			at := strings.LastIndexByte(v, '@')
+			host := v[at+1:]
+			if host != "" && !IsMask(host) {
+				host = r.mask(KindHost, host)
+			}
+			return p[:m[2]] + r.mask(KindCred, v[:at]) + "@" + host
+		}
+		return p[:m[2]] + r.mask(t.kind, v)
+	}
+	m := reTailToken.FindStringIndex(p)
+	if m == nil {
+		return p
+	}
+	v := p[m[0]:]
+	if len(v) < 4 || IsMask(v) {
+		return p
+	}
+	kind := tailKind(v)
+	if kind == "" {
+		return p
+	}
+	if at := strings.LastIndexByte(v, '@'); at > 0 && kind == KindCred {
+		host := v[at+1:]
+		if host != "" {
+			host = r.mask(KindHost, host)
+		}
+		return p[:m[0]] + r.mask(KindCred, v[:at]) + "@" + host
+	}
+	return p[:m[0]] + r.mask(kind, v)
+}
+
+// tailKind says what a cut token is, by its shape; "" when nothing.
+func tailKind(v string) string {
+	for _, pre := range tailPrefix {
+		if strings.HasPrefix(v, pre) {
+			return KindToken
+		}
+	}
+	switch {
+	case strings.Contains(v, "@"):
+		return KindCred
+	case strings.Contains(v, "/"):
+		return "" // a path, or a reference whose host the rules see
+	case reTailIPv4.MatchString(v) && strings.Count(v, ".") >= 2, reTailIPv6.MatchString(v) && (strings.Contains(v, "::") || strings.Count(v, ":") >= 3):
+		return KindIP
+	}
+	if m := reTailCred.FindStringSubmatch(v); m != nil && len(m[1]) >= 4 && strings.ContainsAny(m[1], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+		strings.Trim(m[1], "0123456789.") != "" && !(m[1][0] == 'v' || m[1][0] >= '0' && m[1][0] <= '9') {
+		return KindCred
+	}
+	if strings.Contains(v, ".") && strings.IndexFunc(v, func(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }) >= 0 {
+		if i := strings.LastIndexByte(v, '.'); i > 0 && i < len(v)-1 && !isPublicHost(v) {
+			return KindHost
+		}
+	}
+	var up, lo, dig bool
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		up = up || c >= 'A' && c <= 'Z'
+		lo = lo || c >= 'a' && c <= 'z'
+		dig = dig || c >= '0' && c <= '9'
+	}
+	if len(v) >= 16 && (up && lo && dig || strings.Trim(v, "0123456789abcdefABCDEF") == "") {
+		return KindToken
+	}
+	return ""
 }
