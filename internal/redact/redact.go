@@ -858,12 +858,17 @@ var tailRules = []struct {
 	{regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s"'\\]*)$`), KindCred},
 	{regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=\\?"?([^\s"\\]*)$`), KindValue},
+	{regexp.MustCompile(`(?i)\\?"value\\?":\s*\\?"([^"\\]*)$`), KindValue},
+	{regexp.MustCompile(`\bValue:([^,}]*)$`), KindValue},
+	{regexp.MustCompile(`\b(ip-[0-9][0-9-]*)$`), KindHost},
 }
+
+var reMaskEnd = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
 
 var (
 	reTailToken = regexp.MustCompile(`([^\s"'\\=(\[,<>{}]*)$`)
 	reTailIPv4  = regexp.MustCompile(`^[0-9]{1,3}\.[0-9]{1,3}\.[0-9.]*$`)
-	reTailIPv6  = regexp.MustCompile(`^\[?[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){2,7}[0-9A-Fa-f.%]*$`)
+	reTailIPv6  = regexp.MustCompile(`^\[?[0-9A-Fa-f]{0,4}(?::[0-9A-Fa-f]{0,4}){1,7}[0-9A-Fa-f.%]*$`)
 	reTailCred  = regexp.MustCompile(`^[^:/@]+:([^/@]+)$`)
 	tailPrefix  = []string{"eyJ", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "glptt-", "xox", "xapp-", "AKIA",
 		"ASIA", "A3T", "AIza", "sk_live_", "sk_test_", "rk_live_", "sk-", "npm_", "pypi-", "SG.", "dop_v1_", "hvs.", "hvb.", "ya29.",
@@ -894,6 +899,9 @@ func cutTails(r *Redactor, s string) string {
 // maskTail masks the secret that p ends in, if any: one that starts in
 // its last tailWindow bytes (a PEM key's body, longer, is the rules').
 func maskTail(r *Redactor, p string) string {
+	if reMaskEnd.MatchString(p) {
+		return p // masked already
+	}
 	// The rules read the last token and what stands before it.
 	tok := 0
 	for i := len(p) - 1; i >= 0 && len(p)-i <= tailWindow; i-- {
@@ -940,8 +948,8 @@ func maskTail(r *Redactor, p string) string {
 		return p
 	}
 	v := p[m[0]:]
-	if len(v) < 4 || IsMask(v) {
-		return p
+	if len(v) < 4 || reMaskIn.MatchString(v) {
+		return p // short, or masked already (a rule's mask the cut text glued to)
 	}
 	kind := tailKind(v)
 	if kind == "" {
@@ -969,15 +977,15 @@ func tailKind(v string) string {
 		return KindCred
 	case strings.Contains(v, "/"):
 		return "" // a path, or a reference whose host the rules see
-	case reTailIPv4.MatchString(v) && strings.Count(v, ".") >= 2, reTailIPv6.MatchString(v) && (strings.Contains(v, "::") || strings.Count(v, ":") >= 3):
+	case reTailIPv4.MatchString(v) && strings.Count(v, ".") >= 2, reTailIPv6.MatchString(v) && len(strings.Trim(v, "[")) >= 6:
 		return KindIP
 	}
-	if m := reTailCred.FindStringSubmatch(v); m != nil && len(m[1]) >= 4 && strings.ContainsAny(m[1], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
+	if m := reTailCred.FindStringSubmatch(v); m != nil && len(m[1]) >= 3 && strings.ContainsAny(m[1], "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ") &&
 		strings.Trim(m[1], "0123456789.") != "" && !(m[1][0] == 'v' || m[1][0] >= '0' && m[1][0] <= '9') {
 		return KindCred
 	}
 	if strings.Contains(v, ".") && strings.IndexFunc(v, func(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }) >= 0 {
-		if i := strings.LastIndexByte(v, '.'); i > 0 && i < len(v)-1 && !isPublicHost(v) {
+		if w := strings.TrimRight(v, "."); strings.LastIndexByte(w, '.') > 0 && !isPublicHost(w) {
 			return KindHost
 		}
 	}
@@ -988,7 +996,7 @@ func tailKind(v string) string {
 		lo = lo || c >= 'a' && c <= 'z'
 		dig = dig || c >= '0' && c <= '9'
 	}
-	if len(v) >= 16 && (up && lo && dig || strings.Trim(v, "0123456789abcdefABCDEF") == "") {
+	if len(v) >= 16 && up && lo && dig || len(v) >= 6 && dig && (up || lo) && strings.Trim(v, "0123456789abcdefABCDEF") == "" {
 		return KindToken
 	}
 	return ""
