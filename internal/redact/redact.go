@@ -561,15 +561,15 @@ var (
 	reURLCreds = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s@"'\\…]+)@`)
 	reRefCreds = regexp.MustCompile(`(?:^|[\s"'=(\[,])([^\s/:@"'\\=(\[,]+:[^\s/@"'\\]+)@`)
 	reOverride = regexp.MustCompile(`--hostname-override[= ]\\?"?([A-Za-z0-9][A-Za-z0-9.-]*)`)
-	reAuth     = regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|x-auth-token|x-api-key|x-registry-auth|private-token|cookie|set-cookie)\\?["']?\s*[:=]\s*\\?["']?(?:(?:bearer|basic|token|digest)\s+)?([^\s"'\\,;…]+)`)
+	reAuth     = regexp.MustCompile(`(?i)\b(?:proxy-)?(?:authorization|x-auth-token|x-api-key|x-registry-auth|private-token|cookie|set-cookie)\\*["']?\s*[:=]\s*\\*["']?(?:(?:bearer|basic|token|digest)\s+)?([^\s"'\\,;…]+)`)
 	reBearer   = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{6,}=*)`)
 	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,4}`)
 	reToken    = regexp.MustCompile(tokenRE)
-	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;&(){}\[\]…]+)`)
+	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]…]+)`)
 	reFlag     = regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\…]+)`)
 	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}…]+)`)
 	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…]+)`)
-	reJSONEnv  = regexp.MustCompile(`(?i)\\?"name\\?":\s*\\?"[^"\\]+\\?",\s*\\?"value\\?":\s*\\?"((?:[^"\\]|\\[^"])+)\\?"`)
+	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\]|\\[^"\\])+)\\*"`)
 	reURLHost  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s@"'\\]*@)?([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)`)
 	reRegistry = regexp.MustCompile(`(?:^|[\s"'=(\[,@])((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?::[0-9]+)?/`)
 	reLookup   = regexp.MustCompile(`(?i)\blookup\s+\\?"?([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)`)
@@ -853,12 +853,12 @@ var tailRules = []struct {
 }{
 	{regexp.MustCompile(`(-----BEGIN[A-Z0-9 _-]*PRIVATE KEY[^"]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)\b(?:bearer|basic|digest|token)\s+([^\s"'\\]*)$`), KindToken},
-	{regexp.MustCompile(`(?i)\b(?:authorization|cookie|x-api-key|x-auth-token|x-registry-auth|private-token)\\?["']?\s*[:=]\s*\\?["']?([^\s"'\\]*)$`), KindToken},
-	{regexp.MustCompile(`(?i)` + keyWords + `\\?["']?\s*[=:]\s*\\?["']?([^\s"'\\,;&(){}\[\]]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)\b(?:authorization|cookie|x-api-key|x-auth-token|x-registry-auth|private-token)\\*["']?\s*[:=]\s*\\*["']?([^\s"'\\]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s"'\\]*)$`), KindCred},
 	{regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=\\?"?([^\s"\\]*)$`), KindValue},
-	{regexp.MustCompile(`(?i)\\?"value\\?":\s*\\?"([^"\\]*)$`), KindValue},
+	{regexp.MustCompile(`(?i)\\*"value\\*":\s*\\*"([^"\\]*)$`), KindValue},
 	{regexp.MustCompile(`\bValue:([^,}]*)$`), KindValue},
 	{regexp.MustCompile(`\b(ip-[0-9][0-9-]*)$`), KindHost},
 }

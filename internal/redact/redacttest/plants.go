@@ -41,7 +41,7 @@ var Plants = []Plant{
 	{"github token", "push with ghp_R8kQz2Lm7Nv4Xw9Tp3Yb6Hc1Jd5Fg0Sa2Ue8 denied", []string{"ghp_R8kQz2Lm7Nv4Xw9Tp3Yb6Hc1Jd5Fg0Sa2Ue8"}},
 	{"github fine-grained token", "use github_pat_11AQZX7KY0abcDEFghiJKL_mnoPQRstuVWXyz0123456789 now", []string{"11AQZX7KY0abcDEFghiJKL_mnoPQRstuVWXyz0123456789"}},
 	{"gitlab token", "with glpat-Xq7zR2mK9vL4nT8wP3bY ok", []string{"glpat-Xq7zR2mK9vL4nT8wP3bY"}},
-	{"slack bot token", "notify xoxb-2948571036-7461928305-QzXr8KmL2nV7pT4wY9bH failed", []string{"xoxb-2948571036-7461928305-QzXr8KmL2nV7pT4wY9bH"}},
+	{"slack bot token", "notify xoxb-Zq29Xk48Lm-7461Rw28Tp-QzXr8KmL2nV7pT4wY9bH failed", []string{"xoxb-Zq29Xk48Lm-7461Rw28Tp-QzXr8KmL2nV7pT4wY9bH"}},
 	{"stripe key", "charge sk_live_51QzXr8KmL2nV7pT4wY9bHc3 declined", []string{"51QzXr8KmL2nV7pT4wY9bHc3"}},
 	{"google api key", "maps AIzaSyQ7xK2mL9nR4vT8wP3bY6cH1jD5fG0sA2u quota", []string{"AIzaSyQ7xK2mL9nR4vT8wP3bY6cH1jD5fG0sA2u"}},
 	{"npm token", "publish npm_Qz7Xk2mL9nR4vT8wP3bY6cH1jD5fG0sA2uE8 failed", []string{"npm_Qz7Xk2mL9nR4vT8wP3bY6cH1jD5fG0sA2uE8"}},
