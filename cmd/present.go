@@ -11,7 +11,7 @@ import (
 )
 
 // redactHelp is the --redact flag's help; the README repeats it.
-const redactHelp = `mask IP addresses (ip-N), host and node names (host-N), tokens and secrets (token-N), URL and registry credentials (cred-N) and environment values (value-N) in every output, the same value getting the same mask; pod names, namespaces, container names, pod UIDs, runtime IDs and public registry names stay (a static pod's node-name suffix is masked)`
+const redactHelp = `mask IP addresses (ip-…), host and node names (host-…), tokens and secrets (token-…), URL and registry credentials (cred-…) and environment values (value-…) in every output, the same value getting the same mask (a keyed hash: see README); pod names, namespaces, container names, pod UIDs, runtime IDs and public registry names stay (a static pod's node-name suffix is masked)`
 
 // present is where the engine's results leave for printing: with
 // --redact it masks the FlowList in place (redact.FlowList: the same inputs
