@@ -219,6 +219,9 @@ func (b *Builder) Add(rec *parser.Record) {
 	case first == 'A' && strings.HasPrefix(msg, "Attempting to register node"), first == 'S' && len(msg) > 1 && msg[1] == 'u' && strings.HasPrefix(msg, "Successfully registered node"):
 		registerNode(n, rec)
 		return
+	case first == 'E' && strings.HasPrefix(msg, "Event(") && !rec.Structured():
+		b.legacyEventLine(n, rec)
+		return
 	case first == 'M' && strings.HasPrefix(msg, "MountVolume.SetUp failed"), first == 'O' && strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
 		b.volumeFailureText(n, rec)
 		return

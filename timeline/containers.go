@@ -99,6 +99,9 @@ func (b *Builder) containerLine(f *flowState, rec *parser.Record, mk *Marker) {
 		name = rec.Str("containerName")
 	}
 	typ = containerTypeFrom(rec.Str("containerType"))
+	if name == "" && !rec.Structured() {
+		name = legacyContainer(rec.Msg)
+	}
 	if name == "" {
 		b.unattributedLine(rec)
 		return

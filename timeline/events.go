@@ -295,3 +295,15 @@ func (b *Builder) events(f *flowState) []Event {
 	}
 	return out
 }
+
+// legacyEventLine reads an event in its ≤1.18 printf form (legacyEvent,
+// identity.go) as the "Event occurred" record it stands for.
+func (b *Builder) legacyEventLine(n *nodeState, rec *parser.Record) {
+	fields, ok := legacyEvent(rec.Msg)
+	if !ok {
+		return
+	}
+	r := *rec
+	r.Msg, r.Fields = "Event occurred", fields
+	b.event(n, &r)
+}

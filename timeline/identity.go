@@ -19,6 +19,9 @@ func refFromValue(v parser.Value) (PodRef, bool) {
 		if ns, ok := v.Get("namespace"); ok {
 			r.Namespace = ns.Str
 		}
+		if u, ok := v.Get("uid"); ok && looksLikeUID(u.Str) {
+			r.UID = u.Str // legacyEvent's involved object
+		}
 		return r, r.Name != ""
 	case parser.KindString, parser.KindBare:
 		return refFromString(v.Str)
@@ -284,4 +287,223 @@ func unescapeGo(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// partialRef is a pod reference that names less than a whole pod: a name
+// without its namespace ("Killing unwanted pod %q" logs runningPod.Name
+// alone), or a text cut short (a line cut at the terminal's width or by a
+// pager's '>'), where the name or the namespace ends where the text does.
+// It finds a known pod only when one alone fits (resolvePartial), and only
+// a whole name starts one: two pods whose names were cut to one prefix
+// never merge.
+type partialRef struct {
+	PodRef
+	nameCut, nsCut bool
+}
+
+// fits reports whether a known pod's reference is one p may stand for.
+func (p *partialRef) fits(r PodRef) bool {
+	if p.nameCut && !strings.HasPrefix(r.Name, p.Name) || !p.nameCut && r.Name != p.Name {
+		return false
+	}
+	switch {
+	case r.Namespace == "", p.Namespace == "" && !p.nameCut:
+		return true
+	case p.nsCut:
+		return strings.HasPrefix(r.Namespace, p.Namespace)
+	}
+	return r.Namespace == p.Namespace
+}
+
+// partialFromText reads the text a printf line quotes as its pod, closed
+// when its closing quote was seen: format.Pod's name_ns(uid), ≤1.1's
+// podFullName name_ns, a bare name, or KObj's ns/name; unclosed, the part
+// the text ends in is cut. Pagers mark a cut line with '>' or '…'.
+func partialFromText(s string, closed bool) (partialRef, bool) {
+	var p partialRef
+	if !closed {
+		s = strings.TrimRight(s, " \t")
+		s = strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(s, ">"), "…"), "...")
+	} else if r, ok := legacyRef(s); ok {
+		p.PodRef = r
+		return p, validName(r.Name) && validName(r.Namespace)
+	}
+	if i := strings.IndexByte(s, '('); i >= 0 {
+		if closed {
+			return p, false
+		}
+		s = s[:i] // name_ns(uid cut in the UID: name and namespace are whole
+	} else if !closed {
+		p.nameCut = true
+	}
+	if i := strings.IndexByte(s, '_'); i >= 0 {
+		p.Name, p.Namespace, p.nsCut, p.nameCut = s[:i], s[i+1:], p.nameCut, false
+	} else if i := strings.IndexByte(s, '/'); i >= 0 {
+		p.Namespace, p.Name = s[:i], s[i+1:]
+	} else {
+		p.Name = s
+	}
+	if p.nsCut && p.Namespace == "" {
+		p.nsCut = false // cut at the '_': the namespace is unknown
+	}
+	return p, validName(p.Name) && p.Name != "" && validName(p.Namespace)
+}
+
+// validName reports whether s may be (a part of) a DNS-1123 name.
+func validName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.') {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedPodRef reads the pod a ≤1.20 printf message names as pod %q other
+// than as name_ns(uid) (legacyRefs'): "Failed to create pod infra
+// container: …; Skipping pod %q" with ≤1.1's name_ns, "Killing unwanted
+// pod %q" with the name alone, "Error running pod %q container %q", or
+// any of them cut short.
+func quotedPodRef(msg string) (partialRef, bool) {
+	for rest := msg; ; {
+		i := strings.Index(rest, `pod "`)
+		if i < 0 {
+			return partialRef{}, false
+		}
+		rest = rest[i+len(`pod "`):]
+		end := strings.IndexByte(rest, '"')
+		text := rest
+		if end >= 0 {
+			text = rest[:end]
+		}
+		if p, ok := partialFromText(text, end >= 0); ok {
+			return p, true
+		}
+	}
+}
+
+// uidAfterPod reads the bare UID of "Error syncing pod %v, skipping" and
+// "Error syncing pod %v (%q), skipping" (pod_workers.go ≤1.20: pod.UID):
+// a pod named by its UID alone, whose name another line may tell.
+func uidAfterPod(msg string) string {
+	for rest := msg; ; {
+		i := strings.Index(rest, "pod ")
+		if i < 0 {
+			return ""
+		}
+		rest = rest[i+len("pod "):]
+		for _, n := range [2]int{36, 32} {
+			if len(rest) >= n && looksLikeUID(rest[:n]) && (len(rest) == n || rest[n] == ' ' || rest[n] == ',' || rest[n] == ':') {
+				return rest[:n]
+			}
+		}
+	}
+}
+
+// runtimeIDIn reads the first container ID a printf message writes as
+// ContainerID.String(), "docker://<id>" (≤1.20 kill lines name nothing else).
+func runtimeIDIn(msg string) string {
+	i := strings.Index(msg, "://")
+	if i <= 0 || !(msg[i-1] >= 'a' && msg[i-1] <= 'z') {
+		return ""
+	}
+	rest := msg[i+3:]
+	n := 0
+	for n < len(rest) && (rest[n] >= '0' && rest[n] <= '9' || rest[n] >= 'a' && rest[n] <= 'f') {
+		n++
+	}
+	if n < 12 {
+		return ""
+	}
+	return rest[:n]
+}
+
+// infraContainer reports whether a container name is the sandbox's: the
+// dockertools manager (docker_manager.go, ≤1.5) ran the sandbox as a
+// container named "POD" (PodInfraContainerName), and its failures read
+// `failed to "StartContainer" for "POD"` and "Back-off pulling image" of
+// the pause image. They are the sandbox's, not an application container's.
+func infraContainer(name string) bool { return name == "POD" }
+
+// legacyContainer reads the container a printf line names: `container
+// %q` (≤1.0 "Error running pod %q container %q") or the prober's
+// "name_ns(uid):container" (≤1.20 "Liveness probe for %q failed").
+func legacyContainer(msg string) string {
+	if _, rest, ok := strings.Cut(msg, `container "`); ok {
+		if name, _, ok := strings.Cut(rest, `"`); ok && validName(name) {
+			return name
+		}
+	}
+	if _, rest, ok := strings.Cut(msg, `):`); ok {
+		if name, _, ok := strings.Cut(rest, `"`); ok && validName(name) && name != "" {
+			return name
+		}
+	}
+	return ""
+}
+
+// legacyEvent reads an event as the event broadcaster's StartLogging wrote
+// it before "Event occurred" (client-go record/event.go ≤1.18, kubelet
+// server.go logging at -v=3): Event(%#v): type: '%v' reason: '%v' %v, the
+// involved object an api. or v1.ObjectReference{Kind:"Pod", Namespace:…,
+// Name:…, UID:…, FieldPath:…}; before 1.2 without the type, and the
+// reasons in lower case ("created", "pulled", "failed", "backoff":
+// pkg/kubelet/container/event.go). It returns the fields of the
+// structured form: object (name, namespace and uid), kind, type, reason,
+// message and fieldPath.
+func legacyEvent(msg string) ([]parser.Field, bool) {
+	_, rest, ok := strings.Cut(msg, "ObjectReference{")
+	if !ok {
+		return nil, false
+	}
+	head, text, ok := strings.Cut(rest, "}): ")
+	if !ok {
+		return nil, false
+	}
+	if strings.IndexByte(head, '\n') >= 0 {
+		head = strings.ReplaceAll(head, "\n", "") // a hard-wrapped paste
+	}
+	get := func(key string) string {
+		for h := head; ; {
+			i := strings.Index(h, key+`:"`)
+			if i < 0 {
+				return ""
+			}
+			if i > 0 && h[i-1] != ' ' && h[i-1] != '{' && h[i-1] != ',' {
+				h = h[i+len(key):] // Name inside Namespace
+				continue
+			}
+			v, _, _ := strings.Cut(h[i+len(key)+2:], `"`)
+			return v
+		}
+	}
+	quoted := func(key string) (string, bool) {
+		if !strings.HasPrefix(text, key+": '") {
+			return "", false
+		}
+		v, after, ok := strings.Cut(text[len(key)+3:], "' ")
+		if !ok {
+			v, ok = strings.CutSuffix(text[len(key)+3:], "'")
+			after = ""
+		}
+		text = after
+		return v, ok
+	}
+	typ, _ := quoted("type")
+	reason, ok := quoted("reason")
+	if !ok {
+		return nil, false
+	}
+	switch {
+	case reason == "backoff":
+		reason = "BackOff"
+	case reason != "" && reason[0] >= 'a' && reason[0] <= 'z':
+		reason = string(reason[0]-'a'+'A') + reason[1:]
+	}
+	str := func(k, v string) parser.Field {
+		return parser.Field{Key: k, Value: parser.Value{Kind: parser.KindString, Str: v}}
+	}
+	obj := parser.Value{Kind: parser.KindObject, Obj: []parser.Field{str("name", get("Name")), str("namespace", get("Namespace")), str("uid", get("UID"))}}
+	return []parser.Field{{Key: "object", Value: obj}, str("kind", get("Kind")), str("type", typ), str("reason", reason),
+		str("message", text), str("fieldPath", get("FieldPath"))}, true
 }

@@ -45,8 +45,17 @@ func legacyRender(header string, rec *parser.Record, uid string) (string, bool) 
 	case "SyncLoop (PLEG): event for pod":
 		id, typ, data := plegEvent(rec)
 		text = fmt.Sprintf(`SyncLoop (PLEG): %q, event: &pleg.PodLifecycleEvent{ID:%q, Type:%q, Data:%q}`, pod, id, typ, data)
+	case "SyncLoop DELETE":
+		text = fmt.Sprintf(`SyncLoop (DELETE, %q): %q`, rec.Str("source"), pod)
+	case "SyncLoop REMOVE":
+		text = fmt.Sprintf(`SyncLoop (REMOVE, %q): %q`, rec.Str("source"), pod)
+	case "Killing container with a grace period":
+		// kuberuntime_container.go ≤1.20: the container's ID alone.
+		text = fmt.Sprintf(`Killing container %q with a %s second grace period`, rec.Str("containerID"), rec.Str("gracePeriod"))
+	case "Probe failed":
+		text = fmt.Sprintf(`%s probe for %q failed (%s): %s`, rec.Str("probeType"), pod+":"+rec.Str("containerName"), rec.Str("probeResult"), rec.Str("output"))
 	case "Event occurred":
-		return "", true // structured in every release (StartStructuredLogging)
+		return "", true // structured from 1.19 (StartStructuredLogging)
 	default:
 		return "", false
 	}

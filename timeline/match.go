@@ -99,6 +99,7 @@ func newMatcher(p *Pipeline) *matcher {
 // extra messages the engine reads for identity and node facts.
 var extraWanted = []string{
 	"Event occurred",
+	"Event(", // ≤1.18 (legacyEvent)
 	"Attempting to register node",
 	"Successfully registered node",
 	"Unable to attach or mount volumes",

@@ -51,6 +51,9 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			c = b.claimID(f, id)
 		}
 		if c == nil {
+			if len(f.containers) == 0 && !rec.Structured() {
+				b.unnamedStart(f, rec)
+			}
 			return
 		}
 		// The ID as the container keeps it (nearly always: it was found
@@ -96,6 +99,21 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
 		}
 	}
+}
+
+// unnamedStart reads a ContainerStarted for a container no line names. A
+// ≤1.20 kubelet (the printf form of the event) at -v=2 names none: PLEG's
+// runtime IDs are all it tells of them, and it has no startup line
+// ("Observed pod startup duration" is 1.26+). The pod runs from the last
+// such start: the running stage's evidence, which judge reads when no
+// container says.
+func (b *Builder) unnamedStart(f *flowState, rec *parser.Record) {
+	s := f.stage(StRunning)
+	b.touch(f, rec)
+	for _, ev := range s.evidence {
+		b.release(ev)
+	}
+	s.evidence = append(s.evidence[:0], b.stageEvidence(rec))
 }
 
 // plegFlow is the flow of a PLEG event for pod UID uid (resolve's).

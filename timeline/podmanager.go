@@ -92,20 +92,114 @@ func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowSt
 	if cached {
 		b.remember(slot, n, class, &vals, f, ref, hasRef, uid)
 	}
+	if f == nil && !hasRef && uid == "" {
+		f = b.partialPod(n, rec, pod, create)
+	}
+	return f
+}
+
+// partialPod finds the pod of a line that names it other than in whole:
+// a pod field cut short, or a printf line's bare UID, name_ns, lone name,
+// cut name, or only the runtime ID of one of its containers (≤1.20 kill
+// lines), known from an earlier line.
+func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value, create bool) *flowState {
+	if pod != nil {
+		// A pod field refFromValue refused: whole, it is no pod; its
+		// closing quote missing, the line was cut in it.
+		if raw := podFieldRaw(rec); len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"') {
+			if p, ok := partialFromText(raw[1:], false); ok {
+				return b.resolvePartial(n, p, false)
+			}
+		}
+		return nil
+	}
+	if rec.Structured() {
+		return nil
+	}
+	if uid := uidAfterPod(rec.Msg); uid != "" {
+		if f := n.byUID[uid]; f != nil {
+			return f
+		}
+		// A pod named by its UID alone (pod_workers.go ≤1.20 "Error
+		// syncing pod <uid>"), named by the first line that names it with
+		// its UID (resolve).
+		return b.newFlow(n, PodRef{UID: uid})
+	}
+	if p, ok := quotedPodRef(rec.Msg); ok {
+		return b.resolvePartial(n, p, create)
+	}
+	if id := runtimeIDIn(rec.Msg); id != "" {
+		return n.byID[rid(b.packID(id))]
+	}
+	return nil
+}
+
+func podFieldRaw(rec *parser.Record) string {
+	for i := range rec.Fields {
+		if rec.Fields[i].Key == "pod" {
+			return rec.Fields[i].Raw
+		}
+	}
+	return ""
+}
+
+// resolvePartial is the one known pod p fits, or none when several do; a
+// whole name no known pod has starts a pod when create is set (its
+// namespace, unknown or cut, is learnt from a later line: adoptName).
+func (b *Builder) resolvePartial(n *nodeState, p partialRef, create bool) *flowState {
+	var found *flowState
+	for _, f := range n.byName {
+		if f != found && p.fits(f.ref) {
+			if found != nil {
+				return nil
+			}
+			found = f
+		}
+	}
+	if found != nil || !create || p.nameCut {
+		return found
+	}
+	r := p.PodRef
+	if p.nsCut {
+		r.Namespace = ""
+	}
+	return b.newFlow(n, r)
+}
+
+// adoptName gives a pod known by its name alone (resolvePartial) the
+// namespace a whole reference tells.
+func (b *Builder) adoptName(n *nodeState, ref PodRef) *flowState {
+	f := n.byName[ref.Name]
+	if f == nil || f.ref.Namespace != "" || f.terminal() {
+		return nil
+	}
+	f.ref.Namespace = b.name(ref.Namespace)
+	b.indexName(n, f.ref.Key(), f)
 	return f
 }
 
 func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, create bool) *flowState {
+	if uid == "" {
+		uid = ref.UID
+	}
 	if uid != "" {
 		if f := n.byUID[uid]; f != nil {
-			if hasRef && f.ref.Name == "" {
-				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), strings.Clone(ref.Namespace)
+			if hasRef && (f.ref.Name == "" || f.ref.Namespace == "" && ref.Namespace != "" && f.ref.Name == ref.Name) {
+				// A pod known by its UID alone (or its name alone) is named
+				// by the first line that tells.
+				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), b.name(ref.Namespace)
+				if n.byName[f.ref.Key()] == nil {
+					b.indexName(n, f.ref.Key(), f)
+				}
 			}
 			return f
 		}
 	}
 	if hasRef {
 		f := n.byName[string(b.nameKey(ref))]
+		if f == nil && ref.Namespace != "" {
+			f = b.adoptName(n, ref)
+		}
 		switch {
 		case f != nil && uid != "" && f.ref.UID == "":
 			uid = strings.Clone(uid)
@@ -204,7 +298,7 @@ func refOf(rec *parser.Record, pod *parser.Value) (PodRef, bool) {
 		}
 	}
 	if !rec.Structured() {
-		if refs := legacyRefs(rec.Msg); len(refs) == 1 {
+		if refs := legacyRefs(rec.Msg); len(refs) > 0 && allSame(refs) {
 			return refs[0], true
 		}
 	}
@@ -234,4 +328,15 @@ func flowBefore(x, y *Flow) bool {
 		return x.Pod.Name < y.Pod.Name
 	}
 	return x.Pod.Key() < y.Pod.Key()
+}
+
+// allSame reports whether refs are one pod named again and again (an
+// error that quotes its pod inside the message that names it).
+func allSame(refs []PodRef) bool {
+	for _, r := range refs[1:] {
+		if r != refs[0] {
+			return false
+		}
+	}
+	return true
 }

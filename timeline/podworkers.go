@@ -66,6 +66,10 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			if name == "" {
 				continue
 			}
+			if infraContainer(name) {
+				b.stageEffect(f, StSandbox, smk.Effect, rec, reason)
+				continue
+			}
 			c := b.container(f, name, "")
 			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
 			continue
