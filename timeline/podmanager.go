@@ -31,6 +31,7 @@ type flowState struct {
 	first, last   stamp
 	source, phase uint32 // indexes in b.texts
 	static        bool
+	run           uint16 // the kubelet's run (nodeState.starts) when the sync loop added it
 }
 
 func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {

@@ -33,11 +33,16 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 		case StObserved:
 			f := n.byName[string(b.nameKey(r))]
 			switch {
-			case f == nil, f.terminal():
+			case f == nil:
+				// New, or known by its UID or its name alone (resolve).
+				f = b.resolve(n, r, true, r.UID, true)
+			case f.terminal():
 				f = b.newFlow(n, r)
 			case f.static && source == "api":
 				// The mirror pod of a static pod.
 			case f.source != 0 && f.stages.get(StTerminating) != nil:
+				f = b.newFlow(n, r)
+			case b.addedAgain(n, f, r):
 				f = b.newFlow(n, r)
 			}
 			if f == nil {
@@ -55,10 +60,28 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				continue
 			}
 			b.stageEffect(f, StObserved, Complete, rec, "")
+			f.run = uint16(min(n.starts, 1<<16-1))
 		case StTerminating:
 			b.syncLoopDelete(n, rec, r)
 		case StTerminated:
 			b.syncLoopRemove(n, rec, r, source)
 		}
 	}
+}
+
+// addedAgain reports whether an ADD of a pod the sync loop added before is
+// another pod of the name: the config sources send ADD once per pod (a
+// change is UPDATE, pkg/kubelet/config/config.go), so a second ADD
+// without a REMOVE or DELETE between is a new pod (a new UID, when the
+// line tells one), unless it is the same UID or the replay of every pod
+// after a kubelet restart.
+func (b *Builder) addedAgain(n *nodeState, f *flowState, r PodRef) bool {
+	obs := f.stages.get(StObserved)
+	if obs == nil || obs.complete.IsZero() {
+		return false
+	}
+	if r.UID != "" && (r.UID == f.ref.UID || r.UID == f.mirror) {
+		return false
+	}
+	return int(f.run) == n.starts // else the replay after a kubelet restart
 }
