@@ -429,13 +429,15 @@ func infraContainer(name string) bool { return name == "POD" }
 // %q` (≤1.0 "Error running pod %q container %q") or the prober's
 // "name_ns(uid):container" (≤1.20 "Liveness probe for %q failed").
 func legacyContainer(msg string) string {
-	if _, rest, ok := strings.Cut(msg, `container "`); ok {
-		if name, _, ok := strings.Cut(rest, `"`); ok && validName(name) {
-			return name
+	if _, rest, ok := strings.Cut(msg, `"`); ok {
+		if q, _, ok := strings.Cut(rest, `"`); ok {
+			if _, name, ok := strings.Cut(q, "):"); ok && name != "" && validName(name) {
+				return name
+			}
 		}
 	}
-	if _, rest, ok := strings.Cut(msg, `):`); ok {
-		if name, _, ok := strings.Cut(rest, `"`); ok && validName(name) && name != "" {
+	if _, rest, ok := strings.Cut(msg, `container "`); ok {
+		if name, _, ok := strings.Cut(rest, `"`); ok && name != "" && validName(name) {
 			return name
 		}
 	}

@@ -194,6 +194,13 @@ I1130 14:27:18.827604    2094 kubelet_pods.go:1247] Killing unwanted pod "web-5b
 I1130 14:27:18.837951    2094 kuberuntime_container.go:635] Killing container "docker://f00b2444eb9228cdf7eb7714e442deb411b4aa50e13cf4076c4c7ee6afe8a020" with a 30 second grace period
 `,
 		want: []want{{name: "web-5b09f3c1-qzt7n", ns: "shop", verdict: "Terminating"}},
+	}, {
+		// openshift/release#1169 (1.10): the prober names the container
+		// as name_ns(uid):container; the line reaches that container.
+		name: "probe line",
+		lines: `I0809 18:05:47.591753   21377 prober.go:106] Liveness probe for "webconsole-6d9c7b5f4d-x2wq8_openshift-web-console(b6462bcd-3af5-43cc-b559-0a2581073801):webconsole" errored: rpc error: code = DeadlineExceeded desc = context deadline exceeded
+`,
+		want: []want{{name: "webconsole-6d9c7b5f4d-x2wq8", ns: "openshift-web-console"}},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			fl := buildBytes(t, "old.log", []byte(tc.lines))
@@ -219,6 +226,9 @@ I1130 14:27:18.837951    2094 kuberuntime_container.go:635] Killing container "d
 				}
 				if s := stageOf(f, StTerminating); w.name == "web-5b09f3c1-qzt7n" && (s.Status != StatusDone || len(s.Evidence) < 2) {
 					t.Errorf("the kill line by runtime ID did not reach the pod: %+v", s)
+				}
+				if w.name == "webconsole-6d9c7b5f4d-x2wq8" && (len(f.Containers) != 1 || f.Containers[0].Name != "webconsole" || f.Pod.UID != "b6462bcd-3af5-43cc-b559-0a2581073801") {
+					t.Errorf("the probe line did not reach its container: %+v %+v", f.Pod, f.Containers)
 				}
 				if w.name == "kube-addon-manager-minikube" {
 					if len(f.Containers) != 1 || f.Containers[0].Name != "kube-addon-manager" || f.Containers[0].PullBackOffs != 2 {

@@ -211,6 +211,10 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Retry, Event: "BackOff", EventMsg: "Back-off restarting failed container", V: 3, Versions: "all"},
 		{Stage: CStStarted, Container: true, Effect: Observe, Event: "Failed", EventMsg: "Error: ", V: 3, Versions: "all"}, // create or start: the sync error says which
 		{Stage: CStStarted, Container: true, Effect: Fail, Event: "FailedPostStartHook", V: 3, Versions: "all"},
+		// ≤1.20 prober.go: "%s probe for %q failed (%v): %s" and "… errored: %v", the container as name_ns(uid):container; what a probe means is probes'.
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Liveness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Readiness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "1.16–1.20", Keys: "name_ns(uid):container"},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Computing init container action", V: 4, Versions: "1.33+ (seen in 1.33 and 1.36)", Keys: "pod, container, status{State, StartedAt, FinishedAt, ExitCode}", Special: SpecialInitAction},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},
