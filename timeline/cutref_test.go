@@ -80,6 +80,25 @@ func TestCutAndPartialReferences(t *testing.T) {
 		log: `I1130 14:20:00.000000    2094 kubelet.go:1856] SyncLoop (ADD, "api"): "web-0_shop(482b3a81-7986-4a12-8465-5580d55927c7)"` + "\n" +
 			`I1130 14:21:00.000000    2094 kubelet.go:1856] SyncLoop (ADD, "api"): "web-0_shop(99999999-7986-4a12-8465-5580d55927c7)"` + "\n",
 		pods: []string{"shop/web-0", "shop/web-0"},
+	}, {
+		// k8s-106419 (1.22): each ADD cut in the pod's name, each
+		// admission's pod="name_ns(uid)" cut in the namespace. No pod
+		// starts from a cut ADD; the admission names each pod in whole,
+		// and the latest cut ADD it fits gives it its namespace and its
+		// observed stage (the kubelet admits a pod as it adds it).
+		name: "cut ADDs and cut admissions",
+		log: `I1114 06:29:10.137750    4417 kubelet.go:1932] "SyncLoop ADD" source="api" pods=[istio-system/proxy-int-ingressgateway-6b7d9` + "\n" +
+			`I1114 06:29:10.139007    4417 predicate.go:143] "Predicate failed on Pod" pod="proxy-int-ingressgateway-6b7d9c8f5d-w2hxl_ist` + "\n" +
+			`I1114 06:29:12.942553    4417 kubelet.go:1932] "SyncLoop ADD" source="api" pods=[istio-system/proxy-int-ingressgateway-6b7d9` + "\n" +
+			`I1114 06:29:12.943900    4417 predicate.go:143] "Predicate failed on Pod" pod="proxy-int-ingressgateway-6b7d9c8f5d-c5mvk_ist` + "\n",
+		pods: []string{"istio-system/proxy-int-ingressgateway-6b7d9c8f5d-c5mvk", "istio-system/proxy-int-ingressgateway-6b7d9c8f5d-w2hxl"},
+		check: func(t *testing.T, fl *FlowList) {
+			for _, f := range fl.Items {
+				if obs := stageOf(f, StObserved); f.Verdict != VerdictRejected || obs.Status != StatusDone || len(obs.Evidence) != 1 {
+					t.Errorf("%s: %s, observed %+v", f.Pod.Name, f.Verdict, obs)
+				}
+			}
+		},
 	}} {
 		t.Run(tc.name, func(t *testing.T) {
 			fl := buildBytes(t, "cut.log", []byte(tc.log))

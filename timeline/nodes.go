@@ -40,6 +40,7 @@ type nodeState struct {
 	orphanOrder []string
 	findOrder   []string
 	plegBad     bool
+	cutAdds     []cutAdd // SyncLoop ADDs of names cut short, not yet a pod's (syncloop.go)
 }
 
 // recordKey is what decides a record's node (see nodeKey).

@@ -107,9 +107,9 @@ func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value
 	if pod != nil {
 		// A pod field refFromValue refused: whole, it is no pod; its
 		// closing quote missing, the line was cut in it.
-		if raw := podFieldRaw(rec); len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"') {
+		if raw := fieldRaw(rec, "pod"); len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"') {
 			if p, ok := partialFromText(raw[1:], false); ok {
-				return b.resolvePartial(n, p, false)
+				return b.resolvePartial(n, p, create)
 			}
 		}
 		return nil
@@ -135,15 +135,6 @@ func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value
 	return nil
 }
 
-func podFieldRaw(rec *parser.Record) string {
-	for i := range rec.Fields {
-		if rec.Fields[i].Key == "pod" {
-			return rec.Fields[i].Raw
-		}
-	}
-	return ""
-}
-
 // resolvePartial is the one known pod p fits, or none when several do; a
 // whole name no known pod has starts a pod when create is set (its
 // namespace, unknown or cut, is learnt from a later line: adoptName).
@@ -164,7 +155,11 @@ func (b *Builder) resolvePartial(n *nodeState, p partialRef, create bool) *flowS
 	if p.nsCut {
 		r.Namespace = ""
 	}
-	return b.newFlow(n, r)
+	f := b.newFlow(n, r)
+	if f != nil && len(n.cutAdds) > 0 {
+		b.takeCutAdd(n, f, p)
+	}
+	return f
 }
 
 // adoptName gives a pod known by its name alone (resolvePartial) the

@@ -20,6 +20,13 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 	var refs []PodRef
 	if v, ok := rec.Field("pods"); ok {
 		refs = refsFromList(v)
+		if raw := fieldRaw(rec, "pods"); len(refs) > 0 && strings.HasPrefix(raw, "[") && !strings.HasSuffix(raw, "]") {
+			// The line was cut in its last pod's name: no pod of its own.
+			if mk.Stage == StObserved {
+				b.keepCutAdd(n, rec, refs[len(refs)-1])
+			}
+			refs = refs[:len(refs)-1]
+		}
 	} else if !rec.Structured() {
 		refs = legacyRefs(rec.Msg)
 		if i := strings.Index(rec.Msg, `, "`); i >= 0 {
@@ -84,4 +91,59 @@ func (b *Builder) addedAgain(n *nodeState, f *flowState, r PodRef) bool {
 		return false
 	}
 	return int(f.run) == n.starts // else the replay after a kubelet restart
+}
+
+// cutAdd is a SyncLoop ADD whose pod's name the line lost the end of: no
+// pod is started from it, but the pod a later line names in whole (its
+// admission, whose own line may be cut in the namespace) is the one it
+// added (takeCutAdd).
+type cutAdd struct {
+	ref PodRef // the namespace whole, the name a prefix
+	ev  evidence
+}
+
+// maxCutAdds bounds the cut ADDs kept waiting for their pod.
+const maxCutAdds = 64
+
+func (b *Builder) keepCutAdd(n *nodeState, rec *parser.Record, r PodRef) {
+	if len(n.cutAdds) >= maxCutAdds {
+		b.release(n.cutAdds[0].ev)
+		n.cutAdds = append(n.cutAdds[:0], n.cutAdds[1:]...)
+	}
+	r.Namespace, r.Name = b.name(r.Namespace), strings.Clone(r.Name)
+	n.cutAdds = append(n.cutAdds, cutAdd{ref: r, ev: b.stageEvidence(rec)})
+}
+
+// takeCutAdd gives the new pod f, named in whole by p, the latest cut ADD
+// it fits, each ADD one pod's: the kubelet admits a pod as it adds it
+// (HandlePodAdditions), so the latest is the one. f learns its namespace.
+func (b *Builder) takeCutAdd(n *nodeState, f *flowState, p partialRef) {
+	for i := len(n.cutAdds) - 1; i >= 0; i-- {
+		a := n.cutAdds[i]
+		if !strings.HasPrefix(p.Name, a.ref.Name) || p.Namespace != "" && !(p.nsCut && strings.HasPrefix(a.ref.Namespace, p.Namespace)) && p.Namespace != a.ref.Namespace {
+			continue
+		}
+		n.cutAdds = append(n.cutAdds[:i], n.cutAdds[i+1:]...)
+		if f.ref.Namespace == "" {
+			f.ref.Namespace = a.ref.Namespace
+			b.indexName(n, f.ref.Key(), f)
+		}
+		s := f.stage(StObserved)
+		s.begin, s.complete = a.ev.at, a.ev.at
+		b.addEvidence(s, a.ev)
+		if f.first.IsZero() || b.before(a.ev.at, f.first) {
+			f.first = a.ev.at
+		}
+		return
+	}
+}
+
+// fieldRaw is the text of rec's first field named key as written.
+func fieldRaw(rec *parser.Record, key string) string {
+	for i := range rec.Fields {
+		if rec.Fields[i].Key == key {
+			return rec.Fields[i].Raw
+		}
+	}
+	return ""
 }
