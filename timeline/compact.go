@@ -224,6 +224,7 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 		visit(&s.begin)
 		visit(&s.complete)
 		if s.trouble != nil {
+			visit(&s.trouble.first)
 			visit(&s.trouble.lastFail)
 			visit(&s.trouble.lastRetry)
 		}

@@ -163,17 +163,21 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 			c.stages.put(id, s)
 		}
 	}
+	counted := b.applyEffect(s, eff, rec, reason)
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
-		c.backOffs.inc()
+		if counted {
+			c.backOffs.inc()
+		}
 		b.setText(&c.reason, "CrashLoopBackOff")
 		c.state = runWaiting
 	}
 	if eff == Retry && id == CStImage {
-		c.pullBackOffs.inc()
+		if counted {
+			c.pullBackOffs.inc()
+		}
 		b.setText(&c.reason, "ImagePullBackOff")
 		c.state = runWaiting
 	}
-	b.applyEffect(s, eff, rec, reason)
 }
 
 // containerByID is the container whose ID is p (packID).

@@ -76,7 +76,9 @@ func diagnose(fl *Flow) string {
 	case VerdictRejected:
 		fmt.Fprintf(&b, "Rejected at admission: %s.", oneLine(fl.Reason))
 	case VerdictIncomplete:
-		if fl.StalledAt != "" {
+		if fl.StalledAt != "" && fl.Reason != "" && fl.Waited == 0 {
+			fmt.Fprintf(&b, "Incomplete: the log shows %s failing (%s), then its errors stop; at this log's verbosity nothing shows whether it recovered.", where, oneLine(fl.Reason))
+		} else if fl.StalledAt != "" {
 			fmt.Fprintf(&b, "Incomplete: the log ends %s into %s, within its budget.", round(fl.Waited), fl.StalledAt)
 		} else {
 			b.WriteString("Incomplete: the log does not show enough of this pod to judge.")

@@ -141,6 +141,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 				}
 				if sv.st != nil && sv.st.trouble != nil {
 					st, agg := sv.st.trouble, s.mark()
+					agg.note(b, st)
 					agg.attempts.add(st.attempts)
 					if !st.lastFail.IsZero() && b.after(st.lastFail, agg.lastFail) {
 						agg.lastFail = st.lastFail
@@ -160,7 +161,11 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 			}
 		}
 		if allDone && groupEnd.IsZero() {
-			// Only unknown stages: the log's verbosity hides this group.
+			// Only unknown stages: the log's verbosity hides this group,
+			// and the errors it shows of it (its trouble) have stopped.
+			if s.trouble != nil {
+				agg.set(id, s)
+			}
 			continue
 		}
 		if allDone {
@@ -213,6 +218,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		if c.kind == kindRegular {
 			if st := c.stages.get(CStStarted); st != nil && st.report().retries > 0 {
 				tr := run.mark()
+				tr.note(b, st.trouble)
 				tr.retries.add(st.trouble.retries)
 				tr.reason = st.trouble.reason
 			}

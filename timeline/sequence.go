@@ -82,6 +82,21 @@ func stageIndex(id string) int {
 // kubelet re-reports a still-failing stage at every sync (10–20 s apart).
 const quietAfterError = 30 * time.Second
 
+// quietAfter is how long a stage's errors must have stopped before the
+// log's end for it to count as possibly recovered: quietAfterError, or
+// twice the interval at which the log showed them repeating when that is
+// longer (the volume manager gives up on a mount only after its 2m wait,
+// and a back-off grows to five minutes).
+func (b *Builder) quietAfter(tr *trouble) time.Duration {
+	q := quietAfterError
+	if n := int64(tr.attempts) + int64(tr.retries); n > 1 && !tr.first.IsZero() {
+		if every := b.sub(b.later(tr.lastFail, tr.lastRetry), tr.first) / time.Duration(n-1); 2*every > q {
+			q = 2 * every
+		}
+	}
+	return q
+}
+
 func (b *Builder) minV(id string) int {
 	if d := b.stageDef(id); d != nil {
 		return d.minV
@@ -166,7 +181,7 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 			switch {
 			case !tr.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
-			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.timeOf(b.later(tr.lastFail, tr.lastRetry))) > quietAfterError:
+			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.timeOf(b.later(tr.lastFail, tr.lastRetry))) > b.quietAfter(&tr):
 				// The log cannot show this stage completing, and its errors
 				// stopped: it may have recovered. Not a stall.
 				sv.status = StatusUnknown

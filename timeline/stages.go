@@ -21,9 +21,12 @@ type stageState struct {
 // trouble is what a stage keeps of its failed attempts and retries: apart,
 // as most stages have none.
 type trouble struct {
-	lastFail, lastRetry stamp
-	attempts, retries   tally
-	reason, rootReason  string
+	// first is the first failure or back-off, lastFail and lastRetry the
+	// latest of each: how often the kubelet reports the stage's trouble
+	// tells how long a silence means it is over (sequence.go).
+	first, lastFail, lastRetry stamp
+	attempts, retries          tally
+	reason, rootReason         string
 }
 
 // report returns s's trouble to read: the zero trouble when it has none.
@@ -32,6 +35,17 @@ func (s *stageState) report() trouble {
 		return trouble{}
 	}
 	return *s.trouble
+}
+
+// note widens an aggregate stage's trouble to the times of a container
+// stage's: when its trouble began and was last reported.
+func (tr *trouble) note(b *Builder, c *trouble) {
+	if !c.first.IsZero() && (tr.first.IsZero() || b.before(c.first, tr.first)) {
+		tr.first = c.first
+	}
+	if b.after(c.lastRetry, tr.lastRetry) {
+		tr.lastRetry = c.lastRetry
+	}
 }
 
 // mark returns s's trouble to change.
@@ -98,7 +112,15 @@ func (b *Builder) addEvidence(s *stageState, ev evidence) {
 	s.evidence[maxEvidence-1] = ev
 }
 
-func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) {
+// sameReport is how close two lines reporting a stage's failure or
+// back-off must be to be one report: in one sync the kubelet logs the
+// runtime manager's error, the event and the pod worker's "Error syncing
+// pod" within milliseconds; its next sync is seconds later.
+const sameReport = 100 * time.Millisecond
+
+// applyEffect applies eff to s; counted reports whether a Fail or Retry
+// was a new attempt or back-off (not another line of one already counted).
+func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) (counted bool) {
 	t := b.stampAt(rec.Time)
 	switch eff {
 	case Begin:
@@ -135,16 +157,23 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		}
 		reason = b.intern(reason)
 		tr := s.mark()
+		if tr.first.IsZero() || b.before(t, tr.first) {
+			tr.first = t
+		}
 		if eff == Fail {
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
-			if tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > 100*time.Millisecond {
+			if counted = tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > sameReport; counted {
 				tr.attempts.inc()
 			}
 			tr.lastFail = t
 			tr.rootReason = reason
 		} else {
-			tr.retries.inc()
+			// And one back-off ("Container start failed in pod", the BackOff
+			// event, "Error syncing pod" with ImagePullBackOff).
+			if counted = tr.lastRetry.IsZero() || b.sub(t, tr.lastRetry) > sameReport; counted {
+				tr.retries.inc()
+			}
 			tr.lastRetry = t
 		}
 		tr.reason = reason
@@ -154,6 +183,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	}
+	return counted
 }
 
 func (b *Builder) stageEffect(f *flowState, id string, eff Effect, rec *parser.Record, reason string) {

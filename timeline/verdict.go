@@ -22,17 +22,21 @@ import (
 //	current is ready and the last done is running   Running      -
 //	current is active or pending                    Incomplete   current, waited since it began
 //	no current: every creation stage done, skipped  Running      -
-//	  or unknown
+//	  or unknown, and running or ready done
+//	no current, and nothing shows the pod ran       Incomplete   the last unknown stage with errors (*)
 //
 //	override: Running or Incomplete, and the phase the kubelet patched
 //	  Succeeded                                     Completed
 //	  Failed                                        Failed
 //	override: Running, and a regular container backed off after it ran
 //	  (CrashLoopBackOff)                            Failed       running, the container's started (crashReason)
+//	  and Stalled at running or at a container's start that only backed
+//	  off (no failed start: it ran)                 Failed       as above
 //	override: Incomplete and no creation stage done: stalled at nothing
 //
 // (*) in init-containers or containers, the container and its stage that
-// did not complete (containerStall). The duration runs to the log's end
+// did not complete (containerStall); for Incomplete, the one whose errors
+// stopped. The duration runs to the log's end
 // for a flow still under way: Stalled, Incomplete, Terminating, and
 // Failed at running.
 func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
@@ -142,8 +146,24 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 				}
 			}
 		}
-	} else {
+	} else if ran(stageByID(StRunning, len(PodStages)-2), stageByID(StReady, len(PodStages)-1)) {
 		fl.Verdict = VerdictRunning
+	} else {
+		// Every stage done, skipped or unknown, but nothing shows the pod
+		// ran: an errors-only or grep-filtered log. No evidence is not
+		// success; the last trouble it shows, whose errors stopped, is
+		// where the pod was last seen.
+		fl.Verdict = VerdictIncomplete
+		for k := len(PodStages) - 1; k >= 0; k-- {
+			if st := stageByID(PodStages[k], k); st != nil && st.Status == StatusUnknown && st.Reason != "" {
+				fl.StalledAt, fl.Reason = st.ID, st.Reason
+				fl.Evidence = failEvidence(st.Evidence)
+				if st.ID == StInitContainers || st.ID == StContainers {
+					b.containerStall(fl, st.ID == StInitContainers)
+				}
+				break
+			}
+		}
 	}
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
 		switch b.texts[f.phase] {
@@ -153,11 +173,17 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Verdict = VerdictFailed
 		}
 	}
-	if fl.Verdict == VerdictRunning {
-		// A container that crashes after it ran: the pod is failing.
+	stalledStart := fl.Verdict == VerdictStalled && (fl.StalledAt == StRunning || fl.StalledAt == StContainers && fl.ContainerStage == CStStarted)
+	if fl.Verdict == VerdictRunning || stalledStart {
+		// A container that crashes after it ran: the pod is failing. In a
+		// log that shows only the back-offs (errors only, -v=0), the
+		// CrashLoopBackOff is the proof that it ran: the kubelet backs off
+		// restarting a container that exited (kuberuntime_manager.go
+		// doBackOff), while one that never started failed its start
+		// (RunContainerError, an attempt of its started stage).
 		for i := range fl.Containers {
 			c := &fl.Containers[i]
-			if c.Type == ContainerRegular && c.BackOffs > 0 {
+			if c.Type == ContainerRegular && c.BackOffs > 0 && (!stalledStart || ranThenCrashed(c) && (fl.Container == "" || fl.Container == c.Name)) {
 				fl.Verdict = VerdictFailed
 				// The pod got to running and does not stay there: that is
 				// where it fails, since its container's first start.
@@ -177,7 +203,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			}
 		}
 	}
-	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 {
+	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 && fl.Reason == "" {
 		fl.StalledAt = ""
 	}
 	if !fl.End.IsZero() && fl.End.After(fl.Start) {
@@ -188,6 +214,24 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Duration = Duration(logEnd.Sub(fl.Start))
 		}
 	}
+}
+
+// ran reports whether the log shows the pod running: its running or
+// ready stage done (PLEG's ContainerStarted, the kubelet's "Observed pod
+// startup duration", a Ready condition), not merely unknown.
+func ran(running, ready *Stage) bool {
+	return running != nil && running.Status == StatusDone || ready != nil && ready.Status == StatusDone
+}
+
+// ranThenCrashed reports whether c's start shows no failure of its own,
+// only back-offs: it started, exited, and is backing off.
+func ranThenCrashed(c *Container) bool {
+	for _, st := range c.Stages {
+		if st.ID == CStStarted && st.Attempts > 0 && st.Status != StatusDone {
+			return false
+		}
+	}
+	return true
 }
 
 // admittedAt is StAdmitted's place in PodStages.
@@ -226,7 +270,7 @@ func (b *Builder) containerStall(fl *Flow, init bool) {
 			continue
 		}
 		for _, st := range c.Stages {
-			if st.Status == StatusDone || st.Status == StatusUnknown || st.Status == StatusSkipped {
+			if st.Status == StatusDone || st.Status == StatusSkipped || st.Status == StatusUnknown && (fl.Verdict != VerdictIncomplete || st.Reason == "") {
 				continue
 			}
 			fl.Container = c.Name
