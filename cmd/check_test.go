@@ -110,7 +110,7 @@ func TestCheckRun(t *testing.T) {
 		{"07 twenty pods pass", []string{checkCorpus + "07-twenty-pods.log", "--max-startup", "30s", "--budget", "sandbox=5s", "--slo", "p99=10s"}, 0,
 			[]string{"PASS  20 pods, 4 rules", "p99 startup (image pulls excluded)", "within 10s"}, ""},
 		{"02 image pull stalls", []string{checkCorpus + "02-image-pull-failure.log"}, 1,
-			[]string{"default/api-6f5b9d7c4-pl8wz  Stalled", "Stalled at containers (container api, image)", "Failed to pull image", "02-image-pull-failure.log:834"}, ""},
+			[]string{"default/api-6f5b9d7c4-pl8wz  Stalled", "Stalled at containers (container api, image)", "Failed to pull image", "02-image-pull-failure.log:2816 Container start failed in pod: ImagePullBackOff"}, ""},
 		{"10 init crash loop", []string{checkCorpus + "10-init-container-crashloop.log"}, 1,
 			[]string{"web-initfail-6d5c7-b8x4w  Stalled", "Stalled at init-containers (container init-config", "Back-off restarting failed container init-config"}, ""},
 		{"12 start failure", []string{checkCorpus + "12-container-start-failure.log"}, 1,
@@ -250,7 +250,7 @@ func TestCheckJUnit(t *testing.T) {
 	}
 	if fail == nil || fail.Name != "default/shop-api-84d7f9c6d-t5n2j" || fail.Failure.Type != "Stalled" ||
 		!strings.Contains(fail.Failure.Message, "RunContainerError") ||
-		!strings.Contains(fail.Failure.Text, "12-container-start-failure.log:803 Error syncing pod, skipping") {
+		!strings.Contains(fail.Failure.Text, "12-container-start-failure.log:801 Unhandled Error: container api start failed in pod") {
 		t.Errorf("failing case: %+v", fail)
 	}
 

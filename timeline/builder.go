@@ -271,6 +271,12 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialSyncError:
 		b.syncError(n, rec, mk)
 		return
+	case SpecialStartFailed:
+		b.startFailed(n, rec)
+		return
+	case SpecialSandboxCRI:
+		b.sandboxCRI(n, rec)
+		return
 	case SpecialInitAction:
 		if f := b.flowFor(n, rec, false); f != nil {
 			b.initAction(f, rec)

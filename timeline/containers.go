@@ -1,6 +1,10 @@
 package timeline
 
-import "github.com/podflow/podflow/parser"
+import (
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
 
 // kuberuntime's containers (kuberuntime_container.go: pull the image,
 // create, start) and what the kubelet learns of them after: PLEG's started
@@ -262,4 +266,85 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	if v, ok := rec.Field("exitCode"); ok && v.Kind == parser.KindNumber {
 		c.exitCode, c.hasExit = int(v.Num), true
 	}
+}
+
+// startFailed reads the runtime manager's report of a container it could
+// not start (kuberuntime_manager.go SyncPod, its start closure): at V3
+// "Container start failed in pod" for ImagePullBackOff, else through
+// utilruntime.HandleError, fmt.Errorf("%v %+v start failed in pod %v: %v:
+// %s", typeName, container, format.Pod(pod), err, msg), as plain text
+// before 1.31 and as "Unhandled Error" err=… after. The pod is named
+// only inside that text; the Reason moves the stage the same Reason moves
+// in "Error syncing pod", with the same words, so that the two lines of
+// one sync count once.
+func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
+	var f *flowState
+	var name, typ, image, reason, message string
+	if rec.Msg == "Container start failed in pod" {
+		if v, ok := rec.Field("container"); ok {
+			name, image = containerName(v), specImage(v.Str)
+		}
+		typ, reason, message = containerTypeFrom(rec.Str("containerType")), rec.Err, rec.Str("containerMessage")
+		f = b.flowFor(n, rec, true)
+	} else {
+		text := rec.Msg
+		if text == "Unhandled Error" {
+			text = rec.Err
+		}
+		head, tail, ok := strings.Cut(text, " start failed in pod ")
+		if !ok {
+			return // another unhandled error
+		}
+		for _, t := range [...]string{"init container ", "ephemeral container ", "container "} {
+			if spec, ok := strings.CutPrefix(head, t); ok {
+				typ, name, image = containerTypeFrom(t[:len(t)-1]), containerName(parser.Value{Kind: parser.KindString, Str: spec}), specImage(spec)
+				break
+			}
+		}
+		pod, rest, ok := strings.Cut(tail, "): ")
+		if !ok {
+			return
+		}
+		ref, ok := legacyRef(pod + ")")
+		if !ok {
+			return
+		}
+		f = b.resolve(n, ref, true, ref.UID, true)
+		reason, message, _ = strings.Cut(rest, ": ")
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	if name == "&Container{...}" {
+		name = "" // cut by whoever pasted it: the pod's, but whose?
+	}
+	c := b.container(f, name, typ)
+	if image != "" && c.image == 0 {
+		b.setText(&c.image, image)
+	}
+	text := reason
+	if message != "" {
+		text = reason + ": " + message
+	}
+	matched := false
+	for _, mk := range b.m.syncError(errWith + reason) {
+		if mk.Container {
+			matched = true
+			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, text)
+		}
+	}
+	if !matched {
+		b.containerEffect(f, c, CStStarted, Fail, rec, text)
+	}
+}
+
+// specImage is the Image of a &Container{Name:…,Image:…,…} rendering.
+func specImage(spec string) string {
+	_, rest, ok := strings.Cut(spec, ",Image:")
+	if !ok || !strings.HasPrefix(spec, "&Container{") {
+		return ""
+	}
+	img, _, _ := strings.Cut(rest, ",")
+	return img
 }

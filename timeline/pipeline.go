@@ -39,8 +39,10 @@ const (
 	SpecialVersion      Special = "version"
 	SpecialFinished     Special = "container-finished" // exit codes
 	SpecialNodeProblem  Special = "node-problem"
-	SpecialFlag         Special = "flag"        // FLAG: --v=N
-	SpecialInitAction   Special = "init-action" // the runtime's own start and finish times of an init container
+	SpecialFlag         Special = "flag"         // FLAG: --v=N
+	SpecialInitAction   Special = "init-action"  // the runtime's own start and finish times of an init container
+	SpecialStartFailed  Special = "start-failed" // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
+	SpecialSandboxCRI   Special = "sandbox-cri"  // the CRI client's sandbox failure: the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt>
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -181,6 +183,8 @@ var Reference = Pipeline{
 		{Stage: StSandbox, Effect: Fail, Prefix: "Failed to create pod infra container: ", V: 0, Versions: "≤1.5 (dockertools)", Keys: "err; Skipping pod name_ns(uid) (≤1.1 name_ns)"},
 		{Stage: StSandbox, Effect: Fail, Msg: "Failed to create sandbox for pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
 		{Stage: StSandbox, Effect: Fail, Event: "FailedCreatePodSandBox", V: 3, Versions: "all"},
+		{Stage: StSandbox, Effect: Fail, Msg: "RunPodSandbox from runtime service failed", V: 0, Versions: "1.21+", Keys: "err (k8s_<name>_<ns>_<uid>_<attempt>)", Special: SpecialSandboxCRI},
+		{Stage: StSandbox, Effect: Fail, Prefix: "RunPodSandbox from runtime service failed: ", V: 0, Versions: "≤1.20", Keys: "k8s_<name>_<ns>_<uid>_<attempt>", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "CreatePodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "KillPodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
 
@@ -215,6 +219,14 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Liveness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
 		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Readiness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
 		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "1.16–1.20", Keys: "name_ns(uid):container"},
+		// The runtime manager's own report of a container it could not start
+		// (kuberuntime_manager.go SyncPod, start): the stage is its Reason's,
+		// as in "Error syncing pod".
+		{Stage: CStImage, Container: true, Effect: Retry, Msg: "Container start failed in pod", V: 3, Versions: "1.21+", Keys: "containerType, container, pod, containerMessage, err=ImagePullBackOff", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Msg: "Unhandled Error", V: 0, Versions: "1.31+", Keys: "err=<type> <container> start failed in pod <name_ns(uid)>: <Reason>: <message>", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "container &Container{", V: 0, Versions: "≤1.30", Keys: "<type> &Container{Name:…} start failed in pod <name_ns(uid)>: <Reason>: <message>", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "init container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "ephemeral container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Computing init container action", V: 4, Versions: "1.33+ (seen in 1.33 and 1.36)", Keys: "pod, container, status{State, StartedAt, FinishedAt, ExitCode}", Special: SpecialInitAction},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},

@@ -177,7 +177,12 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			tr.lastRetry = t
 		}
 		tr.reason = reason
-		b.addEvidence(s, b.stageEvidence(rec))
+		if counted || len(s.evidence) < maxEvidence {
+			// The other lines of a report counted are kept while there is
+			// room; past it, only each report's first line replaces the
+			// latest (a report's lines are seconds from the next report's).
+			b.addEvidence(s, b.stageEvidence(rec))
+		}
 	case Observe:
 		if len(s.evidence) == 0 {
 			b.addEvidence(s, b.stageEvidence(rec))
