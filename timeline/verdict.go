@@ -281,6 +281,11 @@ func (b *Builder) containerStall(fl *Flow, init bool) {
 			if c.ExitCode != nil && *c.ExitCode != 0 && (st.ID == CStCompleted || st.ID == CStStarted) {
 				fl.Reason = crashReason(c)
 			}
+			if st.ID == CStImage && c.Reason == "ImagePullBackOff" && !strings.Contains(fl.Reason, "ImagePullBackOff") {
+				// Backing off after a failed pull: the state kubectl shows,
+				// then the pull's own error.
+				fl.Reason = "ImagePullBackOff: " + fl.Reason
+			}
 			if len(st.Evidence) > 0 {
 				fl.Evidence = failEvidence(st.Evidence)
 			}
