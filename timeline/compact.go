@@ -248,6 +248,7 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 		if st := f.startup; st != nil {
 			visit(&st.created)
 			visit(&st.observed)
+			visit(&st.running)
 			visit(&st.ev.at)
 		}
 		for _, c := range f.containers {

@@ -206,8 +206,13 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		}
 	}
 	if rs := f.stages.get(StRunning); rs != nil && run.complete.IsZero() && len(rs.evidence) > 0 {
-		// "Observed pod startup duration": the kubelet saw it running.
+		// "Observed pod startup duration": the kubelet saw it running, at
+		// its observedRunningTime (the line is written after the API
+		// watch's lag, which is not the containers' time).
 		t := rs.evidence[0].at
+		if st := f.startup; st != nil && !st.running.IsZero() && b.before(st.running, t) {
+			t = st.running
+		}
 		run.begin, run.complete = t, t
 		run.evidence = rs.evidence
 	}

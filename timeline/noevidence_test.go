@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // No evidence is not success (issue #19, gap 1). In an errors-only, -v=0
@@ -120,5 +121,37 @@ func TestBackOffsCountOnce(t *testing.T) {
 		if c.PullBackOffs != tc.pullBackOffs || c.BackOffs != tc.crashs {
 			t.Errorf("%s %s: %d pull back-offs, %d back-offs; want %d, %d", tc.file, tc.c, c.PullBackOffs, c.BackOffs, tc.pullBackOffs, tc.crashs)
 		}
+	}
+}
+
+// Time placed where it happened (issue #19, gap 8): at -v=0 the kubelet's
+// "Observed pod startup duration" is the only proof the pod ran; it is
+// written once the API watch saw the pod running
+// (pod_startup_latency_tracker.go: watchObservedRunningTime), and carries
+// the time the kubelet itself saw it running (observedRunningTime). The
+// running stage is placed there, and podflow's end-to-end figure is the
+// line's own podCreationTimestamp → watchObservedRunningTime.
+func TestRunningAtObservedRunningTime(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(corpus, "v1.36.3/04-sandbox-failure.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept bytes.Buffer
+	for _, line := range bytes.Split(data, []byte("\n")) {
+		if len(line) > 0 && (line[0] == 'E' || bytes.Contains(line, []byte(`] "Observed pod startup duration"`))) {
+			kept.Write(line)
+			kept.WriteByte('\n')
+		}
+	}
+	f := onlyFlow(t, buildBytes(t, "04.v0", kept.Bytes()), "payments-7b4d9c8f6-q9zrt")
+	run := stageOf(f, StRunning)
+	// observedRunningTime="2026-11-22 06:09:07.930868994 +0000 UTC"; the
+	// line is written at 06:09:07.931125.
+	want := time.Date(2026, 11, 22, 6, 9, 7, 930868994, time.UTC)
+	if f.Verdict != VerdictRunning || run.Status != StatusDone || run.End == nil || !run.End.Equal(want) {
+		t.Fatalf("%s, running %s ending %v; want Running, running done at %s", f.Verdict, run.Status, run.End, want)
+	}
+	if st := f.Startup; st == nil || st.PodflowE2E == nil || st.KubeletE2E == nil || *st.PodflowE2E != *st.KubeletE2E {
+		t.Errorf("startup %+v: podflow's E2E should be the line's own 1m1.931118796s", st)
 	}
 }

@@ -106,6 +106,9 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 type startupState struct {
 	kubeletE2E, kubeletSLO, podflowE2E Duration // when has says
 	created, observed                  stamp
+	// running is the kubelet's observedRunningTime: when it saw the pod
+	// running, before the API watch's lag (0 when the line has none).
+	running stamp
 	ev                                 evidence
 	has                                startupHas
 	rule                               sloRule
@@ -147,14 +150,33 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 			start = t
 		}
 	}
+	// Times in one line when it has them (the tracker's
+	// watchObservedRunningTime is what podStartE2EDuration ends at), else
+	// the line's own.
 	obs := rec.Time
+	if t, ok := lineTime(rec, "watchObservedRunningTime"); ok {
+		obs = t
+	}
 	st.observed = b.stampAt(obs)
+	if t, ok := lineTime(rec, "observedRunningTime"); ok {
+		st.running = b.stampAt(t)
+	}
 	if !start.IsZero() {
 		st.podflowE2E, st.has = Duration(obs.Sub(start)), st.has|hasPodflowE2E
 	}
 	st.rule = sloRuleOf(rec)
 	// The pod was observed running: at V0 this is the only proof.
 	b.stageEffect(f, StRunning, Observe, rec, "")
+}
+
+// lineTime is the time in a startup line's field key.
+func lineTime(rec *parser.Record, key string) (time.Time, bool) {
+	if v, ok := rec.Field(key); ok && v.Kind == parser.KindString {
+		if t, ok := parseKubeTime(v.Str); ok && t.Year() > 1 {
+			return t, true
+		}
+	}
+	return time.Time{}, false
 }
 
 func parseKubeTime(s string) (time.Time, bool) {
