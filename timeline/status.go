@@ -109,9 +109,9 @@ type startupState struct {
 	// running is the kubelet's observedRunningTime: when it saw the pod
 	// running, before the API watch's lag (0 when the line has none).
 	running stamp
-	ev                                 evidence
-	has                                startupHas
-	rule                               sloRule
+	ev      evidence
+	has     startupHas
+	rule    sloRule
 }
 
 type startupHas uint8
