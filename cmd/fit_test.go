@@ -98,7 +98,7 @@ func TestGetPodsFitsTerminal(t *testing.T) {
 			}
 		}
 		if width >= 80 {
-			for _, want := range []string{"Failed to pull…", "Back-off restarting…", "RunContainerError…"} {
+			for _, want := range []string{"ImagePullBackOff…", "Back-off restarting…", "RunContainerError…"} {
 				if !strings.Contains(out.String(), strings.TrimSuffix(want, "…")) {
 					t.Errorf("width %d: no %q in\n%s", width, want, out)
 				}
@@ -166,7 +166,7 @@ func TestGetPodsTmux(t *testing.T) {
 					t.Errorf("a line that is no pod's row (wrapped?): %q", l)
 				}
 			}
-			for _, want := range []string{"Failed to pull", "Back-off restarting", "RunContainerError", "payments-", "-q9zrt"} {
+			for _, want := range []string{"ImagePullBackOff", "Back-off restarting", "RunContainerError", "payments-", "-q9zrt"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("screen lacks %q:\n%s", want, screen)
 				}
