@@ -204,6 +204,10 @@ func (b *Builder) Add(rec *parser.Record) {
 		b.runtimeLine(n, rec)
 		return
 	}
+	if rec.PID != n.pid && rec.PID != 0 {
+		b.kubeletPID(n, rec) // a new kubelet process, or a stray line (nodes.go)
+	}
+	n.pidLines++
 	msg := rec.Msg
 	if msg == "Event occurred" {
 		b.event(n, rec)
@@ -277,6 +281,18 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialSandboxCRI:
 		b.sandboxCRI(n, rec)
 		return
+	case SpecialKill:
+		b.killing(n, rec)
+		return
+	case SpecialProbe:
+		b.probeLine(n, rec)
+		return
+	case SpecialEviction:
+		b.evictionLine(n, rec)
+		return
+	case SpecialAdmission:
+		b.admissionLine(n, rec)
+		return
 	case SpecialInitAction:
 		if f := b.flowFor(n, rec, false); f != nil {
 			b.initAction(f, rec)
@@ -294,9 +310,6 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	if mk.Container {
 		b.containerLine(f, rec, mk)
 		return
-	}
-	if mk.Stage == StTerminating && mk.Effect == Complete && strings.HasPrefix(rec.Msg, "Killing container") {
-		b.killingContainer(f, rec)
 	}
 	if mk.Stage == StSandbox {
 		b.keepSandboxID(n, f, rec)

@@ -210,6 +210,8 @@ func (b *Builder) claimID(f *flowState, p []byte) *containerState {
 			best.ids = append(best.ids, rid(p))
 		}
 		best.needsID = false
+		// One ID an attempt: a second is a restart (a probe's kill, a crash).
+		best.restartCount = max(best.restartCount, len(best.ids)-1)
 	}
 	return best
 }

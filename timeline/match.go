@@ -10,7 +10,10 @@ type matcher struct {
 	exact    map[string][]*Marker
 	prefixes []*Marker
 	events   map[string]eventMarkers
-	syncErrs []*Marker
+	// eventPrefixes are the markers of an event reason family (Event
+	// "OutOf*"), read for a reason without markers of its own.
+	eventPrefixes []*Marker
+	syncErrs      []*Marker
 	// wantPrefixes are raw-message prefixes worth decoding besides the
 	// markers: identity and node lines.
 	wantPrefixes [][]byte
@@ -68,6 +71,8 @@ func newMatcher(p *Pipeline) *matcher {
 		switch {
 		case mk.ErrHas != "":
 			m.syncErrs = append(m.syncErrs, mk)
+		case strings.HasSuffix(mk.Event, "*"):
+			m.eventPrefixes = append(m.eventPrefixes, mk)
 		case mk.Event != "":
 			e := m.events[mk.Event]
 			e.markers = append(e.markers, mk)
@@ -175,7 +180,17 @@ func (m *matcher) lookup(msg string) []*Marker {
 // event returns the markers of an event. The result is valid until the
 // next call.
 func (m *matcher) event(reason, message string) []*Marker {
-	e := m.events[reason]
+	e, ok := m.events[reason]
+	if !ok && len(m.eventPrefixes) > 0 {
+		out := m.eventBuf[:0]
+		for _, mk := range m.eventPrefixes {
+			if strings.HasPrefix(reason, mk.Event[:len(mk.Event)-1]) {
+				out = append(out, mk)
+			}
+		}
+		m.eventBuf = out
+		return out
+	}
 	if !e.byMessage {
 		return e.markers
 	}

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -39,8 +40,27 @@ type nodeState struct {
 	orphans     map[string]*orphan
 	orphanOrder []string
 	findOrder   []string
+	findSeq     int // findings made, for their IDs (findOrder loses withdrawn ones)
 	plegBad     bool
 	cutAdds     []cutAdd // SyncLoop ADDs of names cut short, not yet a pod's (syncloop.go)
+	// The kubelet process: its PID (klog's header) and how many lines of
+	// it were read, the PIDs seen before it, and which start lines of it
+	// were read (startSign), to tell a new process from the same one.
+	pid         int
+	pidLines    int
+	pastPIDs    []int
+	pidRestarts []string // restart findings a PID change made (findings' keys)
+	pidFlaky    bool     // PIDs interleave: not one per process
+	runSigns    uint8
+	// ranked are the pods the eviction manager ranked last, its next
+	// victims in order (eviction.go).
+	ranked []PodRef
+	// pressure is the resource the eviction manager last said it reclaims.
+	pressure string
+	// What the prober said of containers (probes.go) and the pods the
+	// eviction manager evicted (eviction.go): few, kept apart.
+	probes  map[*containerState]*probeNote
+	evicted map[*flowState]*evictNote
 }
 
 // recordKey is what decides a record's node (see nodeKey).
@@ -165,13 +185,11 @@ func (b *Builder) nodeSpecial(n *nodeState, rec *parser.Record, mk *Marker) {
 		if v != "" {
 			n.version = strings.Clone(v)
 		}
+		// server.go logs the version once per kubelet start.
+		b.kubeletStartLine(n, rec, signVersion)
 		return
 	case SpecialKubeletStart:
-		n.starts++
-		if n.starts > 1 {
-			b.finding(n, "KubeletRestart", rec, "kubelet restarted; the pods it replays as SyncLoop ADD are not counted as new pods", true)
-		}
-		n.lastStart = rec.Time
+		b.kubeletStartLine(n, rec, startSign(rec.Msg))
 		return
 	case SpecialFlag:
 		// The JSON format keeps klog's trailing newline in the message.
@@ -191,35 +209,181 @@ func (b *Builder) nodeSpecial(n *nodeState, rec *parser.Record, mk *Marker) {
 	}
 }
 
-func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
-	text := rec.Err
-	if text == "" {
-		text = rec.Msg
+// Kubelet restarts. A capture shows a new kubelet process by its start
+// lines (server.go's "Kubelet version" and "Started kubelet", kubelet.go's
+// "Starting kubelet main sync loop") or, when it kept none of them, by the
+// new PID klog writes in every header: a node's PID that changes for good
+// is a new process. Each start after the first is a KubeletRestart finding
+// (the pods the new kubelet replays as SyncLoop ADD are not new pods).
+
+// Start lines, one bit each: a line of a kind already seen in the current
+// process begins a new one (a kubelet with the same PID, or a log without
+// PIDs, the JSON format's).
+const (
+	signVersion uint8 = 1 << iota
+	signStarted
+	signSyncLoop
+)
+
+func startSign(msg string) uint8 {
+	if strings.HasPrefix(msg, "Started kubelet") {
+		return signStarted
 	}
-	kind := "RuntimeDown"
-	switch {
-	case strings.Contains(text, "PLEG is not healthy") && !strings.Contains(text, "pleg has yet to be successful"):
-		// "has yet to be successful" is every kubelet's start-up, not a fault.
-		kind = "PLEGUnhealthy"
-		n.plegBad = true
-	case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
-		kind = "SyncLoopSkipped"
-	case strings.Contains(rec.Msg, "network not ready"):
-		kind = "NetworkNotReady"
-	case strings.Contains(rec.Msg, "Node became not ready"):
-		kind = "NodeNotReady"
-	}
-	b.finding(n, kind, rec, rec.Msg+": "+text, false)
+	return signSyncLoop
 }
 
-func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg string, newEach bool) {
+// kubeletStartLine reads a line the kubelet writes once as it starts.
+func (b *Builder) kubeletStartLine(n *nodeState, rec *parser.Record, sign uint8) {
+	if n.starts == 0 || n.runSigns&sign != 0 {
+		b.kubeletRun(n, rec, false)
+	}
+	n.runSigns |= sign
+	n.lastStart = rec.Time
+}
+
+// kubeletPID reads a kubelet line whose PID is not the node's last: a new
+// process, unless the PIDs seen do not run one after another (a capture
+// whose header numbers are threads', or interleaves several processes), or
+// the last PID was seen in one line only (a stray line of another
+// program, as a scheduler's in a pasted kubelet log).
+func (b *Builder) kubeletPID(n *nodeState, rec *parser.Record) {
+	if n.pidFlaky {
+		return
+	}
+	if slices.Contains(n.pastPIDs, rec.PID) {
+		// PIDs come back: they do not tell processes apart.
+		n.pidFlaky = true
+		for _, k := range n.pidRestarts {
+			delete(n.findings, k)
+			n.findOrder = slices.DeleteFunc(n.findOrder, func(x string) bool { return x == k })
+			n.starts--
+		}
+		n.pidRestarts = nil
+		return
+	}
+	if n.pid != 0 {
+		n.pastPIDs = append(n.pastPIDs, n.pid)
+	}
+	real := n.pid == 0 || n.pidLines > 1
+	n.pid, n.pidLines = rec.PID, 0
+	if real {
+		b.kubeletRun(n, rec, true)
+	}
+}
+
+// kubeletRun counts a kubelet process begun at rec.
+func (b *Builder) kubeletRun(n *nodeState, rec *parser.Record, byPID bool) {
+	n.starts++
+	n.runSigns = 0
+	n.lastStart = rec.Time
+	if n.starts > 1 {
+		msg := "kubelet restarted; the pods it replays as SyncLoop ADD are not counted as new pods"
+		if byPID {
+			msg = "kubelet restarted (a new process, pid " + strconv.Itoa(rec.PID) + "); the pods it replays as SyncLoop ADD are not counted as new pods"
+		}
+		k := b.finding(n, "KubeletRestart", rec, msg, true)
+		if byPID {
+			n.pidRestarts = append(n.pidRestarts, k)
+		}
+	}
+}
+
+// Node problems: lines that say the node cannot run pods (NotReady, PLEG
+// unhealthy, the runtime or its network not ready, the sync loop
+// skipping, a resource under pressure), in every kubelet's words. One
+// line may name several (a NotReady condition's message is the cause,
+// "PLEG is not healthy: …"): each becomes its finding, once per node.
+
+// problemKeys are the fields that carry a node problem's detail.
+var problemKeys = [...]string{"condition", "networkReady", "runtimeReady", "nodeCondition", "event"}
+
+// nodeEvents are the node events (kubelet_node_status.go's "Recording
+// event message for node") that are problems, by the finding they make.
+var nodeEvents = map[string]string{
+	"NodeNotReady":              "NodeNotReady",
+	"NodeHasInsufficientMemory": "MemoryPressure",
+	"NodeHasDiskPressure":       "DiskPressure",
+	"NodeHasInsufficientPID":    "PIDPressure",
+}
+
+func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
+	text := rec.Msg
+	if rec.Err != "" {
+		text += ": " + rec.Err
+	}
+	for _, k := range problemKeys {
+		if v := rec.Str(k); v != "" {
+			text += " " + k + "=" + v
+		}
+	}
+	if strings.HasPrefix(rec.Msg, "Recording ") {
+		// Recording event message for node (event=NodeNotReady), ≤1.20
+		// Recording NodeNotReady event message for node x.
+		ev := rec.Str("event")
+		if ev == "" {
+			ev, _, _ = strings.Cut(strings.TrimPrefix(rec.Msg, "Recording "), " ")
+		}
+		if kind := nodeEvents[ev]; kind != "" {
+			b.finding(n, kind, rec, text, false)
+		}
+		return
+	}
+	found := false
+	add := func(kind string) {
+		found = true
+		b.finding(n, kind, rec, text, false)
+	}
+	if strings.HasPrefix(rec.Msg, "Node became not ready") {
+		add("NodeNotReady")
+	}
+	if strings.Contains(text, "PLEG is not healthy") && !strings.Contains(text, "pleg has yet to be successful") {
+		// "has yet to be successful" is every kubelet's start-up, not a fault.
+		n.plegBad = true
+		add("PLEGUnhealthy")
+	}
+	if hasAny(text, "network not ready", "NetworkReady=false", "cni config uninitialized", "cni plugin not initialized", "network plugin is not ready", "cni config") {
+		add("NetworkNotReady")
+	}
+	if hasAny(text, "runtime not ready", "RuntimeReady=false", "container runtime is down", "from runtime service failed") {
+		add("RuntimeDown")
+	}
+	for _, kind := range pressureKinds {
+		if strings.Contains(text, kind) {
+			add(kind)
+		}
+	}
+	switch {
+	case found:
+	case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
+		add("SyncLoopSkipped")
+	default:
+		add("RuntimeDown")
+	}
+}
+
+// pressureKinds are the node conditions of a resource under pressure.
+var pressureKinds = [...]string{"MemoryPressure", "DiskPressure", "PIDPressure"}
+
+func hasAny(s string, subs ...string) bool {
+	for _, sub := range subs {
+		if strings.Contains(s, sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// finding records a node problem of kind at rec: once per node, or, when
+// newEach, each time (a restart). It returns the finding's key.
+func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg string, newEach bool) string {
 	key := kind
 	if newEach {
-		key = kind + "#" + strconv.Itoa(len(n.findOrder))
+		key = kind + "#" + strconv.Itoa(n.findSeq)
 	}
 	fd := n.findings[key]
 	if fd == nil {
-		fd = &Finding{ID: n.name + "/" + kind + "-" + strconv.Itoa(len(n.findOrder)+1), Node: n.name, Kind: kind, Time: rec.Time, Message: strings.Clone(msg)}
+		n.findSeq++
+		fd = &Finding{ID: n.name + "/" + kind + "-" + strconv.Itoa(n.findSeq), Node: n.name, Kind: kind, Time: rec.Time, Message: strings.Clone(msg)}
 		n.findings[key] = fd
 		n.findOrder = append(n.findOrder, key)
 	}
@@ -229,4 +393,5 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 	if len(fd.Evidence) < 3 {
 		fd.Evidence = append(fd.Evidence, b.evidenceOf(rec))
 	}
+	return key
 }

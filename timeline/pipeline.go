@@ -43,6 +43,10 @@ const (
 	SpecialInitAction   Special = "init-action"  // the runtime's own start and finish times of an init container
 	SpecialStartFailed  Special = "start-failed" // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
 	SpecialSandboxCRI   Special = "sandbox-cri"  // the CRI client's sandbox failure: the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt>
+	SpecialKill         Special = "kill"         // a kill line: the pod's termination only after a pod-level signal (termination.go)
+	SpecialProbe        Special = "probe"        // a failed probe, kept on its container (probes.go)
+	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
+	SpecialAdmission    Special = "admission"    // an admit result: reason and message (admission.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -141,12 +145,29 @@ var Reference = Pipeline{
 		{Stage: StReady, Effect: Complete, Msg: "SyncLoop (probe)", V: 1, Versions: "1.23+", Keys: "probe=readiness status=ready, pod"},
 
 		// Admission.
-		{Stage: StAdmitted, Effect: Complete, Msg: "Pod Admit Result", V: 4, Versions: "1.33+", Keys: "pod"},
-		{Stage: StAdmitted, Effect: Fail, Msg: "Pod admission denied", V: 0, Versions: "1.29+", Keys: "podUID, pod, reason, message"},
-		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod", V: 0, Versions: "1.23–1.28", Keys: "pod, message"},
-		{Stage: StAdmitted, Effect: Fail, Msg: "Predicate failed on Pod", V: 2, Versions: "1.23–1.28", Keys: "pod, err"},
-		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod to node", V: 0, Versions: "1.23–1.28", Keys: "pod, nodeCondition"},
-		{Stage: StAdmitted, Effect: Fail, Prefix: "Failed to admit pod ", V: 0, Versions: "≤1.20", Keys: "name_ns(uid)"},
+		{Stage: StAdmitted, Effect: Complete, Msg: "Pod Admit Result", V: 4, Versions: "1.33+", Keys: "pod, Message (the topology manager's; set when it refuses)", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Pod admission denied", V: 0, Versions: "1.29+", Keys: "podUID, pod, reason, message", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod", V: 0, Versions: "1.23–1.28", Keys: "pod, message", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod, unexpected error while attempting to recover from admission failure", V: 0, Versions: "1.23+", Keys: "pod, err", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Predicate failed on Pod", V: 2, Versions: "1.23–1.28", Keys: "pod, err", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Prefix: "Predicate failed on Pod: ", V: 2, Versions: "≤1.20", Keys: "name_ns(uid), for reason: <message>", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Failed to admit pod to node", V: 0, Versions: "1.23–1.28", Keys: "pod, nodeCondition", Special: SpecialAdmission},
+		{Stage: StAdmitted, Effect: Fail, Prefix: "Failed to admit pod ", V: 0, Versions: "≤1.20", Keys: "name_ns(uid) - <message>", Special: SpecialAdmission},
+		// The event of a refused pod: its reason is the admit reason (kubelet.go rejectPod).
+		{Stage: StAdmitted, Effect: Fail, Event: "OutOf*", V: 3, Versions: "all", Keys: "OutOfcpu, OutOfmemory, OutOfpods, OutOf<extended resource>"},
+		{Stage: StAdmitted, Effect: Fail, Event: "NodeAffinity", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "NodeName", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "NodePorts", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "TaintToleration", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "TopologyAffinityError", V: 3, Versions: "1.18+"},
+		{Stage: StAdmitted, Effect: Fail, Event: "UnexpectedAdmissionError", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "UnexpectedPredicateFailureType", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "SysctlForbidden", V: 3, Versions: "all"},
+		{Stage: StAdmitted, Effect: Fail, Event: "NodeShutdown", V: 3, Versions: "1.21+"},
+		{Stage: StAdmitted, Effect: Fail, Event: "InvalidNodeInfo", V: 3, Versions: "1.23+"},
+		{Stage: StAdmitted, Effect: Fail, Event: "PodOSNotSupported", V: 3, Versions: "1.23+"},
+		{Stage: StAdmitted, Effect: Fail, Event: "PodOSSelectorNodeLabelDoesNotMatch", V: 3, Versions: "1.23+"},
+		{Stage: StAdmitted, Effect: Fail, Event: "Evicted", EventMsg: "The node had condition", V: 3, Versions: "all"}, // the eviction manager's admit handler
 
 		// Pod workers and SyncPod.
 		{Stage: StSynced, Effect: Begin, Msg: "Pod is being synced for the first time", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
@@ -235,17 +256,43 @@ var Reference = Pipeline{
 		{Stage: StReady, Effect: Observe, Msg: "Patch status for pod", V: 3, Versions: "1.21+", Keys: "pod, podUID, patch", Special: SpecialStatusPatch},
 		{Stage: StReady, Effect: Observe, Msg: "Observed pod startup duration", V: 0, Versions: "1.26+", Keys: "pod, podStartE2EDuration", Special: SpecialStartup},
 
+		// Probes (prober.go) and the kill they cause (kuberuntime_manager.go computePodActions).
+		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Probe failed", V: 1, Versions: "1.21+", Keys: "probeType, pod, podUID, containerName, probeResult, output", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Probe errored", V: 1, Versions: "1.21+", Keys: "err, probeType, pod, podUID, containerName", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Liveness probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Readiness probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Message for Container of pod", V: 2, Versions: "1.21+", Keys: "containerName, containerStatusID, pod, containerMessage", Special: SpecialProbe},
+
+		// Eviction (eviction_manager.go): node pressure, the ranking, the evicted pod.
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: attempting to reclaim", V: 0, Versions: "1.21+", Keys: "resourceName", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: must evict pod(s) to reclaim", V: 0, Versions: "1.21+", Keys: "resourceName", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: pods ranked for eviction", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: cannot evict a critical pod", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: unable to evict any pods from the node", V: 0, Versions: "1.21+", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Msg: "Evicting pod", V: 3, Versions: "1.23+", Keys: "pod, podUID, message", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pod is evicted successfully", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pods evicted, waiting for pod to be cleaned up", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pods successfully cleaned up", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Prefix: "eviction manager: ", V: 0, Versions: "≤1.20", Keys: "the same sentences with name_ns(uid)", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Begin, Event: "Evicted", EventMsg: "The node was low on resource", V: 3, Versions: "all"},
+		{Stage: StTerminating, Effect: Begin, Event: "Evicted", EventMsg: "Pod ephemeral local storage usage exceeds", V: 3, Versions: "1.21+"},
+		{Stage: StTerminating, Effect: Begin, Event: "Evicted", EventMsg: "Usage of EmptyDir volume", V: 3, Versions: "1.21+"},
+		{Stage: StTerminating, Effect: Begin, Event: "Evicted", EventMsg: "Container ", V: 3, Versions: "1.21+"}, // exceeded its local ephemeral storage limit
+
 		// Termination.
 		{Stage: StTerminating, Effect: Begin, Msg: "Pod has been deleted and must be killed", V: 3, Versions: "1.23+", Keys: "pod, podUID"},
 		{Stage: StTerminating, Effect: Begin, Msg: "Pod is marked for graceful deletion, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
 		{Stage: StTerminating, Effect: Begin, Msg: "Pod is being removed by the kubelet, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
-		{Stage: StTerminating, Effect: Begin, Msg: "Pod is being evicted by the kubelet, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
-		{Stage: StTerminating, Effect: Complete, Msg: "Killing container with a grace period", V: 2, Versions: "1.23+", Keys: "pod, podUID, containerName, containerID"},
-		{Stage: StTerminating, Effect: Complete, Prefix: "Killing container ", V: 2, Versions: "≤1.20"},
-		{Stage: StTerminating, Effect: Begin, Prefix: "Killing unwanted pod ", V: 2, Versions: "≤1.20 (the pod killer: the name alone)", Keys: "name"},
+		{Stage: StTerminating, Effect: Begin, Msg: "Pod is being evicted by the kubelet, begin teardown", V: 4, Versions: "1.22+", Keys: "pod, podUID", Special: SpecialEviction},
+		{Stage: StTerminating, Effect: Complete, Msg: "Killing container with a grace period", V: 2, Versions: "1.23+", Keys: "pod, podUID, containerName, containerID", Special: SpecialKill},
+		{Stage: StTerminating, Effect: Complete, Msg: "Killing container with a grace period override", V: 3, Versions: "1.23+", Keys: "pod, podUID, containerName, containerID", Special: SpecialKill},
+		{Stage: StTerminating, Effect: Complete, Prefix: "Killing container ", V: 2, Versions: "≤1.20", Keys: "\"<runtime>://<id>\"", Special: SpecialKill},
+		{Stage: StTerminating, Effect: Begin, Prefix: "Killing unwanted pod ", V: 2, Versions: "≤1.20 (podKiller)", Keys: "\"<name>\"", Special: SpecialKill},
+		{Stage: StTerminating, Effect: Begin, Msg: "Delaying pod deletion as the phase is non-terminal", V: 3, Versions: "1.28+", Keys: "phase, localPhase, pod, podUID"},
+		{Stage: StTerminating, Effect: Begin, Msg: "Preempting pod to free up resources", V: 0, Versions: "1.21+", Keys: "pod, podUID, insufficientResources"},
 		{Stage: StTerminating, Effect: Complete, Msg: "SyncTerminatingPod enter", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
 		{Stage: StTerminating, Effect: Complete, Msg: "syncTerminatingPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
-		{Stage: StTerminating, Effect: Observe, Event: "Killing", V: 3, Versions: "all"},
 		{Stage: StStopped, Effect: Complete, Msg: "Pod termination stopped all running containers", V: 4, Versions: "1.23+", Keys: "pod, podUID"},
 		{Stage: StStopped, Effect: Complete, Msg: "SyncTerminatingPod exit", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
 		{Stage: StStopped, Effect: Complete, Msg: "syncTerminatingPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
@@ -269,6 +316,15 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Msg: "Container runtime not ready", V: 0, Versions: "1.21+", Keys: "runtimeReady", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Msg: "Container runtime network not ready", V: 0, Versions: "1.21+", Keys: "networkReady", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Msg: "Node became not ready", V: 0, Versions: "1.21+", Keys: "node, condition", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "Node became not ready: ", V: 0, Versions: "≤1.20", Keys: "{Type:Ready … Message:<cause>}", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "Recording event message for node", V: 2, Versions: "1.21+", Keys: "node, event", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "Recording Node", V: 2, Versions: "≤1.20", Keys: "Recording <event> event message for node <name>", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "Container runtime network not ready: ", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "Container runtime not ready: ", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "Unable to update cni config", V: 0, Versions: "≤1.23 (dockershim cni.go)", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "ListContainers with filter from runtime service failed", V: 0, Versions: "1.21+", Keys: "filter, err", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Prefix: "ListContainers with filter ", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
+		{Stage: "", Effect: Observe, Msg: "Started kubelet", V: 0, Versions: "all", Special: SpecialKubeletStart},
 	},
 }
 

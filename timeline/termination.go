@@ -1,6 +1,10 @@
 package timeline
 
-import "github.com/podflow/podflow/parser"
+import (
+	"strings"
+
+	"github.com/podflow/podflow/parser"
+)
 
 // A pod goes away in three stages (TerminationStages): the kubelet hears
 // of its deletion and begins to kill it (terminating), its containers stop
@@ -44,11 +48,100 @@ func (b *Builder) syncLoopRemove(n *nodeState, rec *parser.Record, r PodRef, sou
 	b.stageEffect(f, StTerminated, Complete, rec, "")
 }
 
-// killingContainer marks the container a "Killing container" line names as
-// terminating: its state until PLEG or a status patch says it stopped.
-func (b *Builder) killingContainer(f *flowState, rec *parser.Record) {
+// killing reads kuberuntime's "Killing container with a grace period"
+// (≤1.20 `Killing container "docker://<id>" with a 30 second grace
+// period`) and the ≤1.20 pod killer's "Killing unwanted pod". The kill line
+// is the same whatever the kill is for (kuberuntime_container.go
+// killContainer): a pod's termination, its eviction, or one container's
+// restart (a liveness or startup probe's failure, a changed spec: see
+// computePodActions in kuberuntime_manager.go). Only a pod-level signal
+// begins termination (SyncLoop DELETE and REMOVE, the pod worker's
+// teardown, eviction, the pod killer, the status manager's deletion);
+// a kill without one is the container's, which the kubelet then starts
+// again under a new ID.
+func (b *Builder) killing(n *nodeState, rec *parser.Record) {
+	if name, ok := strings.CutPrefix(rec.Msg, "Killing unwanted pod "); ok {
+		// kubelet_pods.go podKiller (≤1.20) names the running pod only.
+		if f := b.flowByName(n, strings.Trim(name, "\" ")); f != nil {
+			b.stageEffect(f, StTerminating, Begin, rec, "")
+		}
+		return
+	}
+	id := b.packID(stripRuntime(killedID(rec)))
+	f := b.flowFor(n, rec, false)
+	if f == nil && len(id) > 0 {
+		f = n.byID[rid(id)]
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	var c *containerState
 	if name := rec.Str("containerName"); name != "" {
-		c := b.container(f, name, "")
+		c = b.container(f, name, "")
+	} else if len(id) > 0 {
+		c = f.containerByID(id)
+	}
+	if c != nil {
+		// The ID is the container's (PLEG may have taken it for the
+		// sandbox: its first ContainerStarted of a pod usually is).
+		f.bindID(c, id)
 		c.state = runTerminating
 	}
+	b.evictionKill(n, f, rec)
+	if f.stages.get(StTerminating) != nil {
+		b.stageEffect(f, StTerminating, Complete, rec, "")
+		return
+	}
+	// The container's own kill: its next start is a restart, under an ID
+	// the kubelet names only in PLEG (claimID).
+	b.touch(f, rec)
+	if c != nil {
+		c.needsID = true
+	}
+}
+
+// killedID is the runtime ID of the container a kill line names.
+func killedID(rec *parser.Record) string {
+	if id := rec.Str("containerID"); id != "" {
+		return id
+	}
+	if rec.Structured() {
+		return ""
+	}
+	// Killing container "docker://<id>" with a 30 second grace period;
+	// older: Killing container with id docker://<id>:Need to kill Pod.
+	msg := strings.TrimPrefix(rec.Msg, "Killing container ")
+	if q, rest, ok := strings.Cut(msg, "\""); ok && q == "" {
+		id, _, _ := strings.Cut(rest, "\"")
+		return id
+	}
+	if rest, ok := strings.CutPrefix(msg, "with id "); ok {
+		id, _, _ := strings.Cut(rest, ":Need")
+		id, _, _ = strings.Cut(id, " ")
+		return id
+	}
+	return ""
+}
+
+// flowByName finds the flow of a pod named without its namespace (the
+// ≤1.20 pod killer's line): the only live one of that name on the node,
+// else a new flow of that name.
+func (b *Builder) flowByName(n *nodeState, name string) *flowState {
+	if name == "" {
+		return nil
+	}
+	var found *flowState
+	for key, f := range n.byName {
+		if key == name || strings.HasSuffix(key, "/"+name) {
+			if found != nil && found != f {
+				return nil // several namespaces: not for this line to say
+			}
+			found = f
+		}
+	}
+	if found != nil && !found.terminal() {
+		return found
+	}
+	return b.newFlow(n, PodRef{Name: name})
 }

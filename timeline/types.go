@@ -134,7 +134,11 @@ type Container struct {
 	State        string   `json:"state,omitempty"`        // waiting, running, terminated (as last seen)
 	Reason       string   `json:"reason,omitempty"`       // last waiting/terminated reason (CrashLoopBackOff, …)
 	Ready        bool     `json:"ready"`
-	Stages       []Stage  `json:"stages"`
+	// Probe is the last failed probe's words ("Liveness probe failed:
+	// <output>"); ProbeFailures counts the failures the log shows.
+	Probe         string  `json:"probe,omitempty"`
+	ProbeFailures int     `json:"probeFailures,omitempty"`
+	Stages        []Stage `json:"stages"`
 }
 
 // Event is a Kubernetes event the kubelet recorded ("Event occurred").

@@ -100,7 +100,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	if adm := stageByID(StAdmitted, admittedAt); adm != nil && adm.Attempts > 0 && adm.Status != StatusDone {
 		fl.Verdict = VerdictRejected
 		fl.StalledAt = StAdmitted
-		fl.Reason = adm.Reason
+		fl.Reason = b.rejectReason(f, adm.Reason)
 		fl.Evidence = failEvidence(adm.Evidence)
 	} else if term := stageByID(StTerminating, len(PodStages)); term != nil {
 		done := stageByID(StTerminated, len(PodStages)+len(TerminationStages)-1)
@@ -165,6 +165,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			}
 		}
 	}
+	b.evictionVerdict(f, fl, logEnd) // an evicted pod is Failed, whatever its termination (eviction.go)
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
 		switch b.texts[f.phase] {
 		case "Succeeded":
@@ -206,6 +207,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 && fl.Reason == "" {
 		fl.StalledAt = ""
 	}
+	b.probeVerdict(f, fl) // failed probes, in the containers and the reason (probes.go)
 	if !fl.End.IsZero() && fl.End.After(fl.Start) {
 		fl.Duration = Duration(fl.End.Sub(fl.Start))
 	}
