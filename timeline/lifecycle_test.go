@@ -88,8 +88,8 @@ func TestProbeKillIsARestart(t *testing.T) {
 		if f.Container != "liveness" || f.ContainerStage != CStStarted || !strings.Contains(f.Reason, "Liveness probe failed") {
 			t.Errorf("container %q/%q reason %q", f.Container, f.ContainerStage, f.Reason)
 		}
-		if c.Restarts != 1 || len(c.IDs) != 2 || c.ProbeFailures != 3 || c.State != "running" {
-			t.Errorf("container: restarts %d, ids %v, probe failures %d, state %q", c.Restarts, c.IDs, c.ProbeFailures, c.State)
+		if c.Restarts != 1 || len(c.IDs) != 2 || c.Probe == nil || *c.Probe != (Probe{Type: "Liveness", Message: "Liveness probe failed", Failures: 3, Restart: true}) || c.State != "running" {
+			t.Errorf("container: restarts %d, ids %v, probe %+v, state %q", c.Restarts, c.IDs, c.Probe, c.State)
 		}
 	})
 	t.Run("≤1.20 printf", func(t *testing.T) {
@@ -104,8 +104,8 @@ func TestProbeKillIsARestart(t *testing.T) {
 			`I0701 16:09:59.000000    4242 kuberuntime_container.go:635] Killing container "docker://bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222" with a 30 second grace period`,
 		)
 		f := onlyFlow(t, fl, "gadget-x4k2p")
-		if c := containerOf(f, "gadget"); hasTermination(f) || c.Probe != "Liveness probe failed: timeout: context deadline exceeded" || c.ProbeFailures != 1 {
-			t.Errorf("verdict %s, termination %v, probe %q (%d)", f.Verdict, hasTermination(f), c.Probe, c.ProbeFailures)
+		if c := containerOf(f, "gadget"); hasTermination(f) || c.Probe == nil || *c.Probe != (Probe{Type: "Liveness", Message: "Liveness probe failed: timeout: context deadline exceeded", Failures: 1}) {
+			t.Errorf("verdict %s, termination %v, probe %+v", f.Verdict, hasTermination(f), c.Probe)
 		}
 		// The same kill after the ≤1.20 SyncLoop DELETE is the pod's.
 		fl = buildLines(t,

@@ -174,8 +174,7 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 		if p == nil || p.text == "" {
 			continue
 		}
-		ct.Probe = strings.TrimSuffix(p.text, ": ")
-		ct.ProbeFailures = p.count
+		ct.Probe = &Probe{Type: p.kind, Message: strings.TrimSuffix(p.text, ": "), Failures: p.count, Restart: p.restarts}
 		text := strings.TrimSuffix(p.text, ": ")
 		if ct.Restarts > 0 && p.kind != "Readiness" {
 			text += " (restarted " + strconv.Itoa(ct.Restarts) + " time"

@@ -134,11 +134,16 @@ type Container struct {
 	State        string   `json:"state,omitempty"`        // waiting, running, terminated (as last seen)
 	Reason       string   `json:"reason,omitempty"`       // last waiting/terminated reason (CrashLoopBackOff, …)
 	Ready        bool     `json:"ready"`
-	// Probe is the last failed probe's words ("Liveness probe failed:
-	// <output>"); ProbeFailures counts the failures the log shows.
-	Probe         string  `json:"probe,omitempty"`
-	ProbeFailures int     `json:"probeFailures,omitempty"`
-	Stages        []Stage `json:"stages"`
+	Probe        *Probe   `json:"probe,omitempty"` // failed probes, when the log shows some
+	Stages       []Stage  `json:"stages"`
+}
+
+// Probe is what the log says of a container's failed probes.
+type Probe struct {
+	Type     string `json:"type"`               // Liveness, Readiness or Startup
+	Message  string `json:"message"`            // the last failure's words: "Liveness probe failed: <output>"
+	Failures int    `json:"failures,omitempty"` // failures the log shows
+	Restart  bool   `json:"restart,omitempty"`  // the kubelet killed the container for it, to restart it
 }
 
 // Event is a Kubernetes event the kubelet recorded ("Event occurred").
@@ -198,7 +203,7 @@ type Flow struct {
 type Finding struct {
 	ID       string     `json:"id"`
 	Node     string     `json:"node"`
-	Kind     string     `json:"kind"` // KubeletRestart, PLEGUnhealthy, RuntimeDown, SyncLoopSkipped
+	Kind     string     `json:"kind"` // KubeletRestart, NodeNotReady, PLEGUnhealthy, RuntimeDown, NetworkNotReady, SyncLoopSkipped, MemoryPressure, DiskPressure, PIDPressure
 	Time     time.Time  `json:"time"`
 	End      *time.Time `json:"end,omitempty"`
 	Count    int        `json:"count"`

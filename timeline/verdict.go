@@ -25,6 +25,7 @@ import (
 //	  or unknown, and running or ready done
 //	no current, and nothing shows the pod ran       Incomplete   the last unknown stage with errors (*)
 //
+//	override: the eviction manager evicted the pod   Failed      running, or the stage under way (eviction.go)
 //	override: Running or Incomplete, and the phase the kubelet patched
 //	  Succeeded                                     Completed
 //	  Failed                                        Failed
@@ -33,6 +34,8 @@ import (
 //	  and Stalled at running or at a container's start that only backed
 //	  off (no failed start: it ran)                 Failed       as above
 //	override: Incomplete and no creation stage done: stalled at nothing
+//	then: failed probes shown (probes.go): a Running pod whose container a
+//	  liveness or startup probe restarted names it, at started
 //
 // (*) in init-containers or containers, the container and its stage that
 // did not complete (containerStall); for Incomplete, the one whose errors
