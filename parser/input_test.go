@@ -14,11 +14,13 @@ import (
 
 // knownUnrecognized lists testdata files with lines podflow cannot parse
 // on purpose: the plain-text deprecation warning the kubelet prints before
-// its JSON logging is configured.
+// its JSON logging is configured, and the prose of pasted logs.
 var knownUnrecognized = map[string]int64{
 	"corpus/v1.28.15/08-happy-path-json-v4.log": 1,
 	"corpus/v1.36.3/08-happy-path-json-v4.log":  1,
 	"formats/json.log":                          1,
+	"formats/pasted/md-fence-indent.log":        1,
+	"formats/pasted/md-quote-fence.log":         2,
 }
 
 // TestAccountingAllTestdata reads every file a walk of testdata/ picks

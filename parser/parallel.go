@@ -56,6 +56,23 @@ type lineState struct {
 	grep     bool
 	grepName []byte
 	cur      pending
+	paste    pasteState
+}
+
+// pasteState is what a Reader learnt of the decorations of an input's
+// lines, beyond the quote and grep modes.
+type pasteState struct {
+	grepSpace bool // grep's line numbers are followed by a space
+	// deco are the paste decorations the input's log lines showed, and
+	// indentN and indentTab their indentation, for the continuation lines.
+	deco      deco
+	indentN   int
+	indentTab bool
+	// status: the lines are in the block `systemctl status` prints under
+	// its header.
+	status bool
+	// kubelets are the processes found to be kubelets by their lines.
+	kubelets kubeletIdents
 }
 
 // compatible reports whether parsing from state a gives the same result as
@@ -66,7 +83,7 @@ func (a *lineState) compatible(b *lineState) bool {
 	return !a.cur.active && !b.cur.active &&
 		ca.year == cb.year && ca.anchored == cb.anchored && ca.yearFixed == cb.yearFixed &&
 		monthClass(ca.lastMonth) == monthClass(cb.lastMonth) &&
-		a.quoted == b.quoted && a.grep == b.grep && bytes.Equal(a.grepName, b.grepName)
+		a.quoted == b.quoted && a.grep == b.grep && bytes.Equal(a.grepName, b.grepName) && a.paste == b.paste
 }
 
 // monthClass: the clock only asks whether the last month is unset (0) or
@@ -80,13 +97,13 @@ func monthClass(m int) int {
 }
 
 func (r *Reader) saveState() lineState {
-	s := lineState{clock: r.clock, quoted: r.quoted, grep: r.grep, grepName: bytes.Clone(r.grepName), cur: r.cur}
+	s := lineState{clock: r.clock, quoted: r.quoted, grep: r.grep, grepName: bytes.Clone(r.grepName), cur: r.cur, paste: r.paste}
 	s.cur.buf, s.cur.ref = bytes.Clone(r.cur.data()), nil
 	return s
 }
 
 func (r *Reader) loadState(s *lineState) {
-	r.clock, r.quoted, r.grep = s.clock, s.quoted, s.grep
+	r.clock, r.quoted, r.grep, r.paste = s.clock, s.quoted, s.grep, s.paste
 	r.grepName = append(r.grepName[:0], s.grepName...)
 	buf := append(r.cur.buf[:0], s.cur.buf...)
 	r.cur = s.cur

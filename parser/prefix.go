@@ -15,6 +15,9 @@ type prefix struct {
 	hasTime    bool
 	journal    bool // a journald/syslog prefix was found
 	annotation bool // the whole line is something people add around logs
+	// ends: the annotation closes a block of pasted log lines (a code
+	// fence, a shell prompt, markdown): the record before it is complete.
+	ends bool
 }
 
 // stripPrefix removes wrappers from a physical line and returns the log
@@ -31,8 +34,9 @@ func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 		return line, p // the common case: a log line with no wrapper
 	}
 	b := line
-	for n := 0; n < 4; n++ {
-		nb, ok := r.stripPaste(b)
+	var used deco // the remembered decorations taken off this line
+	for n := 0; n < maxPeel; n++ {
+		nb, ok := r.stripPaste(b, &used)
 		if !ok {
 			break
 		}
@@ -42,11 +46,18 @@ func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 		p.annotation = true
 		return b, p
 	}
-	if jp := parseJournal(b); jp.ok {
+	if jp := parseJournal(b); !jp.ok {
+		if r.aroundLogs(b) {
+			p.annotation, p.ends = true, true
+		}
+	} else {
 		p.journal = true
 		p.host = r.interned.get(b[jp.hostS:jp.hostE])
 		p.component = r.identComponent(b[jp.idS:jp.idE])
 		p.pid = jp.pid
+		if !knownComponent(p.component) && r.paste.kubelets.has(p.component, p.pid) {
+			p.component = "kubelet"
+		}
 		rest := b[jp.rest:]
 		// microshift[pid]: kubelet I0128 …: a word naming the component
 		// before the log line proper.
@@ -54,23 +65,27 @@ func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 			p.component = r.identComponent(rest[:w])
 			rest = rest[w+1:]
 		}
-		if jp.iso {
+		switch {
+		case jp.iso:
 			p.time = jp.tm.date(jp.tm.year, r.zone(jp.zoneOff, jp.hasZone))
 			r.clock.anchor(p.time)
-		} else {
+			p.hasTime = true
+		case jp.tm.month != 0: // (0: a month name of a locale not known)
 			p.time = jp.tm.date(r.clock.year, r.clock.loc)
+			p.hasTime = true
 		}
-		p.hasTime = true
 		b = rest
 	}
 	return b, p
 }
 
 // stripPaste removes one paste artifact from the start of b: a "> " quote
-// marker or a grep -n / grep -n -H line-number prefix. A candidate is taken
-// when what follows it looks like a log line, or when the input already
-// showed the same kind of prefix (so continuation lines lose it too).
-func (r *Reader) stripPaste(b []byte) ([]byte, bool) {
+// marker, a list bullet, backticks, indentation, a cat -n or nl gutter, or
+// a grep -n / grep -n -H line-number prefix. A candidate is taken when
+// what follows it looks like a log line (after at most a few more), or
+// when the input already showed the same kind of prefix (so continuation
+// lines lose it too); used gathers the kinds taken off this line so far.
+func (r *Reader) stripPaste(b []byte, used *deco) ([]byte, bool) {
 	if len(b) == 0 {
 		return b, false
 	}
@@ -79,21 +94,45 @@ func (r *Reader) stripPaste(b []byte) ([]byte, bool) {
 			r.quoted = true
 			return b[1:], true
 		}
-		if b[1] == ' ' && (r.quoted || startsLogLine(b[2:])) {
+		if b[1] == '>' && (r.quoted || peelsToLog(b)) {
+			r.quoted = true
+			return b[1:], true
+		}
+		if b[1] == ' ' && (r.quoted || startsLogLine(b[2:]) || peelsToLog(b[2:])) {
 			r.quoted = true
 			return b[2:], true
 		}
 		return b, false
 	}
+	switch c := b[0]; {
+	case c == ' ' || c == '\t' || c == '-' || c == '*' || c == '+' || c == '`' || c == 0xe2:
+		if nb, kind, ok := peelOnce(b); ok && (startsLogLine(nb) || peelsToLog(nb)) {
+			r.learnDeco(b, nb, kind)
+			*used |= kind
+			return nb, true
+		}
+	case isDigit(c):
+		if g, ok := gutter(b); ok && (startsLogLine(g) || peelsToLog(g)) {
+			r.paste.deco |= decoGutter
+			*used |= decoGutter
+			return g, true
+		}
+	}
+	if r.paste.deco&^*used != 0 {
+		if nb, kind := r.stripDeco(b, *used); kind != 0 {
+			*used |= kind
+			return nb, true
+		}
+	}
 	if r.grep {
 		// Same shape as before: name, separator, digits, same separator.
 		if n := len(r.grepName); n == 0 {
 			if rest, ok := grepDigits(b, 0); ok {
-				return rest, true
+				return r.grepRest(rest), true
 			}
 		} else if len(b) > n+1 && bytes.Equal(b[:n], r.grepName) {
 			if rest, ok := grepNumber(b, n); ok {
-				return rest, true
+				return r.grepRest(rest), true
 			}
 		}
 	}
@@ -122,13 +161,41 @@ func (r *Reader) stripPaste(b []byte) ([]byte, bool) {
 		default:
 			continue
 		}
-		if ok && startsLogLine(rest) {
-			r.grep = true
-			r.grepName = append(r.grepName[:0], b[:name]...)
-			return rest, true
+		if !ok {
+			continue
 		}
+		space := false
+		if !startsLogLine(rest) {
+			// "123: I1122 …", "kubelet.log:12: …": a space after the number.
+			if len(rest) < 2 || rest[0] != ' ' || !startsLogLine(rest[1:]) && !peelsToLog(rest[1:]) {
+				continue
+			}
+			rest, space = rest[1:], true
+		}
+		r.grep, r.paste.grepSpace = true, space
+		r.grepName = append(r.grepName[:0], b[:name]...)
+		return rest, true
 	}
 	return b, false
+}
+
+// grepRest is what follows a grep line number in an input whose numbers
+// were seen followed by a space.
+func (r *Reader) grepRest(rest []byte) []byte {
+	if r.paste.grepSpace && len(rest) > 0 && rest[0] == ' ' {
+		return rest[1:]
+	}
+	return rest
+}
+
+// learnDeco remembers a decoration taken off a line that reads (b, before
+// it was taken, and nb, after), for the lines that follow.
+func (r *Reader) learnDeco(b, nb []byte, kind deco) {
+	r.paste.deco |= kind
+	if kind == decoIndent {
+		r.paste.indentN = len(b) - len(nb)
+		r.paste.indentTab = b[0] == '\t'
+	}
 }
 
 // grepNumber reads `:123:` or `-123-` at b[i:] and returns what follows.
@@ -185,6 +252,8 @@ func startsLogLine(b []byte) bool {
 		return len(b) == 1 || b[1] == ' '
 	case '-', '.', '[', 0xe2: // annotations ("…" starts with 0xe2)
 		return isAnnotation(b)
+	case '`', '~':
+		return isFence(b)
 	}
 	return parseJournal(b).ok
 }
@@ -430,61 +499,110 @@ func parseOffset(b []byte, i int) (int, int, bool) {
 }
 
 // parseShortTime reads `Mon dd hh:mm:ss[.uuuuuu]` (journalctl -o short and
-// short-precise, syslog) with English or localized month abbreviations.
+// short-precise, syslog) with the month as strftime's %b writes it in any
+// locale: English and localized abbreviations, the numbered months of
+// CJK locales ("1月", " 1월", padded as journald pads them). A month word
+// it does not know leaves t.month 0: the line is still a syslog line, and
+// its klog header, if any, says the month.
 func parseShortTime(b []byte) (t tparts, next int, ok bool) {
 	i := 0
-	for i < len(b) && i < 12 && b[i] != ' ' {
+	if len(b) > 1 && b[0] == ' ' && isDigit(b[1]) {
+		i = 1 // " 1月": a numbered month padded to two columns
+	}
+	s := i
+	for i < len(b) && i-s < 16 && b[i] != ' ' {
 		i++
 	}
-	if i == 0 || i >= len(b) || i == 12 {
+	if i == s || i >= len(b) || i-s == 16 {
 		return t, 0, false
 	}
-	t.month = monthNumber(b[:i])
-	if t.month == 0 {
+	tok := b[s:i]
+	if t.month = monthNumber(tok); t.month == 0 && !monthWord(tok) {
 		return t, 0, false
 	}
 	for i < len(b) && b[i] == ' ' {
 		i++
 	}
-	s := i
+	s = i
 	for i < len(b) && isDigit(b[i]) {
 		t.day = t.day*10 + int(b[i]-'0')
 		i++
 	}
-	if i == s || i-s > 2 || i >= len(b) || b[i] != ' ' {
+	if i == s || i-s > 2 || i >= len(b) {
 		return t, 0, false
+	}
+	if b[i] != ' ' {
+		// "13日" in a CJK date.
+		if !bytes.HasPrefix(b[i:], []byte("日 ")) && !bytes.HasPrefix(b[i:], []byte("일 ")) {
+			return t, 0, false
+		}
+		i += len("日")
 	}
 	i++
 	j, ok := parseClock(b, i, &t)
-	if !ok || !t.valid() {
+	if !ok {
+		return t, 0, false
+	}
+	if m := t.month; m == 0 {
+		t.month = 1 // (checked as January; the caller is told it is not known)
+		ok = t.valid()
+		t.month = 0
+	} else {
+		ok = t.valid()
+	}
+	if !ok {
 		return t, 0, false
 	}
 	return t, j, true
 }
 
-// months lists month abbreviations as strftime's %b prints them in the
-// C/English locale and in de, fr, es, it, nl, pt and ru; index+1 is the
-// month. Matching ignores ASCII case and a trailing dot.
-var months = [12][]string{
-	{"jan", "janv", "ene", "gen", "янв", "январь", "jän"},
-	{"feb", "févr", "fevr", "fév", "fev", "фев", "февр"},
-	{"mar", "mär", "mrt", "mars", "мар", "март"},
-	{"apr", "avr", "avril", "abr", "апр"},
-	{"may", "mai", "mag", "mei", "мая", "май"},
-	{"jun", "juin", "giu", "июн", "июня"},
-	{"jul", "juil", "lug", "июл", "июля"},
-	{"aug", "août", "aout", "ago", "авг"},
-	{"sep", "sept", "set", "сен", "сент"},
-	{"oct", "okt", "ott", "out", "окт"},
-	{"nov", "ноя", "нояб"},
-	{"dec", "déc", "dez", "dic", "дек"},
+// monthWord reports whether tok may be a month name of a locale the month
+// table lacks: letters (any script) and at most a trailing dot, no digits
+// or punctuation of a log line.
+func monthWord(tok []byte) bool {
+	if len(tok) < 2 {
+		return false
+	}
+	for k, c := range tok {
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= 0x80:
+		case c == '.' && k == len(tok)-1:
+		default:
+			return false
+		}
+	}
+	return true
 }
 
+// months lists month abbreviations as strftime's %b prints them in the
+// C/English locale and in de, fr, es, it, nl, pt, ru, pl, cs, sk, sv, da,
+// nb, fi, tr, hu, ro, hr, uk, el, lt and ca; index+1 is the month. Matching
+// ignores ASCII case and a trailing dot. (CJK locales number their months:
+// see monthNumber.)
+var months = [12][]string{
+	{"jan", "janv", "ene", "gen", "янв", "январь", "jän", "sty", "led", "tam", "tammi", "oca", "ian", "sij", "січ", "ιαν", "sau", "gen"},
+	{"feb", "févr", "fevr", "fév", "fev", "фев", "февр", "lut", "úno", "helmi", "hel", "şub", "febr", "veľ", "vel", "velj", "лют", "φεβ", "vas"},
+	{"mar", "mär", "mrt", "mars", "мар", "март", "bře", "maalis", "maal", "márc", "mart", "ožu", "бер", "μάρ", "μαρ", "kov", "març"},
+	{"apr", "avr", "avril", "abr", "апр", "kwi", "dub", "huhti", "huh", "nis", "ápr", "travanj", "tra", "кві", "απρ", "bal", "abr"},
+	{"may", "mai", "mag", "mei", "мая", "май", "maj", "kvě", "touko", "tou", "máj", "svi", "тра", "μαΐ", "μάι", "geg", "maig"},
+	{"jun", "juin", "giu", "июн", "июня", "cze", "čvn", "kesä", "kes", "haz", "jún", "iun", "lipanj", "чер", "ιούν", "ιουν", "bir", "juny"},
+	{"jul", "juil", "lug", "июл", "июля", "lip", "čvc", "heinä", "hei", "tem", "júl", "iul", "лип", "ιούλ", "ιουλ", "lie", "jul"},
+	{"aug", "août", "aout", "ago", "авг", "sie", "srp", "elo", "ağu", "aug", "kol", "сер", "αύγ", "αυγ", "rgp", "ag"},
+	{"sep", "sept", "set", "сен", "сент", "wrz", "zář", "syys", "syy", "eyl", "szept", "rujan", "ruj", "вер", "σεπ", "rgs", "set"},
+	{"oct", "okt", "ott", "out", "окт", "paź", "říj", "loka", "lok", "eki", "жов", "οκτ", "spa", "oct"},
+	{"nov", "ноя", "нояб", "lis", "marras", "kas", "stu", "лис", "νοέ", "νοε", "lap", "nov"},
+	{"dec", "déc", "dez", "dic", "дек", "gru", "pro", "joulu", "jou", "ara", "des", "pro", "гру", "δεκ", "grd", "des"},
+}
+
+// monthNumber returns the month (1-12) a %b month name says, or 0.
 func monthNumber(tok []byte) int {
 	if n := len(tok); n > 0 && tok[n-1] == '.' {
 		tok = tok[:n-1]
 	}
-	if len(tok) < 3 || len(tok) > 12 {
+	if m := cjkMonth(tok); m > 0 {
+		return m
+	}
+	if len(tok) < 2 || len(tok) > 12 {
 		return 0
 	}
 	var buf [12]byte
@@ -502,6 +620,32 @@ func monthNumber(tok []byte) int {
 			if string(low) == s {
 				return m + 1
 			}
+		}
+	}
+	return 0
+}
+
+// cjkMonth reads a numbered month: "1月", "01月", "1월", "１月".
+func cjkMonth(tok []byte) int {
+	i, m := 0, 0
+	for i < len(tok) && i < 2 && isDigit(tok[i]) {
+		m = m*10 + int(tok[i]-'0')
+		i++
+	}
+	if i == 0 {
+		// Full-width digits (U+FF10-FF19: EF BC 90-99).
+		for i+2 < len(tok) && i < 6 && tok[i] == 0xef && tok[i+1] == 0xbc && tok[i+2] >= 0x90 && tok[i+2] <= 0x99 {
+			m = m*10 + int(tok[i+2]-0x90)
+			i += 3
+		}
+		if i == 0 {
+			return 0
+		}
+	}
+	switch string(tok[i:]) {
+	case "月", "월", "мес":
+		if m >= 1 && m <= 12 {
+			return m
 		}
 	}
 	return 0

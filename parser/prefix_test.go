@@ -64,7 +64,9 @@ func TestStripPrefix(t *testing.T) {
 		{name: "bracketed elision", line: "[...]", annotation: true},
 		{name: "quoted elision", line: "> ...", annotation: true},
 		{name: "not grep: digits in text", line: "12:30 is a time", content: "12:30 is a time"},
-		{name: "not journald: bad month", line: "Foo 22 06:03:25 node-a kubelet[1]: x", content: "Foo 22 06:03:25 node-a kubelet[1]: x"},
+		{name: "month word of a locale not known: no time", line: "Foo 22 06:03:25 node-a kubelet[1]: x", content: "x",
+			host: "node-a", component: "kubelet", pid: 1},
+		{name: "not journald: no month word", line: "F00 22 06:03:25 node-a kubelet[1]: x", content: "F00 22 06:03:25 node-a kubelet[1]: x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -292,6 +292,7 @@ type Reader struct {
 	quoted   bool     // the input is pasted with "> " markers
 	grep     bool     // the input is grep -n output …
 	grepName []byte   // … with this file name before the line number
+	paste    pasteState
 	zoneOff  int
 	zoneLoc  *time.Location
 
@@ -564,12 +565,25 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		r.cur.multiline = false
 	}
 	format, h, msg := classify(content)
+	if format == FormatUnknown && !pfx.annotation && len(content) > 0 && !(r.cur.active && r.cur.want && r.cur.openQuote()) {
+		// A log line after text of a shape podflow does not know.
+		if c, ok := r.embeddedLine(content, &pfx); ok {
+			content = c
+			format, h, msg = classify(content)
+		}
+	}
+	if pfx.journal {
+		r.judgeComponent(&pfx, format, content, &h)
+	}
 	if format == FormatUnknown {
 		switch {
 		case len(bytes.TrimSpace(content)) == 0:
 			r.stats.Blank++
 		case pfx.annotation:
 			r.stats.Annotations++
+			if pfx.ends && r.cur.active {
+				return r.flush()
+			}
 		case r.cur.active && sameStream(&r.cur.pfx, &pfx):
 			sep := byte('\n')
 			if r.cur.want && (r.cur.openQuote() || r.cur.wrapped()) {
