@@ -14,6 +14,7 @@ type clock struct {
 	loc       *time.Location
 	lastMonth int
 	modTime   time.Time
+	reverse   bool // the input is written newest first
 	// sec is the last whole second klogTime made with time.Date, from
 	// secYear and secHdr: the many lines of one second only add their
 	// microseconds to it.
@@ -76,7 +77,12 @@ func (c *clock) second(h *klogHeader) time.Time {
 			c.year--
 		}
 	}
-	if c.lastMonth == 12 && h.month == 1 {
+	switch {
+	case c.reverse:
+		if c.lastMonth == 1 && h.month == 12 {
+			c.year-- // (read newest first: the December before)
+		}
+	case c.lastMonth == 12 && h.month == 1:
 		c.year++
 	}
 	c.lastMonth = h.month

@@ -15,7 +15,9 @@ import (
 func readText(t *testing.T, data []byte, opts Options, slow bool) string {
 	t.Helper()
 	rd := NewReader(bytes.NewReader(data), opts)
-	rd.slow = slow
+	if slow {
+		rd.slow = slowTest
+	}
 	var b strings.Builder
 	for {
 		rec, err := rd.Next()

@@ -172,12 +172,25 @@ func workersFor(o Options, src Source) int {
 	return 1
 }
 
-// startParallel starts the dispatcher and the workers.
-func (r *Reader) startParallel() {
+// startParallel starts the dispatcher and the workers. It returns false,
+// and leaves the input to the sequential reader, when the input is written
+// newest first.
+func (r *Reader) startParallel() bool {
 	n, src := r.parN, r.src
 	size := r.opts.ChunkBytes
 	if size <= 0 {
 		size = parallelChunk
+	}
+	first := make([]byte, 0, max(size+size/16, prescanBytes))
+	first, err := readFull(src, first, prescanBytes)
+	if newestFirst(first[:min(len(first), prescanBytes)]) {
+		r.parN = 0
+		if err != nil && !errors.Is(err, io.EOF) {
+			r.br.Reset(io.MultiReader(bytes.NewReader(first), &errReader{err}))
+		} else {
+			r.br.Reset(io.MultiReader(bytes.NewReader(first), src))
+		}
+		return false
 	}
 	p := &parallel{
 		size:       size,
@@ -189,8 +202,6 @@ func (r *Reader) startParallel() {
 	r.par = p
 	p.bufs = make(chan []byte, cap(p.order)+4)
 	p.chunks = make(chan *chunk, cap(p.order)+4)
-	first := make([]byte, 0, max(size+size/16, prescanBytes))
-	first, err := readFull(src, first, prescanBytes)
 	if r.opts.Year == 0 && !r.opts.NoPrescan {
 		if t, ok := r.findAnchor(first[:min(len(first), prescanBytes)]); ok {
 			r.clock.anchor(t)
@@ -208,11 +219,17 @@ func (r *Reader) startParallel() {
 		}()
 	}
 	go p.dispatch(src, first, err, r.offset, r.lineNo)
+	return true
 }
+
+// errReader returns its error.
+type errReader struct{ err error }
+
+func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // worker returns a Reader that parses chunks for r.
 func (r *Reader) worker() *Reader {
-	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow}
+	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow & slowTest}
 	w.scratch.text = &w.text
 	w.scratch.setQuoted(r.opts.Quoted)
 	return w
@@ -363,7 +380,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	}
 	// Records are made in the chunk's, past those before (see add).
 	r.out = c.slot()
-	r.stable = !r.slow
+	r.stable = r.slow&slowTest == 0
 	data := c.data
 	if c.rest != nil {
 		// Only the whole lines: the partial last line is read on by the
@@ -389,6 +406,16 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		if rec := r.take(line, phys, start); rec != nil {
 			r.out = c.add(rec)
 		}
+		if r.queued < len(r.queue) || r.endQueue || r.replay != nil {
+			r.drain(c)
+		}
+	}
+	if r.exp != nil {
+		// (The next line begins a record, which would end the export,
+		// or is read by the sequential reader: it reads the rest of a
+		// value cut here as a paste that began inside it.)
+		r.endExport(true)
+		r.drain(c)
 	}
 	if r.cur.active && (c.cut || c.rest == nil) {
 		// The next line begins a record, or the input ends: the open
@@ -405,6 +432,28 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	c.end = r.saveState()
 	if r.opts.Borrow {
 		c.text = r.text
+	}
+}
+
+// drain makes the records of an export the line just read completed,
+// and reads again the line that ended it, keeping the records in c.
+func (r *Reader) drain(c *chunk) {
+	for {
+		var rec *Record
+		switch {
+		case r.queued < len(r.queue) || r.endQueue:
+			rec = r.nextQueued()
+		case r.replay != nil:
+			l := r.replay
+			r.replay = nil
+			r.stats.Lines++
+			rec = r.consume(l, r.replayPhys, r.replayStart)
+		default:
+			return
+		}
+		if rec != nil {
+			r.out = c.add(rec)
+		}
 	}
 }
 

@@ -486,13 +486,19 @@ func (r *Reader) prefixFacts(pre []byte, p *prefix) {
 		break
 	}
 	words := bytes.Fields(pre)
-	if len(words) > 5 && len(words[0]) > 3 && words[0][0] == '<' && isISODate(append(words[1][:len(words[1]):len(words[1])], ' ')) {
-		// RFC 5424: <PRI>VERSION TIME HOST APP PROCID MSGID SD
-		p.host = r.interned.get(words[2])
-		p.component = r.identComponent(words[3])
-		p.pid, _ = atoiBytes(words[4])
-		p.journal = true
-		return
+	k := 0
+	if len(words) > 0 && len(words[0]) > 2 && words[0][0] == '<' {
+		k = 1 // <PRI>VERSION
+	}
+	if len(words) >= k+4 && len(words[k]) >= 19 && isISODate(pre[bytes.Index(pre, words[k]):]) {
+		// RFC 5424: [<PRI>VERSION] TIME HOST APP PROCID [MSGID [SD]]
+		if pid, ok := atoiBytes(words[k+3]); ok || string(words[k+3]) == "-" {
+			p.host = r.interned.get(words[k+1])
+			p.component = r.identComponent(words[k+2])
+			p.pid = pid
+			p.journal = true
+			return
+		}
 	}
 	if len(words) == 0 {
 		return
@@ -506,6 +512,11 @@ func (r *Reader) prefixFacts(pre []byte, p *prefix) {
 		return // no "ident:" before the line
 	}
 	if len(id) == 0 || bytes.ContainsAny(id, "/()<>") {
+		return
+	}
+	if len(words) == 1 && pid == 0 {
+		// "node-1: …": a node name (talosctl logs -n, a loop over nodes).
+		p.host = r.interned.get(id)
 		return
 	}
 	p.journal = true

@@ -18,6 +18,9 @@ type prefix struct {
 	// ends: the annotation closes a block of pasted log lines (a code
 	// fence, a shell prompt, markdown): the record before it is complete.
 	ends bool
+	// outer: time is that of a JSON export's record, which wins over a
+	// klog header's (no year, no zone).
+	outer bool
 }
 
 // stripPrefix removes wrappers from a physical line and returns the log

@@ -15,10 +15,21 @@ const prescanBytes = 64 << 10
 // counts only when its month is the month of the first klog header; the
 // most frequent year among those wins, so a certificate expiry a year
 // away does not move the year.
+//
+// It also looks at the order of the times there: an input written newest
+// first (journalctl -r, a log store's export) is read at once and its
+// records handed out in time order.
 func (r *Reader) prescan() {
 	buf, _ := r.br.Peek(prescanBytes)
-	if t, ok := r.findAnchor(buf); ok {
-		r.clock.anchor(t)
+	if newestFirst(buf) {
+		r.rev = &reversed{}
+		r.clock.reverse = true
+		r.stats.NewestFirst = true
+	}
+	if r.opts.Year == 0 && !r.opts.NoPrescan {
+		if t, ok := r.findAnchor(buf); ok {
+			r.clock.anchor(t)
+		}
 	}
 }
 
@@ -34,6 +45,14 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 		}
 		// Paste markers and grep prefixes are not stripped here; journald
 		// and runtime lines are found wherever they start.
+		if begin, end, ok := r.journalSpan(line); ok {
+			// "-- Logs begin at …, end at … --": the newest time first
+			// when the lines are.
+			if r.clock.reverse {
+				return end, true
+			}
+			return begin, true
+		}
 		if jp := parseJournal(line); jp.ok {
 			if jp.iso {
 				return jp.tm.date(jp.tm.year, r.zone(jp.zoneOff, jp.hasZone)), true
@@ -52,8 +71,8 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 			}
 		}
 		if klogMonth == 0 {
-			if h, ok := parseKlogHeader(line); ok {
-				klogMonth = h.month
+			if st, ok := lineStamp(line); ok {
+				klogMonth = int(st / (32 * 24 * 3600 * 1e6))
 			}
 		}
 		if len(weak) < 16 {
@@ -130,4 +149,114 @@ func epochMillis(v Value) time.Time {
 	sec := int64(f / 1000)
 	nsec := int64((f - float64(sec)*1000) * 1e6)
 	return time.Unix(sec, nsec).UTC()
+}
+
+// journalSpan reads the span journalctl prints before its lines ("-- Logs
+// begin at Wed 2025-12-31 22:00:01 UTC, end at Thu 2026-01-01 00:00:09
+// UTC. --", "-- Journal begins at …, ends at … --") and the start time
+// systemctl status prints ("Active: active (running) since Thu 2023-07-13
+// 07:00:01 UTC; 2min ago"): times with a date, in the zone named.
+func (r *Reader) journalSpan(line []byte) (begin, end time.Time, ok bool) {
+	t := bytes.TrimSpace(line)
+	var rest []byte
+	switch {
+	case bytes.HasPrefix(t, []byte("-- Logs begin at ")), bytes.HasPrefix(t, []byte("-- Journal begins at ")):
+		rest = t[bytes.Index(t, []byte(" at "))+4:]
+	case bytes.HasPrefix(t, []byte("Active: ")) && bytes.Contains(t, []byte(" since ")):
+		rest = t[bytes.Index(t, []byte(" since "))+7:]
+	default:
+		return begin, end, false
+	}
+	begin, n, ok := r.dayTime(rest)
+	if !ok {
+		return begin, end, false
+	}
+	end = begin
+	if k := bytes.Index(rest[n:], []byte(" at ")); k >= 0 {
+		if e, _, ok := r.dayTime(rest[n+k+4:]); ok {
+			end = e
+		}
+	}
+	return begin, end, true
+}
+
+// dayTime reads "Thu 2023-07-13 07:00:01 UTC" (the weekday optional) and
+// returns the time and the bytes read.
+func (r *Reader) dayTime(b []byte) (time.Time, int, bool) {
+	i := 0
+	if sp := bytes.IndexByte(b, ' '); sp > 0 && sp <= 12 && !isDigit(b[0]) {
+		i = sp + 1
+	}
+	t, off, has, j, ok := parseISO(b, i)
+	if !ok || t.year == 0 {
+		return time.Time{}, 0, false
+	}
+	if !has && j+1 < len(b) && b[j] == ' ' {
+		k := j + 1
+		for k < len(b) && (b[k] >= 'A' && b[k] <= 'Z' || b[k] == '+' || b[k] == '-' || isDigit(b[k])) {
+			k++
+		}
+		if o, ok := zoneAbbrev(string(b[j+1 : k])); ok {
+			off, has, j = o, true, k
+		}
+	}
+	return t.date(t.year, r.zone(off, has)), j, true
+}
+
+// zoneAbbrev gives the UTC offset of the zone abbreviations journalctl and
+// systemctl print most ("CEST", "+08"), and of numeric ones.
+func zoneAbbrev(z string) (int, bool) {
+	const h = 3600
+	switch z {
+	case "UTC", "GMT", "Z", "WET", "UCT":
+		return 0, true
+	case "BST", "CET", "WEST", "IST1":
+		return h, true
+	case "CEST", "EET", "SAST":
+		return 2 * h, true
+	case "EEST", "MSK", "TRT", "AST3":
+		return 3 * h, true
+	case "IST":
+		return 5*h + 30*60, true
+	case "WIB", "ICT":
+		return 7 * h, true
+	case "CST8", "HKT", "SGT", "AWST", "PHT", "WITA":
+		return 8 * h, true
+	case "JST", "KST", "WIT":
+		return 9 * h, true
+	case "ACST":
+		return 9*h + 30*60, true
+	case "AEST":
+		return 10 * h, true
+	case "ACDT":
+		return 10*h + 30*60, true
+	case "AEDT":
+		return 11 * h, true
+	case "NZST":
+		return 12 * h, true
+	case "NZDT":
+		return 13 * h, true
+	case "HST":
+		return -10 * h, true
+	case "AKST":
+		return -9 * h, true
+	case "AKDT", "PST":
+		return -8 * h, true
+	case "PDT", "MST":
+		return -7 * h, true
+	case "MDT", "CST":
+		return -6 * h, true
+	case "CDT", "EST":
+		return -5 * h, true
+	case "EDT":
+		return -4 * h, true
+	case "BRT", "ART":
+		return -3 * h, true
+	}
+	if len(z) >= 3 && (z[0] == '+' || z[0] == '-') {
+		if o, n, ok := parseOffset([]byte(z), 0); ok && n == len(z) {
+			return o, true
+		}
+	}
+	return 0, false
 }

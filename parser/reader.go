@@ -88,10 +88,17 @@ type Stats struct {
 	Blank         int64 `json:"blank"`
 	Unrecognized  int64 `json:"unrecognized"`
 	Truncated     int64 `json:"truncated"` // lines, or records with their continuation lines, longer than MaxLineBytes (cut, still counted above)
+	// Packed are the records beyond the first read from one line (a
+	// JSON export that writes several records on a line).
+	Packed int64 `json:"packed,omitempty"`
 	// FirstTime and LastTime span the timestamps of all records, declined
 	// ones included (klog headers), so callers know where the log ends.
 	FirstTime time.Time `json:"firstTime,omitzero"`
 	LastTime  time.Time `json:"lastTime,omitzero"`
+	// NewestFirst says the input was written newest first (journalctl
+	// -r, a log store's export): its records were read at once and
+	// handed out in time order.
+	NewestFirst bool `json:"newestFirst,omitempty"`
 	// ByFormat counts records (returned or filtered) per format name.
 	ByFormat map[string]int64 `json:"byFormat"`
 }
@@ -107,6 +114,8 @@ func (s *Stats) Add(o Stats) {
 	s.Blank += o.Blank
 	s.Unrecognized += o.Unrecognized
 	s.Truncated += o.Truncated
+	s.Packed += o.Packed
+	s.NewestFirst = s.NewestFirst || o.NewestFirst
 	if !o.FirstTime.IsZero() && (s.FirstTime.IsZero() || o.FirstTime.Before(s.FirstTime)) {
 		s.FirstTime = o.FirstTime
 	}
@@ -175,9 +184,10 @@ func (r *Reader) settle() {
 	}
 }
 
-// Accounted reports whether every line falls in exactly one bucket.
+// Accounted reports whether every line falls in exactly one bucket (the
+// records packed on a line of another record aside).
 func (s Stats) Accounted() bool {
-	return s.Lines == s.Records+s.Filtered+s.Continuations+s.Annotations+s.Blank+s.Unrecognized
+	return s.Lines+s.Packed == s.Records+s.Filtered+s.Continuations+s.Annotations+s.Blank+s.Unrecognized
 }
 
 // ParseError is an input error with its position.
@@ -223,6 +233,11 @@ type pending struct {
 	// ref, when not nil, is the first line of a wanted record where it
 	// was read, standing for buf: see Reader.stable.
 	ref []byte
+	// export: the record is a log line of a JSON export, placed at the
+	// lines of its object (line, lines, …), of which it accounts for
+	// acct (0: it shares a line with another record, Stats.Packed).
+	export bool
+	acct   int
 }
 
 // data is the text of the record.
@@ -287,7 +302,10 @@ type Reader struct {
 	rec     Record
 	readErr error
 
-	scanned  bool     // the year pre-scan ran
+	scanned bool // the year pre-scan ran
+	// rev, for an input written newest first, holds its records, read
+	// at once and handed out from the last (see nextReversed).
+	rev      *reversed
 	interned interner // host and ident strings
 	quoted   bool     // the input is pasted with "> " markers
 	grep     bool     // the input is grep -n output …
@@ -327,14 +345,35 @@ type Reader struct {
 	// one line is decoded from there instead of a copy.
 	stable bool
 	// slow turns off the shortcuts for bare klog lines (bare, and the
-	// first step of consume), for tests that compare them with the full
-	// path.
-	slow bool
+	// first step of consume): slowTest for tests that compare them with
+	// the full path, slowExport while a JSON export is read (a klog line
+	// then ends it, see export).
+	slow uint8
+	// exp is the JSON export being read, nil when none (see export.go);
+	// queue holds the records it gave that are yet to be made, from
+	// queued on.
+	exp    *exportState
+	queue  []exportRec
+	queued int
+	// endQueue: an export ended; once its queued records are made, the
+	// last one is complete.
+	endQueue bool
+	// replay is the line that ended an export, to be read once the
+	// export's records are made.
+	replay      []byte
+	replayPhys  int
+	replayStart int64
 
 	parN int       // workers of a parallel reader; 0: sequential
 	src  io.Reader // the input of a parallel reader
 	par  *parallel // set while chunks are parsed in parallel
 }
+
+// The bits of Reader.slow.
+const (
+	slowTest   = 1 << iota // a test compares the shortcuts with the full path
+	slowExport             // a JSON export is being read
+)
 
 // NewReader returns a Reader over r.
 func NewReader(r io.Reader, opts Options) *Reader {
@@ -462,21 +501,47 @@ func (r *Reader) Next() (*Record, error) {
 		return r.nextParallel()
 	}
 	if r.parN > 0 && !r.scanned {
-		r.startParallel()
-		return r.nextParallel()
+		if r.startParallel() {
+			return r.nextParallel()
+		}
 	}
 	if !r.scanned {
 		r.scanned = true
-		if r.opts.Year == 0 && !r.opts.NoPrescan {
-			r.prescan()
-		}
+		r.prescan()
 	}
+	if r.rev != nil {
+		return r.nextReversed()
+	}
+	return r.nextForward()
+}
+
+// nextForward is Next for a sequential reader: the records in the order
+// of the input.
+func (r *Reader) nextForward() (*Record, error) {
 	if r.opts.Borrow {
 		// The record returned last is done with.
 		r.text.reset()
 	}
 	for {
+		if r.queued < len(r.queue) || r.endQueue {
+			if rec := r.nextQueued(); rec != nil {
+				return rec, nil
+			}
+			continue
+		}
+		if l := r.replay; l != nil {
+			r.replay = nil
+			r.stats.Lines++
+			if rec := r.consume(l, r.replayPhys, r.replayStart); rec != nil {
+				return rec, nil
+			}
+			continue
+		}
 		if r.done {
+			if r.exp != nil {
+				r.endExport(true)
+				continue
+			}
 			if r.cur.active {
 				if rec := r.flush(); rec != nil {
 					return rec, nil
@@ -515,7 +580,7 @@ func (r *Reader) Next() (*Record, error) {
 // the one before it. (Small enough to be inlined: most lines take no call
 // but bare's.)
 func (r *Reader) take(line []byte, phys int, start int64) *Record {
-	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+	if len(line) >= 30 && bareHeaderByte[line[0]] && r.slow == 0 {
 		if rec, ok := r.bare(line, phys, start); ok {
 			return rec
 		}
@@ -534,7 +599,7 @@ func (r *Reader) take(line []byte, phys int, start int64) *Record {
 // every line parseKlogHeader accepts, and a line starting with I, W, E or
 // F has no byte-order mark or NULs to trim).
 func (r *Reader) consume(line []byte, phys int, start int64) *Record {
-	if len(line) >= 30 && bareHeaderByte[line[0]] && !r.slow {
+	if len(line) >= 30 && bareHeaderByte[line[0]] && r.slow == 0 {
 		if h := &r.hdr; parseKlogHeaderTo(h, line) {
 			format, msg := klogPayload(line, h)
 			return r.begin(line, line, nil, format, h, msg, phys, start)
@@ -549,6 +614,33 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	}
 	if len(content) > 0 && content[0] == 0 {
 		content = bytes.TrimLeft(content, "\x00")
+	}
+	if r.exp != nil {
+		switch {
+		case pfx.ends || pfx.journal || bareLogLine(content) && content[0] != '{':
+			// A fence, a prompt or a log line ends a value cut short.
+			r.endExport(true)
+			if rec := r.nextQueued(); rec != nil {
+				// The line is read again once the export's records are
+				// made (it stays where it is until the next line is
+				// read).
+				r.replay, r.replayPhys, r.replayStart = line, phys, start
+				r.stats.Lines-- // (counted again then)
+				return rec
+			}
+		case pfx.annotation:
+			r.stats.Annotations++
+			return nil
+		case !r.exportGoesOn(content):
+			r.endExport(false)
+			if rec := r.nextQueued(); rec != nil {
+				r.replay, r.replayPhys, r.replayStart = line, phys, start
+				r.stats.Lines--
+				return rec
+			}
+		default:
+			return r.exportLine(content, phys, start)
+		}
 	}
 	if r.cur.active && r.cur.multiline && sameStream(&r.cur.pfx, &pfx) {
 		// Inside `key=<`: TAB-indented lines up to a line " >". Anything
@@ -565,11 +657,17 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		r.cur.multiline = false
 	}
 	format, h, msg := classify(content)
-	if format == FormatUnknown && !pfx.annotation && len(content) > 0 && !(r.cur.active && r.cur.want && r.cur.openQuote()) {
+	if format == FormatUnknown && !pfx.annotation && len(content) > 0 {
 		// A log line after text of a shape podflow does not know.
 		if c, ok := r.embeddedLine(content, &pfx); ok {
 			content = c
 			format, h, msg = classify(content)
+		}
+	}
+	if format == FormatUnknown && !pfx.annotation || format == FormatJSON && msg == nil {
+		if body, host, ok := exportStart(content); ok {
+			r.beginExport(host, body[0] == '"')
+			return r.exportLine(body, phys, start)
 		}
 	}
 	if pfx.journal {
@@ -924,12 +1022,23 @@ func (r *Reader) flush() *Record {
 	}
 	if !ok {
 		// Looked like JSON or logrus but did not decode: keep it countable.
+		lines := p.lines
+		if p.export {
+			if lines = p.acct; lines == 0 {
+				r.stats.Packed-- // (no line of its own)
+				return nil
+			}
+		}
 		r.stats.Unrecognized++
-		r.stats.Continuations -= int64(p.lines - 1)
-		r.stats.Unrecognized += int64(p.lines - 1)
+		r.stats.Continuations -= int64(lines - 1)
+		r.stats.Unrecognized += int64(lines - 1)
 		return nil
 	}
 	switch {
+	case p.pfx.outer && p.pfx.hasTime && (rec.Time.IsZero() || p.format == FormatKlog || p.format == FormatKlogLegacy):
+		// A JSON export's time, absolute, wins over a klog header's.
+		rec.Time = outerTime(rec.Time, p.pfx.time)
+		r.seeTime(rec.Time)
 	case rec.Time.IsZero() && p.pfx.hasTime:
 		rec.Time = p.pfx.time
 		r.seeTime(rec.Time)

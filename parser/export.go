@@ -1,0 +1,885 @@
+package parser
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Exports of log stores: JSON values, pretty-printed over many lines or
+// not, whose records carry a log line in a field (log, message, MESSAGE,
+// textPayload, jsonPayload.message, line) with a time beside it
+// (timestamp, @timestamp, time, receiveTimestamp): the shapes of Cloud
+// Logging, CloudWatch, Loki and Grafana, Elasticsearch and Fluent Bit, and
+// docker's json-file lines. They are read line by line like the rest: a
+// line that opens such a value starts an export, whose lines are held
+// until an object that is an element of an array (or the whole value)
+// closes; its log lines are then read as records, in the order written,
+// each placed at the lines of its object. A paste that begins inside a
+// record (its opening lines not pasted) is read too: a closing bracket
+// with nothing open stands for the opener that was cut, and an object
+// that does not decode gives what its "key": "value" lines say.
+//
+// A record's time is its own when its line holds an absolute one (JSON
+// ts, a zoned runtime time), else the export's: the klog header has no
+// year and no zone.
+
+// exportMsgKeys name the fields that hold the log line, in order of
+// preference.
+var exportMsgKeys = []string{"log", "message", "MESSAGE", "textPayload", "line", "Line", "Message", "@message", "body", "Body"}
+
+// exportTimeKeys name the fields that hold a record's time, in order of
+// preference (the time a store received a record comes last).
+var exportTimeKeys = []string{"timestamp", "@timestamp", "time", "Timestamp", "Time", "date", "__REALTIME_TIMESTAMP", "ts", "receiveTimestamp", "ingestionTime"}
+
+// exportHostKeys name the fields that name the node.
+var exportHostKeys = []string{"_HOSTNAME", "hostname", "host", "node_name", "nodename", "nodeName", "node", "kubernetes_host"}
+
+// exportMax bounds the text an export holds while one of its values is
+// open: past it, what it holds is read as it is and the export ends.
+const exportMax = 16 << 20
+
+// exportRec is a log line found in an export, to be made a record.
+type exportRec struct {
+	text []byte // the log line, its own copy
+	time time.Time
+	host string
+	// pos is where the object it was read from lies; acct is how many of
+	// the export's lines the record accounts for (its first and the
+	// continuations), 0 when it shares a line with another record.
+	pos  Position
+	acct int
+}
+
+// exportOpen is a bracket of the export still open.
+type exportOpen struct {
+	kind   byte  // '{' or '['
+	at     int   // index of the bracket in buf
+	line   int64 // number of the line it is on
+	parent byte  // the kind of the bracket it is inside, 0 at the top
+}
+
+// heldLine is a line of the export not yet accounted for.
+type heldLine struct {
+	line   int64
+	start  int64 // offset in the input
+	phys   int
+	c0, c1 int // its text in buf
+}
+
+// exportState is the JSON value an export is reading.
+type exportState struct {
+	buf     []byte // the text of the lines held, each ended by '\n' (objects read are replaced by null)
+	stack   []exportOpen
+	held    []heldLine
+	host    string // a node name written before the value ("node-1: {…}")
+	records int    // records found in it so far
+	found   int    // objects with a log line found in it so far (records, and lines that are no log line)
+	cut     bool   // it began inside a value whose start was not pasted
+	first   int64  // number of its first line
+	// curStart and curPhys place the line being read.
+	curStart int64
+	curPhys  int
+}
+
+// exportStart reports whether content opens a JSON export: a line that
+// opens an object or array (not a record of the kubelet's JSON format,
+// which classify reads), a "key": line of a record whose start was not
+// pasted, or a node name before an object. It returns the JSON text and
+// the node name.
+func exportStart(content []byte) (body []byte, host string, ok bool) {
+	t := bytes.TrimLeft(content, " \t")
+	if len(t) == 0 {
+		return nil, "", false
+	}
+	switch t[0] {
+	case '{':
+		if len(t) == 1 || t[1] == '"' || t[1] == ' ' || t[1] == '\t' || t[1] == '}' {
+			return t, "", true
+		}
+	case '[':
+		if len(t) == 1 || t[1] == '{' || t[1] == '[' || t[1] == ']' || (t[1] == ' ' || t[1] == '\t') && len(bytes.TrimSpace(t[1:])) > 0 && bytes.TrimSpace(t[1:])[0] == '{' {
+			return t, "", true
+		}
+	case '"':
+		if key, rest, ok := memberKey(t); ok && exportKey(key) && len(rest) > 0 {
+			return t, "", true
+		}
+	default:
+		// "node-1: {…}"
+		c := bytes.Index(t[:min(len(t), 80)], []byte(": "))
+		if c <= 0 || bytes.ContainsAny(t[:c], " \t\"=[]{}") {
+			return nil, "", false
+		}
+		rest := bytes.TrimLeft(t[c+2:], " ")
+		if len(rest) == 1 && (rest[0] == '{' || rest[0] == '[') ||
+			len(rest) > 1 && (rest[0] == '{' && (rest[1] == '"' || rest[1] == ' ') || rest[0] == '[' && rest[1] == '{') {
+			return rest, string(t[:c]), true
+		}
+	}
+	return nil, "", false
+}
+
+// memberKey reads `"key":` at the start of b and returns the key and what
+// follows the colon.
+func memberKey(b []byte) (string, []byte, bool) {
+	e := bytes.IndexByte(b[1:], '"')
+	if e < 0 || e > 64 {
+		return "", nil, false
+	}
+	key := string(b[1 : 1+e])
+	rest := bytes.TrimLeft(b[2+e:], " ")
+	if len(rest) == 0 || rest[0] != ':' {
+		return "", nil, false
+	}
+	return key, bytes.TrimLeft(rest[1:], " "), true
+}
+
+func exportKey(k string) bool {
+	for _, l := range [][]string{exportMsgKeys, exportTimeKeys, exportHostKeys} {
+		for _, s := range l {
+			if s == k {
+				return true
+			}
+		}
+	}
+	switch k {
+	case "insertId", "jsonPayload", "resource", "labels", "logName", "severity", "stream", "kubernetes", "_source", "_index", "_id", "logStreamName", "eventId", "events", "values":
+		return true
+	}
+	return false
+}
+
+// beginExport starts an export at the current line (cut: inside a value
+// whose start was not pasted).
+func (r *Reader) beginExport(host string, cut bool) {
+	r.exp = &exportState{host: host, first: r.lineNo, cut: cut}
+	r.slow |= slowExport
+}
+
+// exportLine reads a line of an export (body: its JSON text); it returns
+// a record completed by it, others are queued.
+func (r *Reader) exportLine(body []byte, phys int, start int64) *Record {
+	e := r.exp
+	e.curStart, e.curPhys = start, phys
+	base := len(e.buf)
+	e.buf = append(e.buf, body...)
+	e.buf = append(e.buf, '\n')
+	e.held = append(e.held, heldLine{line: r.lineNo, start: start, phys: phys, c0: base, c1: base + len(body)})
+	inStr, esc := false, false
+	for i := base; i < len(e.buf)-1; i++ {
+		c := e.buf[i]
+		if inStr {
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				inStr = false
+			}
+			continue
+		}
+		switch c {
+		case '"':
+			inStr = true
+		case '{', '[':
+			var parent byte
+			if n := len(e.stack); n > 0 {
+				parent = e.stack[n-1].kind
+			}
+			e.stack = append(e.stack, exportOpen{kind: c, at: i, line: r.lineNo, parent: parent})
+		case '}', ']':
+			if len(e.stack) == 0 {
+				// It closes what opened before the paste began: the
+				// opener stands at the start.
+				open := byte('{')
+				if c == ']' {
+					open = '['
+				}
+				e.buf = append(e.buf, 0)
+				copy(e.buf[1:], e.buf)
+				e.buf[0] = open
+				for k := range e.held {
+					e.held[k].c0++
+					e.held[k].c1++
+				}
+				i++
+				e.stack = append(e.stack, exportOpen{kind: open, line: e.first})
+				e.cut = true
+			}
+			o := e.stack[len(e.stack)-1]
+			e.stack = e.stack[:len(e.stack)-1]
+			if o.kind == '{' && c == '}' && o.parent != '{' {
+				i = r.exportUnit(o, i)
+			}
+			if len(e.stack) == 0 && e.found == 0 && !e.cut {
+				// A JSON value with no log line: no export.
+				r.endExport(false)
+				return r.nextQueued()
+			}
+		}
+	}
+	if len(e.stack) == 0 && e.found > 0 {
+		// Between values: the lines no record took are the structure
+		// around them. The export goes on while lines continue it.
+		r.settleHeld()
+		e.buf = e.buf[:0]
+	}
+	if len(e.buf) > exportMax {
+		r.endExport(true)
+	}
+	return r.nextQueued()
+}
+
+// settleHeld counts the lines an export holds that no record took: the
+// brackets and fields around its records.
+func (r *Reader) settleHeld() {
+	e := r.exp
+	for _, h := range e.held {
+		if len(bytes.TrimSpace(e.buf[h.c0:h.c1])) == 0 {
+			r.stats.Blank++
+		} else {
+			r.stats.Annotations++
+		}
+	}
+	e.held = e.held[:0]
+}
+
+// exportGoesOn reports whether a line continues an export whose values
+// are all closed: another value, or the brackets and commas around them.
+func (r *Reader) exportGoesOn(content []byte) bool {
+	if len(r.exp.stack) > 0 {
+		return true
+	}
+	t := bytes.TrimLeft(content, " \t")
+	if len(t) == 0 {
+		return false
+	}
+	switch t[0] {
+	case '{', '[', ']', '}', ',':
+		return true
+	case '"':
+		_, _, ok := memberKey(t)
+		return ok && r.exp.cut
+	}
+	_, _, ok := exportStart(t)
+	return ok
+}
+
+// exportUnit reads the object o that closes at buf[end]: an element of an
+// array, or a value at the top. When it holds log lines, they are queued
+// as records placed at its lines and the object is replaced by null in
+// buf; it returns where buf[end] is then.
+func (r *Reader) exportUnit(o exportOpen, end int) int {
+	e := r.exp
+	recs, found := r.exportRecords(e.buf[o.at:end+1], e.host)
+	if found == 0 && o.parent != 0 {
+		return end // (part of a record, read with the object around it)
+	}
+	r.placeExport(recs, found, o.line)
+	if found == 0 {
+		return end
+	}
+	n := copy(e.buf[o.at:], "null")
+	e.buf = append(e.buf[:o.at+n], e.buf[end+1:]...)
+	shift := end + 1 - (o.at + n)
+	for k := range e.held {
+		if h := &e.held[k]; h.c0 > o.at {
+			h.c0 = max(h.c0-shift, o.at)
+			h.c1 = max(h.c1-shift, o.at)
+		}
+	}
+	return o.at + n - 1
+}
+
+// placeExport queues the records of an object that began on line from,
+// accounting for the lines it spans that no record before took.
+func (r *Reader) placeExport(recs []exportRec, found int, from int64) {
+	e := r.exp
+	k := 0
+	for k < len(e.held) && e.held[k].line < from {
+		k++
+	}
+	own := e.held[k:]
+	if found == 0 {
+		return
+	}
+	e.found += found
+	var pos Position
+	if len(own) > 0 {
+		first, last := own[0], own[len(own)-1]
+		pos = Position{Input: r.opts.Name, Line: first.line, Lines: int(last.line-first.line) + 1, Offset: first.start, Length: int(last.start-first.start) + last.phys}
+	} else if n := len(e.held); n > 0 {
+		// (On a line a record before took: it is placed there too.)
+		l := e.held[n-1]
+		pos = Position{Input: r.opts.Name, Line: l.line, Lines: 1, Offset: l.start, Length: l.phys}
+	} else {
+		pos = Position{Input: r.opts.Name, Line: r.lineNo, Lines: 1, Offset: e.curStart, Length: e.curPhys}
+	}
+	switch {
+	case len(recs) == 0:
+		r.stats.Unrecognized += int64(len(own))
+	default:
+		lines := len(own)
+		for j := range recs {
+			recs[j].pos = pos
+			if j < lines {
+				recs[j].acct = 1
+			}
+		}
+		if lines > len(recs) {
+			recs[0].acct += lines - len(recs)
+		}
+		e.records += len(recs)
+		r.queue = append(r.queue, recs...)
+	}
+	e.held = e.held[:k]
+}
+
+// endExport ends the export: what it holds of a value still open (cut
+// short) is read as it is, and the lines no record took are structure
+// (annotations) when the export gave records, else what they would have
+// been without it.
+func (r *Reader) endExport(cut bool) {
+	e := r.exp
+	if cut && len(e.held) > 0 {
+		recs, found := r.exportRecords(e.buf, e.host)
+		r.placeExport(recs, found, e.held[0].line)
+	}
+	if e.found > 0 {
+		r.settleHeld()
+	} else {
+		for _, h := range e.held {
+			content := e.buf[h.c0:h.c1]
+			switch {
+			case len(bytes.TrimSpace(content)) == 0:
+				r.stats.Blank++
+			case r.cur.active && r.queued >= len(r.queue):
+				r.appendCont(content, content, '\n', h.start, h.phys)
+			default:
+				r.stats.Unrecognized++
+			}
+		}
+	}
+	r.exp = nil
+	r.slow &^= slowExport
+	r.endQueue = true
+}
+
+// nextQueued makes the next record an export queued, and returns the
+// record that completes (the one before it). Once an export ended and
+// its records are made, the last one is complete too.
+func (r *Reader) nextQueued() *Record {
+	for r.queued < len(r.queue) {
+		q := &r.queue[r.queued]
+		r.queued++
+		if rec := r.beginExportRec(q); rec != nil {
+			return rec
+		}
+	}
+	r.queue, r.queued = r.queue[:0], 0
+	if r.endQueue {
+		r.endQueue = false
+		if r.cur.active && r.cur.export {
+			return r.flush()
+		}
+	}
+	return nil
+}
+
+// beginExportRec starts the record of an export's log line, completing
+// the one before it.
+func (r *Reader) beginExportRec(q *exportRec) *Record {
+	pfx := prefix{host: r.interned.get([]byte(q.host)), outer: true}
+	if !q.time.IsZero() {
+		pfx.time, pfx.hasTime = q.time, true
+		r.clock.anchor(q.time)
+	}
+	content := q.text
+	// The line may have a prefix of its own (a syslog line shipped as
+	// it is).
+	if !bareLogLine(content) {
+		if jp := parseJournal(content); jp.ok {
+			if h := content[jp.hostS:jp.hostE]; pfx.host == "" {
+				pfx.host = r.interned.get(h)
+			}
+			pfx.component = r.identComponent(content[jp.idS:jp.idE])
+			pfx.pid = jp.pid
+			content = content[jp.rest:]
+			if w := leadingWord(content); w > 0 && startsLogLine(content[w+1:]) {
+				pfx.component = r.identComponent(content[:w])
+				content = content[w+1:]
+			}
+		} else if c, ok := r.embeddedLine(content, &pfx); ok {
+			content = c
+		}
+	}
+	format, h, msg := classify(content)
+	if format == FormatUnknown {
+		// (Counted by placeExport: such a line takes no line of its own
+		// unless it is alone, then its lines are unrecognized.)
+		r.stats.Unrecognized += int64(q.acct)
+		return nil
+	}
+	if pfx.journal {
+		r.judgeComponent(&pfx, format, content, &h)
+	}
+	rec := r.begin(content, content, &pfx, format, &h, msg, len(content), q.pos.Offset)
+	p := &r.cur
+	p.export, p.acct = true, q.acct
+	p.line, p.lines, p.offset, p.length = q.pos.Line, q.pos.Lines, q.pos.Offset, q.pos.Length
+	if q.acct > 1 {
+		r.stats.Continuations += int64(q.acct - 1)
+	}
+	if q.acct == 0 {
+		r.stats.Packed++
+	}
+	return rec
+}
+
+// exportRecords returns the log lines of an export's object (or of the
+// text it holds, cut short) and how many log-line fields it found.
+func (r *Reader) exportRecords(text []byte, host string) ([]exportRec, int) {
+	d := json.NewDecoder(bytes.NewReader(text))
+	d.UseNumber()
+	var v any
+	var recs []exportRec
+	found := 0
+	if d.Decode(&v) == nil {
+		recs, found = r.exportWalk(v, exportCtx{host: host}, recs, 0)
+	} else {
+		recs, found = r.exportSalvage(text, host)
+	}
+	return recs, found
+}
+
+// exportCtx is what the objects around a log line say of it.
+type exportCtx struct {
+	t    time.Time
+	host string
+}
+
+// exportWalk finds the log lines in a decoded JSON value.
+func (r *Reader) exportWalk(v any, ctx exportCtx, out []exportRec, depth int) ([]exportRec, int) {
+	if depth > 16 {
+		return out, 0
+	}
+	switch x := v.(type) {
+	case map[string]any:
+		ctx = r.exportContext(x, ctx)
+		if kubeletJSON(x) {
+			// A record of the kubelet's JSON format, pretty-printed.
+			b, err := json.Marshal(x)
+			if err != nil {
+				return out, 0
+			}
+			return append(out, exportRec{text: orderedJSON(b), time: time.Time{}, host: ctx.host}), 1
+		}
+		for _, k := range exportMsgKeys {
+			switch m := x[k].(type) {
+			case string:
+				return r.exportText(m, ctx, out, depth)
+			case map[string]any:
+				return r.exportWalk(m, ctx, out, depth+1)
+			}
+		}
+		if jp, ok := x["jsonPayload"].(map[string]any); ok {
+			return r.exportWalk(jp, ctx, out, depth+1)
+		}
+		// Loki: {"stream": {labels}, "values": [["<ns>", "<line>"], …]}.
+		if vals, ok := x["values"].([]any); ok {
+			found := 0
+			for _, pv := range vals {
+				pair, ok := pv.([]any)
+				if !ok || len(pair) < 2 {
+					continue
+				}
+				line, ok := pair[1].(string)
+				if !ok {
+					continue
+				}
+				c := ctx
+				if t, ok := r.exportTime(pair[0]); ok {
+					c.t = t
+				}
+				var n int
+				out, n = r.exportText(line, c, out, depth)
+				found += n
+			}
+			if found > 0 {
+				return out, found
+			}
+		}
+		// Grafana's data frames: {"fields": [{"name": "Line", "values": […]}, {"name": "Time", …}]}.
+		if out2, n := r.exportFrame(x, ctx, out, depth); n > 0 {
+			return out2, n
+		}
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		found := 0
+		for _, k := range keys {
+			switch x[k].(type) {
+			case map[string]any, []any:
+				var n int
+				out, n = r.exportWalk(x[k], ctx, out, depth+1)
+				found += n
+			}
+		}
+		return out, found
+	case []any:
+		found := 0
+		for _, e := range x {
+			var n int
+			out, n = r.exportWalk(e, ctx, out, depth+1)
+			found += n
+		}
+		return out, found
+	}
+	return out, 0
+}
+
+// exportFrame reads a Grafana data frame's columns of lines and times.
+func (r *Reader) exportFrame(x map[string]any, ctx exportCtx, out []exportRec, depth int) ([]exportRec, int) {
+	fields, ok := x["fields"].([]any)
+	if !ok {
+		if s, ok := x["schema"].(map[string]any); ok {
+			fields, _ = s["fields"].([]any)
+		}
+	}
+	if len(fields) == 0 {
+		return out, 0
+	}
+	var lines, times []any
+	values, _ := x["values"].([]any)
+	if d, ok := x["data"].(map[string]any); ok {
+		values, _ = d["values"].([]any)
+	}
+	for i, f := range fields {
+		fm, ok := f.(map[string]any)
+		if !ok {
+			continue
+		}
+		name, _ := fm["name"].(string)
+		col, _ := fm["values"].([]any)
+		if col == nil && i < len(values) {
+			col, _ = values[i].([]any)
+		}
+		switch strings.ToLower(name) {
+		case "line", "body", "message", "log":
+			lines = col
+		case "time", "timestamp", "ts":
+			times = col
+		}
+	}
+	found := 0
+	for i, l := range lines {
+		s, ok := l.(string)
+		if !ok {
+			continue
+		}
+		c := ctx
+		if i < len(times) {
+			if t, ok := r.exportTime(times[i]); ok {
+				c.t = t
+			}
+		}
+		var n int
+		out, n = r.exportText(s, c, out, depth)
+		found += n
+	}
+	return out, found
+}
+
+// exportText adds the log line s: a line of text, or JSON that wraps it
+// once more (a CloudWatch message holding a Fluent Bit record).
+func (r *Reader) exportText(s string, ctx exportCtx, out []exportRec, depth int) ([]exportRec, int) {
+	s = strings.TrimRight(s, "\r\n")
+	if t := strings.TrimLeft(s, " "); strings.HasPrefix(t, "{") && jsonMsg([]byte(t)) == nil && depth < 16 {
+		d := json.NewDecoder(strings.NewReader(t))
+		d.UseNumber()
+		var v any
+		if d.Decode(&v) == nil {
+			if m, ok := v.(map[string]any); ok {
+				if o, n := r.exportWalk(m, ctx, out, depth+1); n > 0 {
+					return o, n
+				}
+			}
+		}
+	}
+	return append(out, exportRec{text: []byte(s), time: ctx.t, host: ctx.host}), 1
+}
+
+// kubeletJSON reports a record of the kubelet's JSON logging format.
+func kubeletJSON(x map[string]any) bool {
+	_, msg := x["msg"].(string)
+	_, ts := x["ts"]
+	_, caller := x["caller"]
+	return msg && (ts || caller)
+}
+
+// orderedJSON is b, which json.Marshal wrote with its keys sorted, with
+// ts, caller, msg and v first, as the kubelet writes them.
+func orderedJSON(b []byte) []byte {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(b, &m) != nil {
+		return b
+	}
+	var out bytes.Buffer
+	out.WriteByte('{')
+	first := true
+	put := func(k string) {
+		v, ok := m[k]
+		if !ok {
+			return
+		}
+		if !first {
+			out.WriteByte(',')
+		}
+		first = false
+		kb, _ := json.Marshal(k)
+		out.Write(kb)
+		out.WriteByte(':')
+		out.Write(v)
+		delete(m, k)
+	}
+	for _, k := range []string{"ts", "caller", "msg", "v", "err"} {
+		put(k)
+	}
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		put(k)
+	}
+	out.WriteByte('}')
+	return out.Bytes()
+}
+
+// exportContext takes the time and node an object states.
+func (r *Reader) exportContext(x map[string]any, ctx exportCtx) exportCtx {
+	for _, k := range exportTimeKeys {
+		if v, ok := x[k]; ok {
+			if _, isMsg := x["msg"]; k == "ts" && isMsg {
+				continue // the kubelet's own
+			}
+			if t, ok := r.exportTime(v); ok {
+				ctx.t = t
+				break
+			}
+		}
+	}
+	if h := exportHost(x); h != "" {
+		ctx.host = h
+	}
+	for _, k := range []string{"kubernetes", "resource", "labels", "stream"} {
+		if m, ok := x[k].(map[string]any); ok {
+			if l, ok := m["labels"].(map[string]any); ok {
+				m = l
+			}
+			if h := exportHost(m); h != "" {
+				ctx.host = h
+			}
+		}
+	}
+	return ctx
+}
+
+func exportHost(x map[string]any) string {
+	for _, k := range exportHostKeys {
+		switch h := x[k].(type) {
+		case string:
+			if h != "" && len(h) < 256 && !strings.ContainsAny(h, " \n") {
+				return h
+			}
+		case map[string]any: // ECS: "host": {"name": …}
+			for _, n := range []string{"name", "hostname"} {
+				if s, ok := h[n].(string); ok && s != "" {
+					return s
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// exportTime reads a time field: RFC 3339 (a time without a zone is in
+// the klog zone), or a number since the epoch in seconds, milliseconds,
+// microseconds or nanoseconds (told apart by size), as a number or text.
+func (r *Reader) exportTime(v any) (time.Time, bool) {
+	var s string
+	switch x := v.(type) {
+	case string:
+		s = x
+	case json.Number:
+		s = string(x)
+	default:
+		return time.Time{}, false
+	}
+	if isISODate([]byte(s + " ")) {
+		t, off, has, _, ok := parseISO([]byte(s), 0)
+		if !ok || t.year == 0 {
+			return time.Time{}, false
+		}
+		return t.date(t.year, r.zone(off, has)), true
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil || f <= 0 || math.IsInf(f, 0) {
+		return time.Time{}, false
+	}
+	var t time.Time
+	switch {
+	case f < 1e11:
+		sec, frac := math.Modf(f)
+		t = time.Unix(int64(sec), int64(frac*1e9))
+	case f < 1e14:
+		t = epochMillis(Value{Kind: KindNumber, Str: s, Num: f})
+	case f < 1e17:
+		t = time.UnixMicro(int64(f))
+	default:
+		if n, err := strconv.ParseInt(s, 10, 64); err == nil {
+			t = time.Unix(0, n)
+		} else {
+			t = time.Unix(0, int64(f))
+		}
+	}
+	if t.Year() < 1990 || t.Year() > 2200 {
+		return time.Time{}, false
+	}
+	return t.In(r.clock.loc), true
+}
+
+// exportSalvage reads the "key": "value" members of text that does not
+// decode (a record cut short, or whose start was not pasted): each log
+// line field is a record, with the time field nearest to it.
+func (r *Reader) exportSalvage(text []byte, host string) ([]exportRec, int) {
+	type member struct {
+		at  int
+		key string
+		val string
+	}
+	var msgs, times, hosts []member
+	for i := 0; i < len(text); i++ {
+		if text[i] != '"' {
+			continue
+		}
+		key, rest, ok := memberKey(text[i:])
+		if !ok {
+			continue
+		}
+		at := i
+		i += 1 + len(key)
+		if len(rest) == 0 || rest[0] != '"' && !isDigit(rest[0]) {
+			continue
+		}
+		var val string
+		if rest[0] == '"' {
+			e := quotedEnd(rest, 0)
+			if e <= 0 {
+				// A value cut short: what there is of it.
+				e = bytes.IndexByte(rest, '\n')
+				if e < 0 {
+					e = len(rest)
+				}
+				if s, err := strconv.Unquote(string(bytes.TrimRight(rest[:e], `,\ `)) + `"`); err == nil {
+					val = s
+				} else {
+					continue
+				}
+			} else if s, err := strconv.Unquote(string(rest[:e])); err == nil {
+				val = s
+			} else {
+				var js string
+				if json.Unmarshal(rest[:e], &js) != nil {
+					continue
+				}
+				val = js
+			}
+		} else {
+			e := 0
+			for e < len(rest) && (isDigit(rest[e]) || rest[e] == '.') {
+				e++
+			}
+			val = string(rest[:e])
+		}
+		m := member{at, key, val}
+		switch {
+		case contains(exportMsgKeys, key):
+			msgs = append(msgs, m)
+		case contains(exportTimeKeys, key):
+			times = append(times, m)
+		case contains(exportHostKeys, key):
+			hosts = append(hosts, m)
+		}
+	}
+	var out []exportRec
+	for _, m := range msgs {
+		c := exportCtx{host: host}
+		best := -1
+		for k, t := range times {
+			if best < 0 || abs(t.at-m.at) < abs(times[best].at-m.at) {
+				if _, ok := r.exportTime(t.val); ok {
+					best = k
+				}
+			}
+		}
+		if best >= 0 {
+			v := any(times[best].val)
+			if isDigit(times[best].val[0]) && !isISODate([]byte(times[best].val+" ")) {
+				v = json.Number(times[best].val)
+			}
+			c.t, _ = r.exportTime(v)
+		}
+		if len(hosts) > 0 && c.host == "" {
+			c.host = hosts[0].val
+		}
+		out = append(out, exportRec{text: []byte(strings.TrimRight(m.val, "\r\n")), time: c.t, host: c.host})
+	}
+	return out, len(out)
+}
+
+func contains(l []string, s string) bool {
+	for _, x := range l {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// outerTime is the time of an export's klog record: the export's, which
+// is absolute, made as precise as the klog header when they agree but
+// for the header's zone (and year): the header's wall clock moved by a
+// whole number of quarter hours to within a minute of the export's. (A
+// store keeps milliseconds, or the time it received the line.)
+func outerTime(klog, outer time.Time) time.Time {
+	if klog.IsZero() {
+		return outer
+	}
+	const q = 15 * time.Minute
+	d := outer.Sub(klog)
+	if d > 400*24*time.Hour || d < -400*24*time.Hour {
+		return outer
+	}
+	t := klog.Add(d.Round(q))
+	if e := t.Sub(outer); e > time.Minute || e < -time.Minute {
+		return outer
+	}
+	return t.In(outer.Location())
+}
