@@ -312,6 +312,9 @@ func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, k *knownText, 
 			}
 			rec.Fields = parseKV(kv, rec.Fields[:0], &r.scratch)
 			r.scratch.trim()
+			if n := len(rec.Fields); n > 0 && rec.Fields[n-1].Value.Kind == KindBare && r.closeCut(kv, rec) {
+				rec.Truncated = true
+			}
 			for i := range rec.Fields { // (a Field is 112 bytes: not copied)
 				if f := &rec.Fields[i]; f.Key == "err" {
 					rec.Err = f.Value.String()
@@ -321,9 +324,16 @@ func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, k *knownText, 
 			return
 		}
 	}
+	rec.Fields = rec.Fields[:0]
+	if len(payload) > 0 && payload[0] == '"' && bytes.IndexByte(payload, '\n') < 0 {
+		// A structured message cut before its closing quote.
+		if msg, ok := r.cutMessage(payload); ok {
+			rec.Format, rec.Msg, rec.Truncated = FormatKlog, msg, true
+			return
+		}
+	}
 	rec.Format = FormatKlogLegacy
 	rec.Msg = r.text.copy(bytes.TrimRight(payload, " \n"))
-	rec.Fields = rec.Fields[:0]
 }
 
 // knownText is what the reader knew of the first line of a klog record

@@ -220,12 +220,31 @@ func decodeKlogRef(b []byte, h klogHeader, sc *scratch) Record {
 	if len(payload) > 0 && payload[0] == '"' {
 		if msg, e := quoted(payload, 0, sc); e > 0 {
 			rec.Format, rec.Msg, rec.Fields = FormatKlog, msg, parseKV(payload[e:], nil, sc)
+			// A value cut inside its quotes, list or object: closed.
+			if n := len(rec.Fields); n > 0 {
+				if f := &rec.Fields[n-1]; f.Value.Kind == KindBare && f.Raw != "" && strings.ContainsAny(f.Raw[:1], `"[{`) {
+					if close, raw := closers(f.Raw); close != "" {
+						if fs := parseKV(f.Key+"="+raw+close, nil, sc); len(fs) == 1 && fs[0].Key == f.Key {
+							fs[0].Raw = f.Raw
+							*f = fs[0]
+						}
+					}
+				}
+			}
 			for _, f := range rec.Fields {
 				if f.Key == "err" {
 					rec.Err = f.Value.String()
 					break
 				}
 			}
+			return rec
+		}
+	}
+	if len(payload) > 1 && payload[0] == '"' && !strings.Contains(payload, "\n") {
+		// A message cut before its closing quote.
+		_, body := closers(payload)
+		if msg, e := quoted(body+`"`, 0, sc); e == len(body)+1 {
+			rec.Format, rec.Msg = FormatKlog, msg
 			return rec
 		}
 	}

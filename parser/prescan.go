@@ -21,6 +21,7 @@ const prescanBytes = 64 << 10
 // records handed out in time order.
 func (r *Reader) prescan() {
 	buf, _ := r.br.Peek(prescanBytes)
+	r.cutW = cutWidth(buf)
 	if newestFirst(buf) {
 		r.rev = &reversed{}
 		r.clock.reverse = true

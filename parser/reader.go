@@ -88,6 +88,9 @@ type Stats struct {
 	Blank         int64 `json:"blank"`
 	Unrecognized  int64 `json:"unrecognized"`
 	Truncated     int64 `json:"truncated"` // lines, or records with their continuation lines, longer than MaxLineBytes (cut, still counted above)
+	// CutShort are the records returned whose text was cut short
+	// (Record.Truncated).
+	CutShort int64 `json:"cutShort,omitempty"`
 	// Packed are the records beyond the first read from one line (a
 	// JSON export that writes several records on a line).
 	Packed int64 `json:"packed,omitempty"`
@@ -115,6 +118,7 @@ func (s *Stats) Add(o Stats) {
 	s.Unrecognized += o.Unrecognized
 	s.Truncated += o.Truncated
 	s.Packed += o.Packed
+	s.CutShort += o.CutShort
 	s.NewestFirst = s.NewestFirst || o.NewestFirst
 	if !o.FirstTime.IsZero() && (s.FirstTime.IsZero() || o.FirstTime.Before(s.FirstTime)) {
 		s.FirstTime = o.FirstTime
@@ -311,8 +315,11 @@ type Reader struct {
 	grep     bool     // the input is grep -n output …
 	grepName []byte   // … with this file name before the line number
 	paste    pasteState
-	zoneOff  int
-	zoneLoc  *time.Location
+	// cutW is the width in runes at which the input's lines are cut,
+	// 0 when they are not (see cutWidth).
+	cutW    int
+	zoneOff int
+	zoneLoc *time.Location
 
 	// byFormat counts records per format (a map increment per line
 	// costs more than the rest of a declined line); Stats adds them up.
@@ -759,6 +766,17 @@ func (r *Reader) open(line, content []byte, pfx *prefix, format Format, want boo
 	}
 }
 
+// lastWidth is the width in runes of the record's last physical line.
+func (p *pending) lastWidth() int {
+	switch {
+	case p.lastW >= 0:
+		return p.lastW
+	case p.firstW >= 0:
+		return p.firstW
+	}
+	return lineWidth(p.data())
+}
+
 // wrapped reports whether the last line of the record looks hard-wrapped:
 // as wide as its first, at a width people wrap at.
 func (p *pending) wrapped() bool {
@@ -1014,7 +1032,16 @@ func (r *Reader) flush() *Record {
 	case FormatKlog, FormatKlogLegacy:
 		// (A record of one line in a chunk is where it was read until it
 		// is handed on; buf is written again by the next record.)
-		r.decodeKlog(p.data(), &p.hdr, rec, &p.known, r.opts.Borrow && p.ref != nil)
+		data, cut := p.data(), false
+		if n := len(data); n > 0 && (data[n-1] == '.' || data[n-1] == 0xa6) {
+			if e := ellipsis(data); e == 3 && p.format == FormatKlog || e == len("…") {
+				data, cut = data[:n-e], true
+			}
+		}
+		r.decodeKlog(data, &p.hdr, rec, &p.known, r.opts.Borrow && p.ref != nil)
+		if cut || r.cutW > 0 && p.lastWidth() == r.cutW {
+			rec.Truncated = true
+		}
 	case FormatJSON:
 		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:
@@ -1053,6 +1080,9 @@ func (r *Reader) flush() *Record {
 		rec.PID = p.pfx.pid
 	}
 	rec.Pos = Position{Input: r.opts.Name, Line: p.line, Lines: p.lines, Offset: p.offset, Length: p.length}
+	if rec.Truncated {
+		r.stats.CutShort++
+	}
 	r.stats.Records++
 	r.byFormat[rec.Format]++
 	return rec

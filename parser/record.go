@@ -209,6 +209,11 @@ type Record struct {
 	Component string // kubelet, containerd, crio, …
 	Format    Format
 	Pos       Position
+	// Truncated says the record's text was cut short (a line cut at a
+	// fixed width, an ellipsis, a quoted value or list left open, which
+	// the parser closed): its last value may be a part of what was
+	// written, a name cut short.
+	Truncated bool
 }
 
 // Field returns the value of the first field named key.
