@@ -183,6 +183,7 @@ func (r *Reader) startParallel() bool {
 	}
 	first := make([]byte, 0, max(size+size/16, prescanBytes))
 	first, err := readFull(src, first, prescanBytes)
+	r.stats.Zone = r.inferZone(first[:min(len(first), prescanBytes)])
 	r.cutW = cutWidth(first[:min(len(first), prescanBytes)])
 	if newestFirst(first[:min(len(first), prescanBytes)]) {
 		r.parN = 0
@@ -230,7 +231,7 @@ func (e *errReader) Read([]byte) (int, error) { return 0, e.err }
 
 // worker returns a Reader that parses chunks for r.
 func (r *Reader) worker() *Reader {
-	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow & slowTest, cutW: r.cutW}
+	w := &Reader{opts: r.opts, clock: r.clock, slow: r.slow & slowTest, cutW: r.cutW, sysLoc: r.sysLoc}
 	w.scratch.text = &w.text
 	w.scratch.setQuoted(r.opts.Quoted)
 	return w

@@ -74,7 +74,11 @@ func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 			r.clock.anchor(p.time)
 			p.hasTime = true
 		case jp.tm.month != 0: // (0: a month name of a locale not known)
-			p.time = jp.tm.date(r.clock.year, r.clock.loc)
+			loc := r.clock.loc
+			if r.sysLoc != nil {
+				loc = r.sysLoc
+			}
+			p.time = jp.tm.date(r.clock.year, loc)
 			p.hasTime = true
 		}
 		b = rest

@@ -21,6 +21,7 @@ const prescanBytes = 64 << 10
 // records handed out in time order.
 func (r *Reader) prescan() {
 	buf, _ := r.br.Peek(prescanBytes)
+	r.stats.Zone = r.inferZone(buf)
 	r.cutW = cutWidth(buf)
 	if newestFirst(buf) {
 		r.rev = &reversed{}
@@ -77,7 +78,7 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 			}
 		}
 		if len(weak) < 16 {
-			weak = appendRFC3339(weak, line, r)
+			weak = appendDates(weak, line, r, false)
 		}
 	}
 	// The most frequent year among the weak times in the klog month wins;
@@ -104,6 +105,12 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 // appendRFC3339 appends the zoned RFC 3339 (or Go time.String) timestamps
 // found in line.
 func appendRFC3339(ts []time.Time, line []byte, r *Reader) []time.Time {
+	return appendDates(ts, line, r, true)
+}
+
+// appendDates appends the RFC 3339 (or Go time.String) timestamps found in
+// line, those without a zone too unless zoned (for their year).
+func appendDates(ts []time.Time, line []byte, r *Reader, zoned bool) []time.Time {
 	for i := 0; i+19 <= len(line); {
 		k := bytes.IndexByte(line[i:], '-')
 		if k < 0 {
@@ -115,7 +122,7 @@ func appendRFC3339(ts []time.Time, line []byte, r *Reader) []time.Time {
 			continue
 		}
 		t, off, has, _, ok := parseISO(line, s)
-		if ok && has {
+		if ok && (has || !zoned) && t.year > 0 {
 			ts = append(ts, t.date(t.year, r.zone(off, has)))
 		}
 	}

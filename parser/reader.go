@@ -98,6 +98,10 @@ type Stats struct {
 	// ones included (klog headers), so callers know where the log ends.
 	FirstTime time.Time `json:"firstTime,omitzero"`
 	LastTime  time.Time `json:"lastTime,omitzero"`
+	// Zone, when not "", says at which UTC offset the klog times of an
+	// input were read and why: inferred from zoned times in it. (Add
+	// leaves it: it is an input's.)
+	Zone string `json:"zone,omitempty"`
 	// NewestFirst says the input was written newest first (journalctl
 	// -r, a log store's export): its records were read at once and
 	// handed out in time order.
@@ -317,7 +321,10 @@ type Reader struct {
 	paste    pasteState
 	// cutW is the width in runes at which the input's lines are cut,
 	// 0 when they are not (see cutWidth).
-	cutW    int
+	cutW int
+	// sysLoc, when not nil, is the zone of syslog prefixes' times, when
+	// the input says it differs from the klog headers' (inferZone).
+	sysLoc  *time.Location
 	zoneOff int
 	zoneLoc *time.Location
 

@@ -127,17 +127,8 @@ const halfYear = 6 * 32 * 24 * 3600 * 1e6
 // of one year (month to microsecond): its klog header's, else its journald
 // prefix's.
 func lineStamp(line []byte) (int64, bool) {
-	lim := min(len(line), 512)
-	for i := 0; i+30 <= len(line) && i < lim; i++ {
-		switch line[i] {
-		case 'I', 'W', 'E', 'F':
-			if i > 0 && isAlnum(line[i-1]) || !isDigit(line[i+1]) {
-				continue
-			}
-			if h, ok := parseKlogHeader(line[i:]); ok {
-				return ((((int64(h.month)*32+int64(h.day))*24+int64(h.hour))*60+int64(h.min))*60+int64(h.sec))*1e6 + int64(h.micros), true
-			}
-		}
+	if at, h := findHeader(line); at >= 0 {
+		return ((((int64(h.month)*32+int64(h.day))*24+int64(h.hour))*60+int64(h.min))*60+int64(h.sec))*1e6 + int64(h.micros), true
 	}
 	if jp := parseJournal(line); jp.ok && jp.tm.month != 0 {
 		t := jp.tm
