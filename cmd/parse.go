@@ -61,7 +61,11 @@ several locales) or exported as journalctl -o json entries, and pasted with
 klog headers carry no year and no zone: the year comes from --year, else
 from an absolute time near the start of the input (journald ISO prefix,
 runtime or JSON timestamps), else from the file's modification time; the
-zone is --tz (default UTC).
+zone is --tz, else inferred from zoned times in the input, else UTC.
+
+--stats also notes, per input, what was inferred (zone, newest-first
+order), records cut short, and the likely shape of unrecognized lines
+with what to do about them.
 
 -o json prints one JSON object per record: time, severity, source, pid,
 msg, err, v, fields [{key, raw, value}], host, component, format and pos
@@ -100,6 +104,10 @@ read are printed, each problem is named on standard error).`,
 			loc, err := loadZone(opts.TZ)
 			if err != nil {
 				return usageErrorf("--tz %q: %w", opts.TZ, err)
+			}
+			if c.Flags().Changed("tz") && loc == time.UTC {
+				// Given: not inferred from the input (parser.Options.Location).
+				loc = time.FixedZone("UTC", 0)
 			}
 			opts.Location = loc
 			for _, g := range opts.Grep {
@@ -551,6 +559,7 @@ func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, fo
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	writeNotes(w, per, r)
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "\nskipped %d files:\n", len(skipped))
 		for _, s := range skipped {
@@ -558,4 +567,36 @@ func writeStats(w io.Writer, m *parser.MultiReader, skipped []parser.Skipped, fo
 		}
 	}
 	return nil
+}
+
+// writeNotes says, per input, how it was read where that is not plain:
+// newest first, the zone inferred, records cut short or packed on a line,
+// and for its unrecognized lines their likely shape and what to do.
+func writeNotes(w io.Writer, per []parser.SourceStats, r *redact.Redactor) {
+	first := true
+	note := func(name, format string, args ...any) {
+		if first {
+			fmt.Fprintln(w, "\nnotes:")
+			first = false
+		}
+		fmt.Fprintf(w, "  %s: %s\n", sanitize.Sanitize(r.Text(name)), sanitize.Sanitize(fmt.Sprintf(format, args...)))
+	}
+	for _, s := range per {
+		st, name := s.Stats, s.Source.Name
+		if st.NewestFirst {
+			note(name, "written newest first (journalctl -r, a log store's export): records read in time order")
+		}
+		if st.Zone != "" {
+			note(name, "%s (--tz sets it)", st.Zone)
+		}
+		if st.CutShort > 0 {
+			note(name, "%d records cut short (lines cut at a fixed width, an ellipsis): their last values may be partial", st.CutShort)
+		}
+		if st.Packed > 0 {
+			note(name, "%d records share a line with another (a JSON export)", st.Packed)
+		}
+		for _, u := range st.Unread {
+			note(name, "%d unrecognized lines of %s (first at line %d): %s", u.Lines, u.Shape, u.First, u.Advice)
+		}
+	}
 }

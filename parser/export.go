@@ -324,6 +324,7 @@ func (r *Reader) placeExport(recs []exportRec, found int, from int64) {
 	switch {
 	case len(recs) == 0:
 		r.stats.Unrecognized += int64(len(own))
+		r.noteShape(shapeExportText, int64(len(own)))
 	default:
 		lines := len(own)
 		for j := range recs {
@@ -363,6 +364,7 @@ func (r *Reader) endExport(cut bool) {
 				r.appendCont(content, content, '\n', h.start, h.phys)
 			default:
 				r.stats.Unrecognized++
+				r.noteUnread(content)
 			}
 		}
 	}
@@ -424,6 +426,7 @@ func (r *Reader) beginExportRec(q *exportRec) *Record {
 		// (Counted by placeExport: such a line takes no line of its own
 		// unless it is alone, then its lines are unrecognized.)
 		r.stats.Unrecognized += int64(q.acct)
+		r.noteShape(shapeExportText, int64(q.acct))
 		return nil
 	}
 	if pfx.journal {

@@ -370,6 +370,7 @@ func (p *parallel) dispatch(src io.Reader, buf []byte, err error, offset, lineNo
 func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.loadState(st)
 	r.stats = Stats{ByFormat: map[string]int64{}}
+	r.unread = unreadCount{}
 	r.secTimes = secTimes{}
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
@@ -551,6 +552,9 @@ func (r *Reader) nextParallel() (*Record, error) {
 		if d != 0 {
 			for i := range c.recs {
 				c.recs[i].Pos.Line += d
+			}
+			for i := range c.stats.Unread {
+				c.stats.Unread[i].First += d
 			}
 		}
 		r.loadState(&c.end)

@@ -106,6 +106,10 @@ type Stats struct {
 	// -r, a log store's export): its records were read at once and
 	// handed out in time order.
 	NewestFirst bool `json:"newestFirst,omitempty"`
+	// Unread tells the likely shapes of the unrecognized lines (those
+	// that reached no record, not those of a record that did not decode)
+	// and what to do about them.
+	Unread []LineShape `json:"unread,omitempty"`
 	// ByFormat counts records (returned or filtered) per format name.
 	ByFormat map[string]int64 `json:"byFormat"`
 }
@@ -124,6 +128,7 @@ func (s *Stats) Add(o Stats) {
 	s.Packed += o.Packed
 	s.CutShort += o.CutShort
 	s.NewestFirst = s.NewestFirst || o.NewestFirst
+	s.Unread = addShapes(s.Unread, o.Unread)
 	if !o.FirstTime.IsZero() && (s.FirstTime.IsZero() || o.FirstTime.Before(s.FirstTime)) {
 		s.FirstTime = o.FirstTime
 	}
@@ -342,6 +347,8 @@ type Reader struct {
 	pid      int // klogPID of pidWord
 	pidOK    bool
 	secTimes secTimes
+	// unread counts the shapes of unrecognized lines.
+	unread unreadCount
 	// strs interns klog sources and messages (see intern).
 	strs strTable
 	// scratch is working memory for decoding records.
@@ -428,6 +435,7 @@ func (r *Reader) Stats() Stats {
 			s.ByFormat[Format(f).String()] += v
 		}
 	}
+	s.Unread = addShapes(append([]LineShape(nil), s.Unread...), r.unread.shapes(0))
 	return s
 }
 
@@ -704,6 +712,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.appendCont(line, content, sep, start, phys)
 		default:
 			r.stats.Unrecognized++
+			r.noteUnread(content)
 		}
 		return nil
 	}
@@ -1041,7 +1050,9 @@ func (r *Reader) flush() *Record {
 		// is handed on; buf is written again by the next record.)
 		data, cut := p.data(), false
 		if n := len(data); n > 0 && (data[n-1] == '.' || data[n-1] == 0xa6) {
-			if e := ellipsis(data); e == 3 && p.format == FormatKlog || e == len("…") {
+			// ("..." ends some printf messages: only a structured
+			// record is cut there.)
+			if e := ellipsis(data); e > 0 && (p.format == FormatKlog || data[n-1] == 0xa6) {
 				data, cut = data[:n-e], true
 			}
 		}

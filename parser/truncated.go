@@ -15,14 +15,17 @@ import (
 // lines are cut (cutWidth).
 
 // cutWidth returns the width in runes at which the lines in buf (the start
-// of an input) are cut, or 0: the width of the most long lines, when at least
-// three lines and a third of the long ones are exactly that wide, few are
-// wider, and the lines after most of them start a log line (a
-// hard-wrapped input goes on in the line after).
+// of an input) are cut, or 0: the width of the widest log lines, when at
+// least three are exactly that wide, no log line is wider, the lines after
+// most of them start a log line (a hard-wrapped input goes on in the line
+// after), and a quarter of them show the cut: a quote left open, or an
+// ellipsis.
 func cutWidth(buf []byte) int {
 	type line struct {
 		w    int
-		next bool // the line after it starts a log line
+		log  bool // it starts a log line
+		next bool // the line after it does
+		cut  bool // it ends inside quotes, or in an ellipsis
 	}
 	var ls []line
 	for len(buf) > 0 && len(ls) < 4096 {
@@ -33,39 +36,53 @@ func cutWidth(buf []byte) int {
 			buf = nil
 		}
 		l = bytes.TrimRight(l, "\r")
+		log := startsLogLine(l) || peelsToLog(l)
 		if n := len(ls); n > 0 {
-			ls[n-1].next = startsLogLine(l) || peelsToLog(l)
+			ls[n-1].next = log
 		}
-		ls = append(ls, line{w: utf8.RuneCount(l)})
+		ls = append(ls, line{w: utf8.RuneCount(l), log: log, cut: ellipsis(l) > 0 || oddQuotes(l)})
 	}
-	// The width most long lines have.
-	count := map[int]int{}
-	long := 0
+	m := 0
 	for _, l := range ls {
-		if l.w >= minWrapWidth && l.w <= maxCutWidth {
-			long++
-			count[l.w]++
+		if l.log {
+			m = max(m, l.w)
 		}
 	}
-	m, n := 0, 0
-	for w, c := range count {
-		if c > n || c == n && w > m {
-			m, n = w, c
-		}
+	if m < minWrapWidth || m > maxCutWidth {
+		return 0
 	}
-	wider, starts := 0, 0
+	n, starts, cut := 0, 0, 0
 	for _, l := range ls {
-		switch {
-		case l.w > m:
-			wider++
-		case l.w == m && l.next:
-			starts++
+		if l.log && l.w == m {
+			n++
+			if l.next {
+				starts++
+			}
+			if l.cut {
+				cut++
+			}
 		}
 	}
-	if n < 3 || 3*n < long || 2*wider > n || 2*starts <= n {
+	if n < 3 || 2*starts <= n || 4*cut < n {
 		return 0
 	}
 	return m
+}
+
+// oddQuotes reports a line that ends inside a quoted string.
+func oddQuotes(b []byte) bool {
+	in, esc := false, false
+	for _, c := range b {
+		switch {
+		case esc:
+			esc = false
+		case c == '\\':
+			esc = in
+		case c == '"':
+			in = !in
+		}
+	}
+	return in
 }
 
 // maxCutWidth bounds the widths taken for a cut: terminals and the fields
