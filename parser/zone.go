@@ -114,9 +114,12 @@ func (r *Reader) inferZone(buf []byte) string {
 		}
 		// Times in the message written at the line's moment (the kubelet
 		// logs watchObservedRunningTime, lastTransitionTime, … as it
-		// sees them): those within 90 s of the header but for the zone.
+		// sees them): those within a few seconds of the header but for the
+		// zone. Times of past moments (cadvisor's "Added event" of a cgroup
+		// created an hour before, a container's startedAt) miss it by
+		// minutes as well as hours, and must not vote.
 		for _, a := range appendRFC3339(nil, line[at:], r) {
-			if o, ok := halfOffset(wall.AddDate(a.Year()-2000, 0, 0), a, 90*time.Second); ok {
+			if o, ok := halfOffset(wall.AddDate(a.Year()-2000, 0, 0), a, 5*time.Second); ok {
 				weak[o]++
 			}
 		}

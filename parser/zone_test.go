@@ -31,6 +31,11 @@ func TestZoneInferred(t *testing.T) {
 			want: []time.Time{utc(2023, 7, 13, 0, 20, 14, 1200000), utc(2023, 7, 13, 0, 20, 15, 931125000)}},
 		{name: "UTC stays", file: "journald-short-iso.log", opts: Options{},
 			want: nil},
+		// A real kubelet at UTC whose first lines carry cadvisor's "Added
+		// event &{/… <an hour before> +0000 UTC containerCreation}": times
+		// of past moments, which once voted for +01:00.
+		{name: "past times do not vote", file: "../corpus/v1.36.3/11-volume-mount-failure.log", opts: Options{},
+			want: nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
