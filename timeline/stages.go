@@ -118,6 +118,13 @@ func (b *Builder) addEvidence(s *stageState, ev evidence) {
 // pod" within milliseconds; its next sync is seconds later.
 const sameReport = 100 * time.Millisecond
 
+// apart reports whether t and u are two reports, not one: further apart
+// than sameReport either way (pasted logs are not always in order).
+func (b *Builder) apart(t, u stamp) bool {
+	d := b.sub(t, u)
+	return d > sameReport || d < -sameReport
+}
+
 // applyEffect applies eff to s; counted reports whether a Fail or Retry
 // was a new attempt or back-off (not another line of one already counted).
 func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) (counted bool) {
@@ -163,18 +170,18 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		if eff == Fail {
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
-			if counted = tr.lastFail.IsZero() || b.sub(t, tr.lastFail) > sameReport; counted {
+			if counted = tr.lastFail.IsZero() || b.apart(t, tr.lastFail); counted {
 				tr.attempts.inc()
 			}
-			tr.lastFail = t
+			tr.lastFail = b.later(t, tr.lastFail)
 			tr.rootReason = reason
 		} else {
 			// And one back-off ("Container start failed in pod", the BackOff
 			// event, "Error syncing pod" with ImagePullBackOff).
-			if counted = tr.lastRetry.IsZero() || b.sub(t, tr.lastRetry) > sameReport; counted {
+			if counted = tr.lastRetry.IsZero() || b.apart(t, tr.lastRetry); counted {
 				tr.retries.inc()
 			}
-			tr.lastRetry = t
+			tr.lastRetry = b.later(t, tr.lastRetry)
 		}
 		tr.reason = reason
 		if counted || len(s.evidence) < maxEvidence {
