@@ -77,6 +77,7 @@ type Model struct {
 	// view state
 	items     []timeline.Flow // all.Items, or as of the replay clock
 	vis       []int           // items shown, filtered and sorted
+	nat       listNat         // the list's column widths for vis whole
 	cur, off  int
 	selKey    string
 	focus     pane
@@ -316,6 +317,7 @@ func (m *Model) refresh() {
 		m.vis = append(m.vis, i)
 	}
 	m.sortVis()
+	m.nat = naturalCols(m.items, m.vis)
 	m.cur = 0
 	for i, ix := range m.vis {
 		if m.items[ix].Pod.Key() == m.selKey {
@@ -388,7 +390,13 @@ type dims struct {
 func (m *Model) dims() dims {
 	var d dims
 	d.bodyH = max(m.h-3, 3) // header, status line, help bar
-	d.listW = min(max(m.w*9/20, 30), 70)
+	// The list follows the terminal: up to 45% of it (half of a narrow
+	// one), no wider than its columns whole need.
+	share := m.w * 9 / 20
+	if m.w < 100 {
+		share = m.w / 2
+	}
+	d.listW = min(max(share, 30), max(m.nat.width(), 30))
 	if m.w < 60 {
 		d.listW = m.w
 	}
@@ -411,7 +419,7 @@ func (m *Model) layout() {
 	m.clampList()
 }
 
-func (m *Model) listH() int { return m.dims().bodyH - 1 }
+func (m *Model) listH() int { return m.dims().bodyH - 2 } // title, headers
 
 func (m *Model) clampList() {
 	if m.cur >= len(m.vis) {

@@ -64,60 +64,6 @@ func stageOf(f *timeline.Flow) string {
 	return f.Stage
 }
 
-// renderList draws the pod list rows items[vis[off:off+h]] only, so it
-// costs the same with ten or ten thousand pods.
-func renderList(st styles, items []timeline.Flow, vis []int, cur, off, w, h int, focused bool) []string {
-	lines := make([]string, 0, h)
-	showNode := w >= 60
-	durW, stageW, nodeW := 6, 16, 0
-	if showNode {
-		nodeW = 16
-	}
-	if w < 50 {
-		stageW = 11
-	}
-	nameW := w - 2 - durW - stageW - nodeW - 3
-	if showNode {
-		nameW--
-	}
-	if nameW < 8 {
-		nameW = 8
-	}
-	for i := off; i < len(vis) && len(lines) < h; i++ {
-		f := &items[vis[i]]
-		icon := verdictIcon[f.Verdict]
-		if icon == "" {
-			icon = "·"
-		}
-		name := f.Pod.Key()
-		if f.Pod.Namespace == "default" {
-			name = f.Pod.Name
-		}
-		row := fit(san(name), nameW) + " "
-		if showNode {
-			row += fit(san(f.Node), nodeW) + " "
-		}
-		row += fit(san(stageOf(f)), stageW) + " " + fmt.Sprintf("%*s", durW, fmtDur(time.Duration(f.Duration)))
-		if i == cur {
-			mark := ">"
-			line := fit(mark+icon+" "+row, w)
-			if st.color {
-				line = st.selected.Render(line)
-				if !focused {
-					line = st.v(f.Verdict).Render(fit(mark+icon+" "+row, w))
-				}
-			}
-			lines = append(lines, line)
-			continue
-		}
-		lines = append(lines, fit(" "+st.v(f.Verdict).Render(icon)+" "+row, w))
-	}
-	for len(lines) < h {
-		lines = append(lines, strings.Repeat(" ", w))
-	}
-	return lines
-}
-
 // tlRow is one row of the timeline: a pod stage or a container stage.
 type tlRow struct {
 	label     string

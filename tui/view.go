@@ -112,7 +112,9 @@ func (m Model) paneTitle(p pane, s string, w int) string {
 // panes joins the list with the timeline and detail (or node) column.
 func (m Model) panes(d dims) []string {
 	left := []string{m.paneTitle(paneList, fmt.Sprintf("PODS %d/%d", min(m.cur+1, len(m.vis)), len(m.vis)), d.listW)}
-	left = append(left, renderList(m.st, m.items, m.vis, m.cur, m.off, d.listW, d.bodyH-1, m.focus == paneList)...)
+	cols := layoutList(m.nat, d.listW)
+	left = append(left, renderListHeader(m.st, cols))
+	left = append(left, renderList(m.st, m.items, m.vis, m.cur, m.off, cols, d.bodyH-2, m.focus == paneList)...)
 	if d.rightW < 20 {
 		return left
 	}
