@@ -1,12 +1,17 @@
 package cmd
 
 import (
+	"bufio"
+	"bytes"
+	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/internal/anystr"
 	"github.com/podflow/podflow/parser"
+	"github.com/podflow/podflow/timeline"
 	"github.com/podflow/podflow/tui"
 	"github.com/spf13/cobra"
 )
@@ -42,9 +47,13 @@ Inputs load in the background; the first pods show while the rest loads.
 follows growing files (and standard input as it arrives).
 
 Keys: j/k or arrows move, g/G top/bottom, tab switches pane, enter opens
-(stage → raw lines), esc goes back, +/- zoom and h/l pan the time axis,
-s sort, / filter, v verdict filter, n node view, space/./</> replay, ? help,
-q quit. The mouse wheel scrolls. NO_COLOR turns every style off.`,
+(stage → raw lines), esc goes back; on the selected pod d describes it (as
+'podflow describe pod'), l shows all its lines (as 'podflow lines pod'), y
+its YAML (y again: JSON), n its node (n again: the next node); +/- zoom and
+H/L pan the time axis, s sort, / filter, v steps through the verdicts that
+occur, space/./</> replay, ? help, q quit. A page (raw lines, describe,
+lines, YAML) searches with /, n and N. The mouse wheel scrolls. NO_COLOR
+turns every style off.`,
 		Example: `  podflow tui kubelet.log
   podflow tui --replay --speed 50x ./kind-logs/
   journalctl -u kubelet -f | podflow tui -f -`,
@@ -121,16 +130,7 @@ func tuiRun(opts *TUIOptions) error {
 		srcs, _ := parser.Discover(opts.Paths, stdin)
 		keyRedact(ioS, srcs, stdin)
 	}
-	m := tui.New(tui.Options{
-		Load: tui.LoadOptions{
-			Paths: opts.Paths, Stdin: stdin, Year: opts.Load.Year, Location: loc,
-			Budgets: budgets, Follow: opts.Follow, MaxFlows: opts.Load.MaxPods,
-		},
-		Color:  color,
-		Redact: ioS.Redact,
-		Replay: opts.Replay,
-		Speed:  opts.speed,
-	})
+	m := tui.New(tuiOptions(opts, stdin, loc, budgets, color))
 	popts := []tea.ProgramOption{tea.WithOutput(ioS.RawOut())}
 	// When standard input carries the logs, bubbletea reads keys from the
 	// controlling terminal.
@@ -146,4 +146,130 @@ func tuiRun(opts *TUIOptions) error {
 		(&Analysis{Warnings: fm.Warnings(), Notes: fm.Notes(), redact: ioS.Redact}).warn(ioS)
 	}
 	return nil
+}
+
+// tuiOptions are the TUI's options for opts, with the CLI's own renderers
+// for the pages of one pod.
+func tuiOptions(opts *TUIOptions, stdin io.Reader, loc *time.Location, budgets map[string]time.Duration, color bool) tui.Options {
+	ioS := opts.IO
+	return tui.Options{
+		Load: tui.LoadOptions{
+			Paths: opts.Paths, Stdin: stdin, Year: opts.Load.Year, Location: loc,
+			Budgets: budgets, Follow: opts.Follow, MaxFlows: opts.Load.MaxPods,
+		},
+		Color:    color,
+		Redact:   ioS.Redact,
+		Replay:   opts.Replay,
+		Speed:    opts.speed,
+		Describe: tuiDescribe(ioS),
+		Lines:    tuiLines(ioS, opts.Load.Year, loc),
+		Object:   tuiObject,
+	}
+}
+
+// tuiDescribe renders `podflow describe pod` of one flow, as it prints on
+// a terminal w columns wide with colour off.
+func tuiDescribe(ioS *IO) func(*timeline.Flow, *timeline.FlowList, []parser.Source, int) (string, error) {
+	return func(f *timeline.Flow, fl *timeline.FlowList, srcs []parser.Source, w int) (string, error) {
+		var buf bytes.Buffer
+		a := &Analysis{Sources: srcs, Flows: fl, redact: ioS.Redact}
+		d := &describer{w: &buf, a: a, f: f, maxEvidence: 20, wrapAt: 100}
+		if w > 0 {
+			d.width, d.wrapAt = w, w
+		}
+		d.describe()
+		return buf.String(), nil
+	}
+}
+
+// tuiObject renders one flow as `-o yaml` or `-o json` prints an item.
+func tuiObject(f *timeline.Flow, format string) (string, error) {
+	var buf bytes.Buffer
+	var err error
+	if format == "json" {
+		err = printJSON(&buf, f)
+	} else {
+		err = printYAML(&buf, f)
+	}
+	return buf.String(), err
+}
+
+// tuiLines renders `podflow lines pod` of one flow (with --stage when
+// stage is set): every raw line that names the pod, its UID, sandboxes or
+// containers, prefixed with its input and line number. Standard input was
+// read once, by the load: its lines are left out, and the text says so.
+func tuiLines(ioS *IO, year int, loc *time.Location) func(*timeline.Flow, []parser.Source, string) (string, error) {
+	r := ioS.Redact
+	return func(f *timeline.Flow, srcs []parser.Source, stage string) (string, error) {
+		var from, to time.Time
+		if stage != "" {
+			var err error
+			if from, to, err = stageWindow(f, stage); err != nil {
+				return "", err
+			}
+		}
+		var files []parser.Source
+		stdin := false
+		for _, s := range srcs {
+			if s.IsStdin() {
+				stdin = true
+				continue
+			}
+			files = append(files, s)
+		}
+		var buf bytes.Buffer
+		w := bufio.NewWriter(&buf)
+		if stdin {
+			w.WriteString("(standard input was read once, by the load: its lines are not listed here)\n")
+		}
+		match := anystr.New(podNeedles(f, r.Reveal))
+		raws := map[string]*parser.RawReader{}
+		for _, s := range files {
+			raws[s.Name] = parser.NewRawReader(s)
+		}
+		defer func() {
+			for _, rr := range raws {
+				rr.Close()
+			}
+		}()
+		// As lines pod: with --redact the needles are the pod's unmasked
+		// names, and only the lines matched are masked.
+		popts := parser.Options{Year: year, Location: loc, Borrow: true, Match: match.Match}
+		mr := parser.NewMultiReader(files, popts)
+		defer mr.Close()
+		for {
+			rec, err := mr.Next()
+			if err != nil {
+				break
+			}
+			if !from.IsZero() && (rec.Time.Before(from) || rec.Time.After(to)) {
+				continue
+			}
+			rr := raws[rec.Pos.Input]
+			if rr == nil {
+				continue
+			}
+			raw, err := rr.Read(rec.Pos)
+			if err != nil {
+				continue
+			}
+			if !match.Match(raw) {
+				continue
+			}
+			raw = r.Bytes(raw)
+			name := r.Text(rec.Pos.Input)
+			for i, l := range bytes.Split(raw, []byte("\n")) {
+				w.WriteString(oneLineKeepSpace(name))
+				w.WriteByte(':')
+				w.WriteString(strconv.FormatInt(rec.Pos.Line+int64(i), 10))
+				w.WriteByte(':')
+				w.WriteString(oneLineKeepSpace(string(l)))
+				w.WriteByte('\n')
+			}
+		}
+		if err := w.Flush(); err != nil {
+			return "", err
+		}
+		return buf.String(), nil
+	}
 }

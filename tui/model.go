@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"charm.land/bubbles/v2/help"
-	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
 	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
@@ -30,6 +29,17 @@ type Options struct {
 	// Redact (--redact) masks every snapshot as the CLI masks its output
 	// (redact.FlowList), and the raw lines read back; nil: off.
 	Redact *redact.Redactor
+
+	// The pages of one pod the CLI prints, rendered by the CLI's own code
+	// (cmd/tui.go) off the UI's goroutine; nil: the page says it is not
+	// available. Their text is sanitized again before it is drawn.
+	//
+	// Describe is `podflow describe pod` at width w; Lines is `podflow
+	// lines pod` (stage "" for all, else as its --stage); Object is the
+	// pod as `-o yaml` or `-o json` (format) prints it.
+	Describe func(f *timeline.Flow, fl *timeline.FlowList, srcs []parser.Source, w int) (string, error)
+	Lines    func(f *timeline.Flow, srcs []parser.Source, stage string) (string, error)
+	Object   func(f *timeline.Flow, format string) (string, error)
 }
 
 type pane int
@@ -43,15 +53,6 @@ const (
 
 var sortModes = []string{"verdict", "duration", "start", "name"}
 
-// verdict filters: "" all, "problems", or one verdict.
-var verdictModes = append([]string{"", "problems"}, func() []string {
-	var out []string
-	for _, v := range timeline.Verdicts {
-		out = append(out, string(v))
-	}
-	return out
-}()...)
-
 // Model is the TUI's root model.
 type Model struct {
 	opts Options
@@ -59,7 +60,7 @@ type Model struct {
 	st   styles
 	keys keyMap
 	help help.Model
-	raw  viewport.Model
+	pg   page
 	w, h int
 
 	// loaded data
@@ -82,16 +83,14 @@ type Model struct {
 	selKey    string
 	focus     pane
 	sortMode  int
-	vMode     int
+	vFilter   string // "" all, "problems", or one verdict
 	filter    string
 	filtering bool
 	zoom      int
 	pan       time.Duration
 	rowCur    int
 	detailOff int
-	rawOpen   bool
-	rawTitle  string
-	rawSeq    int // of the raw view opened last: a read for an older one is dropped
+	pageOpen  bool
 	node      int // -1: node view off
 	showHelp  bool
 
@@ -111,9 +110,9 @@ func New(o Options) Model {
 	m := Model{
 		opts:    o,
 		st:      newStyles(o.Color),
-		keys:    keyMap{replay: o.Replay},
+		keys:    keyMap{table: keyTable, replay: o.Replay},
 		help:    help.New(),
-		raw:     viewport.New(),
+		pg:      newPage(),
 		w:       80,
 		h:       24,
 		loading: true,
@@ -123,7 +122,6 @@ func New(o Options) Model {
 		all:     &timeline.FlowList{},
 	}
 	m.help.Styles = m.st.help
-	m.raw.SoftWrap = true
 	m.ld = newLoader(o.Load)
 	return m
 }
@@ -167,9 +165,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.tick()
 	case tea.MouseWheelMsg:
 		switch {
-		case m.rawOpen:
+		case m.pageOpen:
 			var cmd tea.Cmd
-			m.raw, cmd = m.raw.Update(msg)
+			m.pg.vp, cmd = m.pg.vp.Update(msg)
 			return m, cmd
 		case msg.Button == tea.MouseWheelUp:
 			m.up()
@@ -181,6 +179,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.key(msg)
 	case rawLinesMsg:
 		m.showRaw(msg)
+		return m, nil
+	case pageTextMsg:
+		m.showPageText(msg)
 		return m, nil
 	}
 	return m, nil
@@ -208,27 +209,14 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.refresh()
 		return m, nil
 	}
-	if m.rawOpen {
-		switch msg.String() {
-		case "esc", "q", "enter":
-			m.rawOpen = false
-			return m, nil
-		case "g", "home":
-			m.raw.GotoTop()
-			return m, nil
-		case "G", "end":
-			m.raw.GotoBottom()
-			return m, nil
-		}
-		var cmd tea.Cmd
-		m.raw, cmd = m.raw.Update(msg)
-		return m, cmd
+	if m.pageOpen {
+		return m.pageKey(msg)
 	}
 	if m.showHelp && msg.String() != "?" && msg.String() != "q" {
 		m.showHelp = false
 		return m, nil
 	}
-	cmd, _ := dispatch(&m, msg)
+	cmd, _ := dispatch(&m, keyTable, msg)
 	return m, cmd
 }
 
@@ -275,7 +263,7 @@ func (m *Model) refresh() {
 		m.items = m.all.Items
 	}
 	m.vis = m.vis[:0]
-	vf := verdictModes[m.vMode]
+	vf := m.vFilter
 	nodeName := ""
 	if m.node >= 0 && m.node < len(m.all.Nodes) {
 		nodeName = m.all.Nodes[m.node].Name
@@ -303,7 +291,7 @@ func (m *Model) refresh() {
 		switch vf {
 		case "":
 		case "problems":
-			if f.Verdict == timeline.VerdictRunning || f.Verdict == timeline.VerdictCompleted || f.Verdict == timeline.VerdictTerminated {
+			if !problem(f.Verdict) {
 				continue
 			}
 		default:
@@ -414,8 +402,8 @@ func (m *Model) dims() dims {
 func (m *Model) layout() {
 	d := m.dims()
 	m.help.SetWidth(m.w)
-	m.raw.SetWidth(m.w)
-	m.raw.SetHeight(d.bodyH)
+	m.pg.vp.SetWidth(m.w)
+	m.pg.vp.SetHeight(d.bodyH - 1)
 	m.clampList()
 }
 
@@ -543,19 +531,14 @@ func (m *Model) openRaw() tea.Cmd {
 			}
 		}
 	}
-	m.rawSeq++
-	m.rawTitle = fmt.Sprintf("raw lines: %s %s (%d records)", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)), len(ev))
+	title := fmt.Sprintf("raw lines: %s %s (%d records)", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)), len(ev))
+	m.openPage(pageRaw, title, f, nil)
 	if len(ev) == 0 {
-		m.raw.SetContentLines([]string{"no evidence lines for this stage"})
-	} else {
-		m.raw.SetContentLines([]string{m.st.dim.Render(fmt.Sprintf("reading %d records back from the inputs…", len(ev)))})
-	}
-	m.raw.GotoTop()
-	m.rawOpen = true
-	if len(ev) == 0 {
+		m.setPageLines([]string{"no evidence lines for this stage"}, nil)
 		return nil
 	}
-	seq, srcs := m.rawSeq, m.srcs
+	m.setPageLines([]string{m.st.dim.Render(fmt.Sprintf("reading %d records back from the inputs…", len(ev)))}, nil)
+	seq, srcs := m.pg.seq, m.srcs
 	return func() tea.Msg {
 		raws, errs := parser.ReadRaws(srcs, positions)
 		return rawLinesMsg{seq: seq, ev: ev, raws: raws, errs: errs}
@@ -573,24 +556,27 @@ type rawLinesMsg struct {
 // showRaw fills the raw view with the lines read back, unless another
 // view was opened since or it was closed.
 func (m *Model) showRaw(msg rawLinesMsg) {
-	if msg.seq != m.rawSeq || !m.rawOpen {
+	if msg.seq != m.pg.seq || !m.pageOpen {
 		return
 	}
 	r := m.opts.Redact
-	var lines []string
+	var lines, styled []string
 	for i, e := range msg.ev {
-		head := m.st.dim.Render(fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line))
+		head := fmt.Sprintf("%s:%d", sanitize.Sanitize(e.Input), e.Line)
 		if err := msg.errs[i]; err != nil {
-			lines = append(lines, head+" "+m.st.stall.Render("cannot read back: "+sanitize.Sanitize(r.Text(err.Error()))))
+			t := "cannot read back: " + sanitize.Sanitize(r.Text(err.Error()))
+			lines = append(lines, head+" "+t)
+			styled = append(styled, m.st.dim.Render(head)+" "+m.st.stall.Render(t))
 			continue
 		}
 		lines = append(lines, head)
+		styled = append(styled, m.st.dim.Render(head))
 		for _, l := range strings.Split(sanitize.SanitizeLines(string(r.Bytes(msg.raws[i]))), "\n") {
 			lines = append(lines, "  "+l)
+			styled = append(styled, "  "+l)
 		}
 	}
-	m.raw.SetContentLines(lines)
-	m.raw.GotoTop()
+	m.setPageLines(lines, styled)
 }
 
 func (m *Model) cycleSort() tea.Cmd {
@@ -599,8 +585,49 @@ func (m *Model) cycleSort() tea.Cmd {
 	return nil
 }
 
+// verdictCycle is what v steps through: all, then "problems" when it
+// picks out more than one verdict and not every pod, then each verdict
+// that occurs, in verdict order (a filter that shows nothing is skipped).
+func verdictCycle(items []timeline.Flow) []string {
+	seen := map[timeline.Verdict]int{}
+	for i := range items {
+		seen[items[i].Verdict]++
+	}
+	out := []string{""}
+	problems, fine := 0, 0
+	for v := range seen {
+		if problem(v) {
+			problems++
+		} else {
+			fine++
+		}
+	}
+	if problems > 1 && fine > 0 {
+		out = append(out, "problems")
+	}
+	for _, v := range append(append([]timeline.Verdict(nil), timeline.Verdicts...), VerdictInFlight) {
+		if seen[v] > 0 {
+			out = append(out, string(v))
+		}
+	}
+	return out
+}
+
+// problem: a verdict that is not a good ending.
+func problem(v timeline.Verdict) bool {
+	return v != timeline.VerdictRunning && v != timeline.VerdictCompleted && v != timeline.VerdictTerminated && v != VerdictInFlight
+}
+
 func (m *Model) cycleVerdict() tea.Cmd {
-	m.vMode = (m.vMode + 1) % len(verdictModes)
+	modes := verdictCycle(m.items)
+	next := 0
+	for i, v := range modes {
+		if v == m.vFilter {
+			next = (i + 1) % len(modes)
+			break
+		}
+	}
+	m.vFilter = modes[next]
 	m.refresh()
 	return nil
 }
@@ -611,10 +638,27 @@ func (m *Model) startFilter() tea.Cmd {
 	return nil
 }
 
-func (m *Model) nextNode() tea.Cmd {
-	m.node++
-	if m.node >= len(m.all.Nodes) {
-		m.node = -1
+// openNode opens the selected pod's node; in the node view it moves to
+// the next node, and after the last closes the view.
+func (m *Model) openNode() tea.Cmd {
+	if m.node < 0 {
+		m.node = 0
+		if f := m.selected(); f != nil {
+			for i, n := range m.all.Nodes {
+				if n.Name == f.Node {
+					m.node = i
+					break
+				}
+			}
+		}
+		if m.node >= len(m.all.Nodes) {
+			m.node = -1
+		}
+	} else {
+		m.node++
+		if m.node >= len(m.all.Nodes) {
+			m.node = -1
+		}
 	}
 	m.refresh()
 	return nil

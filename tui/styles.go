@@ -17,6 +17,7 @@ type styles struct {
 	title    lipgloss.Style
 	stall    lipgloss.Style
 	warn     lipgloss.Style
+	match    lipgloss.Style // a search's hit
 	verdict  map[timeline.Verdict]lipgloss.Style
 	status   map[timeline.Status]lipgloss.Style
 	help     help.Styles
@@ -37,7 +38,7 @@ func newStyles(color bool) styles {
 	s := styles{color: color, verdict: map[timeline.Verdict]lipgloss.Style{}, status: map[timeline.Status]lipgloss.Style{}}
 	if !color {
 		plain := lipgloss.NewStyle()
-		s.header, s.dim, s.selected, s.focus, s.title, s.stall, s.warn = plain, plain, plain, plain, plain, plain, plain
+		s.header, s.dim, s.selected, s.focus, s.title, s.stall, s.warn, s.match = plain, plain, plain, plain, plain, plain, plain, plain
 		s.help = help.Styles{Ellipsis: plain, ShortKey: plain, ShortDesc: plain, ShortSeparator: plain, FullKey: plain, FullDesc: plain, FullSeparator: plain}
 		return s
 	}
@@ -49,6 +50,7 @@ func newStyles(color bool) styles {
 	s.title = n().Bold(true)
 	s.stall = n().Bold(true).Foreground(cRed)
 	s.warn = n().Foreground(cYellow)
+	s.match = n().Reverse(true)
 	s.verdict[timeline.VerdictFailed] = n().Foreground(cRed).Bold(true)
 	s.verdict[timeline.VerdictStalled] = n().Foreground(cRed)
 	s.verdict[timeline.VerdictRejected] = n().Foreground(cMagenta)

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 	"github.com/podflow/podflow/internal/sanitize"
 )
 
@@ -29,14 +30,12 @@ func (m Model) render() string {
 		body = []string{fit(m.st.stall.Render("podflow: "+sanitize.Sanitize(m.opts.Redact.Text(m.err.Error()))), w)}
 	case m.showHelp:
 		body = append(body, fit(m.st.title.Render(" Keys (any key closes)"), w))
-		for _, l := range strings.Split(m.help.FullHelpView(m.keys.FullHelp()), "\n") {
+		for _, l := range m.fullHelp(w - 1) {
 			body = append(body, fit(" "+l, w))
 		}
-	case m.rawOpen:
-		body = append(body, fit(m.st.focus.Render(" "+m.rawTitle)+m.st.dim.Render(fmt.Sprintf("  %3.0f%%  esc closes", m.raw.ScrollPercent()*100)), w))
-		rv := m.raw
-		rv.SetHeight(d.bodyH - 1)
-		for _, l := range strings.Split(rv.View(), "\n") {
+	case m.pageOpen:
+		body = append(body, fit(m.st.focus.Render(" "+m.pg.title)+m.st.dim.Render(m.pageStatus()), w))
+		for _, l := range strings.Split(m.pg.vp.View(), "\n") {
 			body = append(body, fit(l, w))
 		}
 	default:
@@ -46,9 +45,14 @@ func (m Model) render() string {
 		body = append(body, strings.Repeat(" ", w))
 	}
 	lines = append(lines, body[:d.bodyH]...)
-	if m.filtering {
+	switch {
+	case m.pageOpen && m.pg.searching:
+		lines = append(lines, fit(m.st.focus.Render("/")+sanitize.Sanitize(m.pg.query)+"█  "+m.st.dim.Render("enter finds · esc clears"), w))
+	case m.pageOpen:
+		lines = append(lines, fit(m.help.ShortHelpView(keyMap{table: pageKeyTable}.ShortHelp()), w))
+	case m.filtering:
 		lines = append(lines, fit(m.st.focus.Render("/")+sanitize.Sanitize(m.filter)+"█  "+m.st.dim.Render("enter keeps · esc clears"), w))
-	} else {
+	default:
 		lines = append(lines, fit(m.help.ShortHelpView(m.keys.ShortHelp()), w))
 	}
 	// Every value was sanitized where it was drawn; Defuse is the screen's
@@ -68,7 +72,7 @@ func (m Model) headerText() string {
 	}
 	parts := []string{"podflow", sanitize.Sanitize(in), fmt.Sprintf("%d/%d pods", len(m.vis), len(m.items))}
 	parts = append(parts, "sort:"+sortModes[m.sortMode])
-	if vf := verdictModes[m.vMode]; vf != "" {
+	if vf := m.vFilter; vf != "" {
 		parts = append(parts, "verdict:"+vf)
 	}
 	if m.filter != "" {
@@ -178,3 +182,26 @@ func (m Model) rightColumn(d dims) []string {
 }
 
 var _ = time.Second
+
+// fullHelp is every key in columns; when they do not fit in w, in two
+// rows of columns.
+func (m Model) fullHelp(w int) []string {
+	h := m.help
+	h.SetWidth(0)
+	cols := m.keys.FullHelp()
+	lines := strings.Split(h.FullHelpView(cols), "\n")
+	fits := func(ls []string) bool {
+		for _, l := range ls {
+			if lipgloss.Width(l) > w {
+				return false
+			}
+		}
+		return true
+	}
+	if fits(lines) || len(cols) < 2 {
+		return lines
+	}
+	k := (len(cols) + 1) / 2
+	top := strings.Split(h.FullHelpView(cols[:k]), "\n")
+	return append(append(top, ""), strings.Split(h.FullHelpView(cols[k:]), "\n")...)
+}
