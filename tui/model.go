@@ -517,6 +517,9 @@ func (m *Model) openRaw() tea.Cmd {
 		return nil
 	}
 	row := rows[m.rowCur]
+	if m.opts.Lines != nil {
+		return m.openStageLines(f, row)
+	}
 	ev := stageEvidence(f, &row)
 	r := m.opts.Redact
 	positions := make([]parser.Position, len(ev))
@@ -543,6 +546,25 @@ func (m *Model) openRaw() tea.Cmd {
 		raws, errs := parser.ReadRaws(srcs, positions)
 		return rawLinesMsg{seq: seq, ev: ev, raws: raws, errs: errs}
 	}
+}
+
+// openStageLines opens the raw view of every line of the pod in the
+// stage's time window, as 'podflow lines pod --stage' prints them; the
+// evidence a stage keeps is a few of them.
+func (m *Model) openStageLines(f *timeline.Flow, row tlRow) tea.Cmd {
+	spec := row.stage.ID
+	if row.container != "" {
+		spec = row.container + ":" + row.stage.ID
+	}
+	title := fmt.Sprintf("raw lines: %s %s", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)))
+	if row.stage.Start == nil {
+		m.openPage(pageRaw, title, f, nil)
+		m.setPageLines([]string{"the stage did not begin: it has no lines"}, nil)
+		return nil
+	}
+	c := *f
+	srcs, render := m.srcs, m.opts.Lines
+	return m.openPage(pageRaw, title, f, func() (string, error) { return render(&c, srcs, spec) })
 }
 
 // rawLinesMsg brings the evidence lines openRaw read back.

@@ -84,7 +84,8 @@ func (m *Model) showPageText(msg pageTextMsg) {
 	text := strings.TrimSuffix(sanitize.SanitizeLines(msg.text), "\n")
 	lines := strings.Split(text, "\n")
 	var styled []string
-	if m.pg.kind == pageLines {
+	if m.pg.kind == pageLines || m.pg.kind == pageRaw {
+		m.pg.title += fmt.Sprintf(" (%d lines)", len(lines))
 		styled = make([]string, len(lines))
 		for i, l := range lines {
 			styled[i] = m.styleRawLine(l)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -151,4 +152,56 @@ func TestTUITeatestDescribe(t *testing.T) {
 	tm.Send(keyMsg("esc"))
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
+}
+
+// enter on a stage opens every line of the stage (as lines pod --stage),
+// not the few evidence lines it keeps; errors are coloured; / searches,
+// n and N go to the next and previous match, and the help bar shows the
+// page's own keys.
+func TestTUIRawLinesAllSearchColour(t *testing.T) {
+	o := Options{Color: true}
+	fakePages(&o)
+	m := loaded(t, o, 120, 30, corpus+"02-image-pull-failure.log")
+	m = pressRun(m, "tab", "enter")
+	s := screen(m)
+	if !strings.Contains(s, "raw lines: default/api-6f5b9d7c4-pl8wz api/image (40 lines)") || !strings.Contains(s, `stage=\"api:image\"`) && !strings.Contains(s, `stage="api:image"`) {
+		t.Fatalf("raw view of api/image:\n%s", s)
+	}
+	for _, want := range []string{"/ search", "n/N", "esc close"} {
+		if !strings.Contains(ansi.Strip(s), want) {
+			t.Errorf("help bar lacks the page's key %q:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "zoom") || strings.Contains(s, "d describe") {
+		t.Errorf("help bar shows the list's keys on the page:\n%s", s)
+	}
+	red := m.st.stall.Render("kubelet.log:10:E1122")
+	if !strings.Contains(s, red[:strings.Index(red, "kubelet")]+"kubelet.log:10:E1122") {
+		t.Errorf("error line 10 is not coloured:\n%q", s)
+	}
+	m = pressRun(m, "G")
+	if !strings.Contains(screen(m), `"line 40 of`) {
+		t.Errorf("G does not reach line 40:\n%s", screen(m))
+	}
+	// The error lines, ignoring case: 10, 20, 30, 40.
+	m = pressRun(m, "g", "/", "e", "1", "1", "2", "2", "enter")
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "/e1122: match 1 of 4") || !strings.Contains(s, `"line 10 of`) {
+		t.Errorf("search for 'e1122':\n%s", s)
+	}
+	m = pressRun(m, "n", "n")
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "match 3 of 4") || !strings.Contains(s, `"line 30 of`) || strings.Contains(s, `"line 10 of`) {
+		t.Errorf("n n:\n%s", s)
+	}
+	m = pressRun(m, "N")
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "match 2 of 4") {
+		t.Errorf("N:\n%s", s)
+	}
+	m = pressRun(m, "N", "N")
+	if s := ansi.Strip(screen(m)); !strings.Contains(s, "match 4 of 4") {
+		t.Errorf("N before the first match goes round to the last:\n%s", s)
+	}
+	m = pressRun(m, "esc")
+	if strings.Contains(screen(m), "raw lines:") {
+		t.Error("esc did not close the raw view")
+	}
 }
