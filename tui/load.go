@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"sync"
 	"time"
@@ -41,6 +42,7 @@ type snapshotMsg struct {
 	warnings []error
 	err      error
 	notes    []error
+	runs     map[string]run // container runs by runtime ID (restarts.go)
 }
 
 // loader runs the streaming builder in a goroutine and reports snapshots on
@@ -99,7 +101,7 @@ func (l *loader) run() {
 		l.send(snapshotMsg{err: err, done: true})
 		return
 	}
-	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, total: 0}
+	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, runs: map[string]run{}}
 	for _, s := range srcs {
 		if s.Size < 0 {
 			ld.total = -1
@@ -124,7 +126,8 @@ type load struct {
 	total    int64            // bytes in all inputs; <=0 when unknown (stdin)
 	records  int64
 	dirty    bool
-	done     bool // the first pass ended: later snapshots only add lines
+	runs     map[string]run // container runs by runtime ID, from the PLEG's lines
+	done     bool           // the first pass ended: later snapshots only add lines
 	warnings []error
 	notes    []error // what is worth knowing but lost nothing (as the CLI's notes)
 }
@@ -133,6 +136,7 @@ type load struct {
 func (ld *load) add(rec *parser.Record) {
 	ld.mu.Lock()
 	ld.b.Add(rec)
+	noteRun(ld.runs, rec)
 	ld.records++
 	if end := rec.Pos.Offset + int64(rec.Pos.Length) + 1; end > ld.read[rec.Pos.Input] {
 		ld.read[rec.Pos.Input] = end
@@ -152,7 +156,7 @@ func (ld *load) snap(final bool) snapshotMsg {
 	if ld.total > 0 && n > ld.total {
 		n = ld.total
 	}
-	m := snapshotMsg{srcs: ld.srcs, read: n, total: ld.total, records: ld.records, done: ld.done}
+	m := snapshotMsg{srcs: ld.srcs, read: n, total: ld.total, records: ld.records, done: ld.done, runs: maps.Clone(ld.runs)}
 	if ld.done {
 		m.read = ld.total
 		m.warnings = ld.warnings

@@ -66,6 +66,7 @@ type Model struct {
 	// loaded data
 	all      *timeline.FlowList
 	srcs     []parser.Source
+	runs     map[string]run // container runs by runtime ID (restarts.go)
 	loading  bool
 	read     int64
 	total    int64
@@ -232,7 +233,7 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 	// Snapshots are the view's own copies (see snapshot), so masking in
 	// place touches nothing the loader still uses.
 	redact.FlowList(m.opts.Redact, msg.flows)
-	m.all, m.srcs = msg.flows, msg.srcs
+	m.all, m.srcs, m.runs = msg.flows, msg.srcs, msg.runs
 	m.read, m.total, m.records = msg.read, msg.total, msg.records
 	wasLoading := m.loading
 	m.loading = !msg.done
@@ -370,6 +371,19 @@ func (m *Model) selected() *timeline.Flow {
 	return &m.items[m.vis[m.cur]]
 }
 
+// rows are the timeline's rows of f.
+func (m *Model) rows(f *timeline.Flow) []tlRow { return timelineRows(f, m.runs, m.flowEnd(f)) }
+
+// flowEnd is where f's time axis ends: its last stage, or later when the
+// flow went on (a crash loop after its first start).
+func (m *Model) flowEnd(f *timeline.Flow) time.Time {
+	end := f.End
+	if d := f.Start.Add(time.Duration(f.Duration)); d.After(end) {
+		end = d
+	}
+	return end
+}
+
 // layout sizes: header, body, help bar.
 type dims struct {
 	listW, rightW, bodyH, tlH, detailH int
@@ -391,7 +405,7 @@ func (m *Model) dims() dims {
 	d.rightW = max(m.w-d.listW-1, 0)
 	rows := 0
 	if f := m.selected(); f != nil {
-		rows = len(timelineRows(f)) + 1
+		rows = len(m.rows(f)) + 1
 	}
 	d.tlH = min(rows+3, d.bodyH*3/5)
 	d.tlH = max(d.tlH, min(6, d.bodyH))
@@ -435,7 +449,7 @@ func (m *Model) clampList() {
 			m.zoom, m.pan, m.detailOff = 1, 0, 0
 			m.rowCur = m.defaultRow(f)
 		}
-		if n := len(timelineRows(f)); m.rowCur >= n {
+		if n := len(m.rows(f)); m.rowCur >= n {
 			m.rowCur = n - 1
 		}
 	}
@@ -443,7 +457,7 @@ func (m *Model) clampList() {
 
 // defaultRow selects the stalled stage when there is one.
 func (m *Model) defaultRow(f *timeline.Flow) int {
-	rows := timelineRows(f)
+	rows := m.rows(f)
 	if i, _ := stallRow(f, rows); i >= 0 {
 		return i
 	}
@@ -459,7 +473,7 @@ func (m *Model) move(n int) tea.Cmd {
 		m.clampList()
 	case paneTimeline:
 		if f := m.selected(); f != nil {
-			m.rowCur = min(max(m.rowCur+n, 0), len(timelineRows(f))-1)
+			m.rowCur = min(max(m.rowCur+n, 0), len(m.rows(f))-1)
 		}
 	case paneDetail:
 		m.detailOff = max(m.detailOff+n, 0)
@@ -512,7 +526,7 @@ func (m *Model) openRaw() tea.Cmd {
 	if f == nil {
 		return nil
 	}
-	rows := timelineRows(f)
+	rows := m.rows(f)
 	if m.rowCur < 0 || m.rowCur >= len(rows) {
 		return nil
 	}
@@ -553,7 +567,10 @@ func (m *Model) openRaw() tea.Cmd {
 // evidence a stage keeps is a few of them.
 func (m *Model) openStageLines(f *timeline.Flow, row tlRow) tea.Cmd {
 	spec := row.stage.ID
-	if row.container != "" {
+	switch {
+	case row.cycle != nil:
+		spec = "" // restarts are no stage: every line of the pod
+	case row.container != "":
 		spec = row.container + ":" + row.stage.ID
 	}
 	title := fmt.Sprintf("raw lines: %s %s", sanitize.Sanitize(f.Pod.Key()), sanitize.Sanitize(strings.TrimSpace(row.label)))
@@ -708,8 +725,8 @@ func (m *Model) centerPan() time.Duration {
 	if f == nil || m.zoom == 1 {
 		return 0
 	}
-	rows := timelineRows(f)
-	total := f.End.Sub(f.Start)
+	rows := m.rows(f)
+	total := m.flowEnd(f).Sub(f.Start)
 	win := total / time.Duration(m.zoom)
 	if m.rowCur >= 0 && m.rowCur < len(rows) && rows[m.rowCur].stage.Start != nil {
 		return max(rows[m.rowCur].stage.Start.Sub(f.Start)-win/4, 0)
@@ -722,7 +739,7 @@ func (m *Model) panBy(sign int) tea.Cmd {
 	if f == nil {
 		return nil
 	}
-	total := f.End.Sub(f.Start)
+	total := m.flowEnd(f).Sub(f.Start)
 	win := total / time.Duration(m.zoom)
 	m.pan = min(max(m.pan+time.Duration(sign)*win/4, 0), max(total-win, 0))
 	return nil

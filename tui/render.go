@@ -70,11 +70,16 @@ type tlRow struct {
 	container string // container name for container stages
 	stage     timeline.Stage
 	pod       bool
+	cycle     []cycleSpan         // a restart row: the container's runs and back-offs
+	cont      *timeline.Container // of a restart row
 }
 
 // timelineRows lists the pod's stages with each container's stages right
 // after the aggregate stage they make up. Skipped stages are left out.
-func timelineRows(f *timeline.Flow) []tlRow {
+//
+// A container that restarted gets a row of its own after its stages: its
+// runs and back-offs up to end (restarts.go).
+func timelineRows(f *timeline.Flow, runs map[string]run, end time.Time) []tlRow {
 	var rows []tlRow
 	for _, s := range f.Stages {
 		if s.Status == timeline.StatusSkipped {
@@ -91,7 +96,8 @@ func timelineRows(f *timeline.Flow) []tlRow {
 		if typ == "" {
 			continue
 		}
-		for _, c := range f.Containers {
+		for i := range f.Containers {
+			c := &f.Containers[i]
 			if c.Type != typ {
 				continue
 			}
@@ -100,6 +106,11 @@ func timelineRows(f *timeline.Flow) []tlRow {
 					continue
 				}
 				rows = append(rows, tlRow{label: " " + c.Name + "/" + cs.ID, container: c.Name, stage: cs})
+			}
+			if sp := cycles(c, runs, end); sp != nil {
+				from, to := sp[0].from, sp[len(sp)-1].to
+				st := timeline.Stage{ID: "restarts", Status: timeline.StatusFailed, Start: &from, End: &to, Duration: timeline.Duration(to.Sub(from))}
+				rows = append(rows, tlRow{label: " " + c.Name + "/restarts", container: c.Name, stage: st, cycle: sp, cont: c})
 			}
 		}
 	}
@@ -190,6 +201,10 @@ func renderTimeline(st styles, f *timeline.Flow, rows []tlRow, ax axis, cur, w, 
 	mark, stalled := stallRow(f, rows)
 	var prevEnd *time.Time
 	for i, r := range rows {
+		if r.cycle != nil {
+			lines = append(lines, fit(renderCycleRow(st, r, ax, i == cur, focused), w))
+			continue
+		}
 		s := r.stage
 		bar := make([]rune, barW)
 		for k := range bar {
@@ -289,6 +304,38 @@ func renderTimeline(st styles, f *timeline.Flow, rows []tlRow, ax axis, cur, w, 
 	return lines
 }
 
+// renderCycleRow draws a restart row: each run █, each back-off ░, and
+// the restarts in the duration column.
+func renderCycleRow(st styles, r tlRow, ax axis, cur, focused bool) string {
+	bar := []rune(strings.Repeat(" ", ax.cols))
+	for _, sp := range r.cycle {
+		fill := '█'
+		if sp.backOff {
+			fill = '░'
+		}
+		a, b := ax.col(sp.from), ax.col(sp.to)
+		if b <= a {
+			b = a + 1
+		}
+		for k := max(a, 0); k < b && k < ax.cols; k++ {
+			bar[k] = fill
+		}
+	}
+	sel := " "
+	if cur {
+		sel = "›"
+	}
+	label := fit(san(r.label), tlLabelW)
+	dur := fmt.Sprintf("%*s", tlDurW, fmt.Sprintf("↻%d", r.cont.Restarts))
+	if cur && focused && st.color {
+		return st.selected.Render(sel+label+dur) + " " + st.stall.Render(string(bar))
+	}
+	if cur && focused {
+		sel = ">"
+	}
+	return sel + st.stall.Render(label) + dur + " " + st.stall.Render(string(bar))
+}
+
 // renderDetail draws the diagnosis and the evidence of the selected stage.
 func renderDetail(st styles, f *timeline.Flow, row *tlRow, w int) []string {
 	var out []string
@@ -304,6 +351,12 @@ func renderDetail(st styles, f *timeline.Flow, row *tlRow, w int) []string {
 	}
 	if len(f.Findings) > 0 {
 		wrap("Node findings: "+san(strings.Join(f.Findings, ", ")), st.warn)
+	}
+	if row != nil && row.cycle != nil {
+		out = append(out, fit(" "+st.title.Render("Restarts"), w))
+		wrap(cyclesText(row.cont, row.cycle), st.stall)
+		out = append(out, fit(" "+st.dim.Render("█ run  ░ back-off   enter: all the pod's lines"), w))
+		return out
 	}
 	if row != nil {
 		s := row.stage

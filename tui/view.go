@@ -152,8 +152,8 @@ func (m Model) rightColumn(d dims) []string {
 		}
 		return []string{m.paneTitle(paneTimeline, "TIMELINE", w), fit(msg, w)}
 	}
-	rows := timelineRows(f)
-	ax := window(f.Start, f.End, m.zoom, m.pan, max(w-(1+tlLabelW+tlDurW+1), 4))
+	rows := m.rows(f)
+	ax := window(f.Start, m.flowEnd(f), m.zoom, m.pan, max(w-(1+tlLabelW+tlDurW+1), 4))
 	title := fmt.Sprintf("TIMELINE %s", sanitize.Sanitize(f.Pod.Key()))
 	if m.zoom > 1 {
 		title += fmt.Sprintf("  zoom %dx", m.zoom)
