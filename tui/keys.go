@@ -53,6 +53,7 @@ var keyTable = [][]action{
 	{
 		{bind([]string{"space"}, "space", "pause"), false, (*Model).togglePause},
 		{bind([]string{"."}, ".", "step"), false, (*Model).step},
+		{bind([]string{","}, ",", "step back"), false, (*Model).stepBack},
 		{bind([]string{">"}, ">", "faster"), false, (*Model).faster},
 		{bind([]string{"<"}, "<", "slower"), false, (*Model).slower},
 		{bind([]string{"q", "ctrl+c"}, "q", "quit"), true, (*Model).quit},

@@ -28,6 +28,9 @@ type LoadOptions struct {
 	// Every is how often a snapshot of the flows is sent while loading
 	// (0: 500ms).
 	Every time.Duration
+	// Keep keeps a copy of every record the engine reads, for a replay
+	// to build the flows again as of any time (replay.go).
+	Keep bool
 }
 
 // snapshotMsg carries the flows as of some point of the load.
@@ -42,7 +45,8 @@ type snapshotMsg struct {
 	warnings []error
 	err      error
 	notes    []error
-	runs     map[string]run // container runs by runtime ID (restarts.go)
+	runs     map[string]run   // container runs by runtime ID (restarts.go)
+	recs     []*parser.Record // with LoadOptions.Keep, the records read, once done
 }
 
 // loader runs the streaming builder in a goroutine and reports snapshots on
@@ -101,7 +105,7 @@ func (l *loader) run() {
 		l.send(snapshotMsg{err: err, done: true})
 		return
 	}
-	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, runs: map[string]run{}}
+	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, runs: map[string]run{}, keep: l.opts.Keep}
 	for _, s := range srcs {
 		if s.Size < 0 {
 			ld.total = -1
@@ -127,7 +131,9 @@ type load struct {
 	records  int64
 	dirty    bool
 	runs     map[string]run // container runs by runtime ID, from the PLEG's lines
-	done     bool           // the first pass ended: later snapshots only add lines
+	keep     bool
+	recs     []*parser.Record // with keep, a copy of every record added
+	done     bool             // the first pass ended: later snapshots only add lines
 	warnings []error
 	notes    []error // what is worth knowing but lost nothing (as the CLI's notes)
 }
@@ -137,6 +143,9 @@ func (ld *load) add(rec *parser.Record) {
 	ld.mu.Lock()
 	ld.b.Add(rec)
 	noteRun(ld.runs, rec)
+	if ld.keep {
+		ld.recs = append(ld.recs, cloneRecord(rec))
+	}
 	ld.records++
 	if end := rec.Pos.Offset + int64(rec.Pos.Length) + 1; end > ld.read[rec.Pos.Input] {
 		ld.read[rec.Pos.Input] = end
@@ -161,6 +170,7 @@ func (ld *load) snap(final bool) snapshotMsg {
 		m.read = ld.total
 		m.warnings = ld.warnings
 		m.notes = ld.notes
+		m.recs = ld.recs
 	}
 	if final {
 		m.flows = ld.b.Finish()

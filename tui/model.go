@@ -67,6 +67,7 @@ type Model struct {
 	all      *timeline.FlowList
 	srcs     []parser.Source
 	runs     map[string]run // container runs by runtime ID (restarts.go)
+	runsAt   map[string]run // the runs shown: as of the replay clock
 	loading  bool
 	read     int64
 	total    int64
@@ -101,6 +102,7 @@ type Model struct {
 	speed        float64
 	paused       bool
 	tickID       int
+	rp           *replayer // the flows built again as of the clock
 }
 
 // New returns the model; Init starts loading.
@@ -108,6 +110,7 @@ func New(o Options) Model {
 	if o.Speed <= 0 {
 		o.Speed = 20
 	}
+	o.Load.Keep = o.Load.Keep || o.Replay
 	m := Model{
 		opts:    o,
 		st:      newStyles(o.Color),
@@ -244,6 +247,7 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.opts.Replay && msg.done && wasLoading && m.clock.IsZero() {
 		m.rStart, m.rEnd = span(m.all.Items)
+		m.rp = newReplayer(msg.recs, timeline.Options{Budgets: m.opts.Load.Budgets, MaxFlows: m.opts.Load.MaxFlows}, m.opts.Redact)
 		m.clock = m.rStart
 		m.tickID++
 		cmds = append(cmds, m.tick())
@@ -258,10 +262,9 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 // refresh recomputes the items (as of the replay clock), the filter and
 // the sort, keeping the selected pod.
 func (m *Model) refresh() {
-	if m.opts.Replay && !m.clock.IsZero() {
-		m.items = asOf(m.all.Items, m.clock)
-	} else {
-		m.items = m.all.Items
+	m.items, m.runsAt = m.all.Items, m.runs
+	if m.opts.Replay && !m.clock.IsZero() && m.clock.Before(m.rEnd) && m.rp != nil {
+		m.items, m.runsAt = m.rp.asOf(m.clock)
 	}
 	m.vis = m.vis[:0]
 	vf := m.vFilter
@@ -372,14 +375,34 @@ func (m *Model) selected() *timeline.Flow {
 }
 
 // rows are the timeline's rows of f.
-func (m *Model) rows(f *timeline.Flow) []tlRow { return timelineRows(f, m.runs, m.flowEnd(f)) }
+func (m *Model) rows(f *timeline.Flow) []tlRow { return timelineRows(f, m.runsAt, m.flowEnd(f)) }
 
 // flowEnd is where f's time axis ends: its last stage, or later when the
-// flow went on (a crash loop after its first start).
+// flow went on (a crash loop after its first start: its last run seen,
+// and during replay the clock while a restarted container runs).
 func (m *Model) flowEnd(f *timeline.Flow) time.Time {
 	end := f.End
 	if d := f.Start.Add(time.Duration(f.Duration)); d.After(end) {
 		end = d
+	}
+	replaying := m.opts.Replay && !m.clock.IsZero() && m.clock.Before(m.rEnd)
+	for i := range f.Containers {
+		c := &f.Containers[i]
+		if len(c.IDs) < 2 && c.Restarts == 0 {
+			continue
+		}
+		for _, id := range c.IDs {
+			r := m.runsAt[id]
+			if r.died.After(end) {
+				end = r.died
+			}
+			if r.start.After(end) {
+				end = r.start
+			}
+			if replaying && !r.start.IsZero() && r.died.IsZero() && m.clock.After(end) {
+				end = m.clock
+			}
+		}
 	}
 	return end
 }
@@ -771,6 +794,18 @@ func (m *Model) step() tea.Cmd {
 	}
 	m.paused = true
 	m.clock = nextEvent(m.all.Items, m.clock, m.rEnd)
+	m.refresh()
+	return nil
+}
+
+// stepBack pauses and moves the replay clock back to the previous stage
+// boundary: the flows are built again up to it.
+func (m *Model) stepBack() tea.Cmd {
+	if !m.opts.Replay || m.loading {
+		return nil
+	}
+	m.paused = true
+	m.clock = prevEvent(m.all.Items, m.clock, m.rStart)
 	m.refresh()
 	return nil
 }

@@ -1,85 +1,115 @@
 package tui
 
 import (
+	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/redact"
+	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 )
 
-// VerdictInFlight is the TUI's word, during replay, for a pod whose flow
-// has not reached its end at the replay clock.
+// VerdictInFlight is the TUI's word, during replay, for a pod the log
+// could not judge yet at the replay clock (Incomplete as of then).
 const VerdictInFlight timeline.Verdict = "InFlight"
 
-// asOf returns the flows as the kubelet had seen them at t: pods that had
-// not started are dropped, stages after t are pending, stages still open
-// at t are active, and verdicts are only given to flows that had ended.
-func asOf(items []timeline.Flow, t time.Time) []timeline.Flow {
-	out := make([]timeline.Flow, 0, len(items))
-	for _, f := range items {
-		if f.Start.After(t) {
-			continue
-		}
-		if !f.End.After(t) {
-			out = append(out, f)
-			continue
-		}
-		g := f
-		g.Verdict = VerdictInFlight
-		g.StalledAt, g.Container, g.ContainerStage, g.Reason, g.Waited = "", "", "", "", 0
-		g.Diagnosis = ""
-		g.End = t
-		g.Duration = timeline.Duration(t.Sub(f.Start))
-		g.Stages, g.Stage = stagesAsOf(f.Stages, t)
-		g.Containers = make([]timeline.Container, len(f.Containers))
-		for i, c := range f.Containers {
-			c.Stages, _ = stagesAsOf(c.Stages, t)
-			g.Containers[i] = c
-		}
-		g.Evidence = evidenceAsOf(f.Evidence, t)
-		g.Events = nil
-		out = append(out, g)
-	}
-	return out
+// replayer builds the flows again as of the replay clock from the
+// records the load kept, in the log's order: every figure on screen
+// (verdict, stage, attempts, waited, restarts) is what the log had said
+// by then, never what it says later. Going forward it adds the records
+// up to the clock to the same builder; going back it starts again.
+type replayer struct {
+	recs  []*parser.Record
+	opts  timeline.Options
+	r     *redact.Redactor
+	b     *timeline.Builder
+	runs  map[string]run
+	next  int       // recs[next] is the first not added
+	clock time.Time // the clock the builder is at
+	items []timeline.Flow
 }
 
-func stagesAsOf(in []timeline.Stage, t time.Time) ([]timeline.Stage, string) {
-	out := make([]timeline.Stage, len(in))
-	last := ""
-	for i, s := range in {
-		s.Evidence = evidenceAsOf(s.Evidence, t)
-		switch {
-		case s.Status == timeline.StatusSkipped || s.Status == timeline.StatusUnknown:
-		case s.Start == nil || s.Start.After(t):
-			s.Start, s.End, s.Status, s.Duration, s.Reason, s.Attempts = nil, nil, timeline.StatusPending, 0, "", 0
-		case s.End == nil || s.End.After(t):
-			tt := t
-			s.End = &tt
-			s.Status = timeline.StatusActive
-			s.Duration = timeline.Duration(t.Sub(*s.Start))
-			if len(s.Evidence) == 0 || !hasFailure(s) {
-				s.Reason = ""
+func newReplayer(recs []*parser.Record, o timeline.Options, r *redact.Redactor) *replayer {
+	p := &replayer{recs: recs, opts: o, r: r}
+	p.reset()
+	return p
+}
+
+func (p *replayer) reset() {
+	p.b = timeline.NewBuilder(p.opts)
+	p.runs = map[string]run{}
+	p.next, p.clock, p.items = 0, time.Time{}, nil
+}
+
+// asOf returns the flows and the container runs as of t.
+func (p *replayer) asOf(t time.Time) ([]timeline.Flow, map[string]run) {
+	if p.items != nil && t.Equal(p.clock) {
+		return p.items, p.runs
+	}
+	if t.Before(p.clock) {
+		p.reset()
+	}
+	added := p.items == nil
+	for p.next < len(p.recs) && !p.recs[p.next].Time.After(t) {
+		rec := p.recs[p.next]
+		p.b.Add(rec)
+		noteRun(p.runs, rec)
+		p.next++
+		added = true
+	}
+	p.clock = t
+	if added {
+		fl := p.b.Snapshot()
+		redact.FlowList(p.r, fl)
+		for i := range fl.Items {
+			if fl.Items[i].Verdict == timeline.VerdictIncomplete {
+				fl.Items[i].Verdict = VerdictInFlight
 			}
 		}
-		if s.Status == timeline.StatusDone {
-			last = s.ID
+		p.items = fl.Items
+		if p.items == nil {
+			p.items = []timeline.Flow{}
 		}
-		out[i] = s
 	}
-	return out, last
+	return p.items, p.runs
 }
 
-// hasFailure: keep a reason during replay only once an attempt has failed
-// (Attempts counts them; the evidence is already cut at t).
-func hasFailure(s timeline.Stage) bool { return s.Attempts > 0 }
+// cloneRecord is a copy of rec that owns all its text: the parser's
+// strings are valid only until its next record (Options.Borrow).
+func cloneRecord(rec *parser.Record) *parser.Record {
+	c := *rec
+	c.Source = strings.Clone(rec.Source)
+	c.Msg = strings.Clone(rec.Msg)
+	c.Err = strings.Clone(rec.Err)
+	c.Host = strings.Clone(rec.Host)
+	c.Component = strings.Clone(rec.Component)
+	c.Pos.Input = strings.Clone(rec.Pos.Input)
+	c.Fields = cloneFields(rec.Fields)
+	return &c
+}
 
-func evidenceAsOf(in []timeline.Evidence, t time.Time) []timeline.Evidence {
-	var out []timeline.Evidence
-	for _, e := range in {
-		if e.Time.IsZero() || !e.Time.After(t) {
-			out = append(out, e)
-		}
+func cloneFields(fs []parser.Field) []parser.Field {
+	if fs == nil {
+		return nil
+	}
+	out := make([]parser.Field, len(fs))
+	for i, f := range fs {
+		out[i] = parser.Field{Key: strings.Clone(f.Key), Raw: strings.Clone(f.Raw), Value: cloneValue(f.Value)}
 	}
 	return out
+}
+
+func cloneValue(v parser.Value) parser.Value {
+	v.Str = strings.Clone(v.Str)
+	if v.List != nil {
+		l := make([]parser.Value, len(v.List))
+		for i, x := range v.List {
+			l[i] = cloneValue(x)
+		}
+		v.List = l
+	}
+	v.Obj = cloneFields(v.Obj)
+	return v
 }
 
 // span is the time range of all flows.
@@ -88,24 +118,27 @@ func span(items []timeline.Flow) (start, end time.Time) {
 		if !f.Start.IsZero() && (start.IsZero() || f.Start.Before(start)) {
 			start = f.Start
 		}
-		if f.End.After(end) {
-			end = f.End
+		e := f.End
+		if d := f.Start.Add(time.Duration(f.Duration)); d.After(e) {
+			e = d
+		}
+		if e.After(end) {
+			end = e
 		}
 	}
 	return start, end
 }
 
-// nextEvent is the first stage start or end after t, or end when none.
-func nextEvent(items []timeline.Flow, t, end time.Time) time.Time {
-	best := end
+// events are the times replay steps to: each flow's start and each
+// stage's start and end.
+func events(items []timeline.Flow, fn func(time.Time)) {
 	consider := func(p *time.Time) {
-		if p != nil && p.After(t) && p.Before(best) {
-			best = *p
+		if p != nil {
+			fn(*p)
 		}
 	}
 	for _, f := range items {
-		st := f.Start
-		consider(&st)
+		fn(f.Start)
 		for i := range f.Stages {
 			consider(f.Stages[i].Start)
 			consider(f.Stages[i].End)
@@ -117,5 +150,26 @@ func nextEvent(items []timeline.Flow, t, end time.Time) time.Time {
 			}
 		}
 	}
+}
+
+// nextEvent is the first event after t, or end when none.
+func nextEvent(items []timeline.Flow, t, end time.Time) time.Time {
+	best := end
+	events(items, func(e time.Time) {
+		if e.After(t) && e.Before(best) {
+			best = e
+		}
+	})
+	return best
+}
+
+// prevEvent is the last event before t, or start when none.
+func prevEvent(items []timeline.Flow, t, start time.Time) time.Time {
+	best := start
+	events(items, func(e time.Time) {
+		if e.Before(t) && e.After(best) {
+			best = e
+		}
+	})
 	return best
 }
