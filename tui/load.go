@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -105,7 +106,8 @@ func (l *loader) run() {
 		l.send(snapshotMsg{err: err, done: true})
 		return
 	}
-	ld := &load{b: timeline.NewBuilder(timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}), srcs: srcs, read: map[string]int64{}, runs: map[string]run{}, keep: l.opts.Keep}
+	bopts := timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}
+	ld := &load{b: timeline.NewBuilder(bopts), bopts: bopts, srcs: srcs, read: map[string]int64{}, runs: map[string]run{}, keep: l.opts.Keep}
 	for _, s := range srcs {
 		if s.Size < 0 {
 			ld.total = -1
@@ -133,6 +135,8 @@ type load struct {
 	runs     map[string]run // container runs by runtime ID, from the PLEG's lines
 	keep     bool
 	recs     []*parser.Record // with keep, a copy of every record added
+	bopts    timeline.Options // the builder's, for one started again
+	past     []byte           // the flows before a followed file started over, as JSON
 	done     bool             // the first pass ended: later snapshots only add lines
 	warnings []error
 	notes    []error // what is worth knowing but lost nothing (as the CLI's notes)
@@ -152,6 +156,57 @@ func (ld *load) add(rec *parser.Record) {
 	}
 	ld.dirty = true
 	ld.mu.Unlock()
+}
+
+// startOver ends the flows built so far and starts a new builder, when a
+// followed file starts over (rotated, truncated): what it says from then
+// on is a new start, and a pod it names again is another incarnation,
+// not more of the flow it had (which would count its attempts twice).
+// Call with mu held.
+func (ld *load) startOver() {
+	fl := ld.b.Snapshot()
+	if ld.past != nil {
+		fl = withPast(ld.past, fl)
+	}
+	if b, err := json.Marshal(fl); err == nil {
+		ld.past = b
+	}
+	ld.b = timeline.NewBuilder(ld.bopts)
+}
+
+// withPast puts the flows of before a file started over (past, a
+// FlowList as JSON) before cur's: a pod in both is an incarnation more in
+// cur. The result is the view's own (decoded afresh each time).
+func withPast(past []byte, cur *timeline.FlowList) *timeline.FlowList {
+	var old timeline.FlowList
+	if err := json.Unmarshal(past, &old); err != nil {
+		return cur
+	}
+	seen := map[string]int{}
+	for i := range old.Items {
+		k := old.Items[i].Pod.Key()
+		seen[k] = max(seen[k], max(old.Items[i].Incarnation, 1))
+	}
+	out := *cur
+	out.Items = append(old.Items, cur.Items...)
+	for i := len(old.Items); i < len(out.Items); i++ {
+		f := &out.Items[i]
+		if n := seen[f.Pod.Key()]; n > 0 {
+			f.Incarnation = max(f.Incarnation, 1) + n
+		}
+	}
+	out.Findings = append(old.Findings, cur.Findings...)
+	names := map[string]bool{}
+	for _, n := range cur.Nodes {
+		names[n.Name] = true
+	}
+	out.Nodes = append([]timeline.Node(nil), cur.Nodes...)
+	for _, n := range old.Nodes {
+		if !names[n.Name] {
+			out.Nodes = append(out.Nodes, n)
+		}
+	}
+	return &out
 }
 
 // snap judges the flows so far; call with mu held. Every snapshot but the
@@ -176,6 +231,9 @@ func (ld *load) snap(final bool) snapshotMsg {
 		m.flows = ld.b.Finish()
 	} else {
 		m.flows = ld.b.Snapshot()
+	}
+	if ld.past != nil {
+		m.flows = withPast(ld.past, m.flows)
 	}
 	if s := m.flows.Summary; s.PodLimit > 0 && ld.done {
 		// First: it is what the status line shows, and the pods on screen
@@ -301,21 +359,40 @@ func (l *loader) follow(ld *load, ends []inputEnd) {
 			}
 			year = e.last.In(loc).Year()
 		}
-		rd := parser.NewReader(&tailReader{f: f, every: l.opts.Every, stop: l.stop}, parser.Options{
+		name := e.src.Name
+		tr := &tailReader{f: f, path: e.src.Path, off: e.bytes, every: l.opts.Every, stop: l.stop}
+		popts := parser.Options{
 			Name: e.src.Name, Node: e.src.Node, Component: e.src.Component, Year: year,
 			Location: l.opts.Location, Want: ld.b.Want, NoPrescan: true,
 			StartOffset: e.bytes, StartLine: e.lines, Borrow: true, Quoted: ld.b.QuotedFields(),
-		})
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer f.Close()
+			defer func() { tr.f.Close() }()
 			for {
-				rec, err := rd.Next()
-				if err != nil {
+				rd := parser.NewReader(tr, popts)
+				for {
+					rec, err := rd.Next()
+					if err != nil {
+						break
+					}
+					ld.add(rec)
+				}
+				// The reader ends at the end of what was read before the
+				// file started over (its last line whole), or when stopped.
+				what := tr.restart
+				if what == "" {
 					return
 				}
-				ld.add(rec)
+				tr.restart = ""
+				ld.mu.Lock()
+				ld.notes = append(ld.notes, fmt.Errorf("%s was %s: reading it from its new start", name, what))
+				ld.startOver()
+				ld.dirty = true
+				ld.mu.Unlock()
+				// Positions are the new content's, from its start.
+				popts.StartOffset, popts.StartLine = 0, 0
 			}
 		}()
 	}
@@ -335,23 +412,35 @@ func compressed(path string) bool {
 	return n >= 2 && m[0] == 0x1f && m[1] == 0x8b || n == 4 && m == [4]byte{0x28, 0xb5, 0x2f, 0xfd}
 }
 
-// tailReader reads a growing file: at its end it waits for more (polling
-// every `every`) until stop is closed. A line the writer has not finished
-// is simply read on when the rest arrives.
+// tailReader reads a growing file as tail -F does: at its end it waits
+// for more (polling every `every`) until stop is closed. A line the writer
+// has not finished is simply read on when the rest arrives. When the file
+// at path is another one (rotated: renamed and created again) or shorter
+// than what was read (copy-truncated), it ends (io.EOF) with restart
+// saying which, and reads on from the new content's start: the caller
+// starts a new parser over it.
 type tailReader struct {
-	f     *os.File
-	every time.Duration
-	stop  <-chan struct{}
+	f       *os.File
+	path    string
+	off     int64 // bytes read of f
+	every   time.Duration
+	stop    <-chan struct{}
+	restart string // "rotated" or "truncated" when it ended for that
 }
 
 func (t *tailReader) Read(p []byte) (int, error) {
 	for {
 		n, err := t.f.Read(p)
 		if n > 0 {
+			t.off += int64(n)
 			return n, nil
 		}
 		if err != nil && !errors.Is(err, io.EOF) {
 			return 0, err
+		}
+		if what := t.moved(); what != "" {
+			t.restart, t.off = what, 0
+			return 0, io.EOF
 		}
 		select {
 		case <-t.stop:
@@ -359,4 +448,36 @@ func (t *tailReader) Read(p []byte) (int, error) {
 		case <-time.After(t.every):
 		}
 	}
+}
+
+// moved reopens the file when it was rotated and goes back to its start
+// when it was truncated; it says which ("" when neither).
+func (t *tailReader) moved() string {
+	if t.path == "" {
+		return ""
+	}
+	st, err := os.Stat(t.path)
+	if err != nil {
+		return "" // between the rename and the new file: wait
+	}
+	cur, err := t.f.Stat()
+	if err != nil {
+		return ""
+	}
+	if !os.SameFile(st, cur) {
+		nf, err := os.Open(t.path)
+		if err != nil {
+			return ""
+		}
+		t.f.Close()
+		t.f = nf
+		return "rotated"
+	}
+	if st.Size() < t.off {
+		if _, err := t.f.Seek(0, io.SeekStart); err != nil {
+			return ""
+		}
+		return "truncated"
+	}
+	return ""
 }

@@ -6,8 +6,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -174,4 +177,80 @@ func BenchmarkTUIFirstPods(b *testing.B) {
 		l.Close()
 	}
 	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/first-pods")
+}
+
+// -f follows as tail -F: a log renamed and created again (rotated) or
+// cut to nothing and written again (copy-truncated) is read from its new
+// start, the status says so, and the pods of the new content are shown;
+// a pod the new content starts again is another incarnation (#2).
+func TestFollowRotatedAndTruncated(t *testing.T) {
+	happy, err := os.ReadFile(corpus + "01-happy-path.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sandbox, err := os.ReadFile(corpus + "04-sandbox-failure.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "kubelet.log")
+	if err := os.WriteFile(path, sandbox, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Options{Load: LoadOptions{Paths: []string{path}, Year: 2026, Follow: true, Every: 20 * time.Millisecond}})
+	go m.ld.run()
+	defer m.ld.Close()
+	var tm tea.Model = m
+	tm, _ = tm.Update(tea.WindowSizeMsg{Width: 160, Height: 40})
+	until := func(what string, ok func(Model) bool) Model {
+		t.Helper()
+		deadline := time.After(20 * time.Second)
+		for {
+			select {
+			case msg := <-m.ld.ch:
+				tm, _ = tm.Update(msg)
+				if ok(tm.(Model)) {
+					return tm.(Model)
+				}
+			case <-deadline:
+				t.Fatalf("%s: never came:\n%s", what, screen(tm.(Model)))
+			}
+		}
+	}
+	has := func(ss ...string) func(Model) bool {
+		return func(m Model) bool {
+			s := screen(m)
+			for _, x := range ss {
+				if !strings.Contains(s, x) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	until("the first pass", has("payments-7b4d9c8f6-q9zrt", "following…"))
+
+	// Rotated: renamed, and a new file at the path.
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, happy, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	until("the rotated file's pods", has("web-7d9f8c6b5-x2kqp", "payments-7b4d9c8f6-q9zrt", "kubelet.log was rotated: reading it from its new start"))
+
+	// Copy-truncated: cut to nothing, then written again from the start,
+	// the same log as before it was rotated.
+	if err := os.Truncate(path, 0); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(100 * time.Millisecond) // as logrotate's copytruncate: the writer goes on after the cut
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(sandbox)
+	f.Close()
+	last := until("the truncated file read again", has("kubelet.log was truncated: reading it from its new start", "payments-7b4d9c8f6-q9zrt #2"))
+	t.Log("\n" + screen(last))
 }

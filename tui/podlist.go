@@ -22,11 +22,17 @@ const (
 
 // listName is the name a row shows: the name alone in the default
 // namespace, namespace/name elsewhere.
+// A pod seen again after its flow ended (a kubelet restart, a log read
+// from its start again) is another incarnation: #2, as get pods says.
 func listName(f *timeline.Flow) string {
+	n := f.Pod.Key()
 	if f.Pod.Namespace == "default" {
-		return san(f.Pod.Name)
+		n = f.Pod.Name
 	}
-	return san(f.Pod.Key())
+	if f.Incarnation > 1 {
+		n += fmt.Sprintf(" #%d", f.Incarnation)
+	}
+	return san(n)
 }
 
 // listNat are the widths the list's columns need to show every value

@@ -97,7 +97,11 @@ func (m Model) statusText() string {
 		}
 		return fmt.Sprintf(" replay %s %s  +%s/%s  %gx   space pause · . step · </> speed", state, m.clock.Format("15:04:05.000"), fmtDur(m.clock.Sub(m.rStart)), fmtDur(m.rEnd.Sub(m.rStart)), m.speed)
 	case m.opts.Load.Follow:
-		return m.st.dim.Render(fmt.Sprintf(" following… %d records", m.records))
+		s := fmt.Sprintf(" following… %d records", m.records)
+		if n := len(m.notes); n > 0 {
+			s += " · " + sanitize.Sanitize(m.opts.Redact.Text(m.notes[n-1].Error()))
+		}
+		return m.st.dim.Render(s)
 	case len(m.warnings) > 0:
 		return m.st.warn.Render(" warning: " + sanitize.Sanitize(m.opts.Redact.Text(m.warnings[0].Error())))
 	case len(m.notes) > 0:
