@@ -3,6 +3,8 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"errors"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
@@ -134,6 +136,12 @@ func tuiRun(opts *TUIOptions) error {
 	popts := []tea.ProgramOption{tea.WithOutput(ioS.RawOut())}
 	// When standard input carries the logs, bubbletea reads keys from the
 	// controlling terminal.
+	// Inputs that cannot be read are reported before the screen opens, as
+	// the other commands report them (exit 2); a load that takes longer
+	// shows its progress on the screen.
+	if err := m.Preload(2 * time.Second); err != nil {
+		return inputError(err)
+	}
 	p := tea.NewProgram(m, popts...)
 	final, err := p.Run()
 	if err != nil {
@@ -156,6 +164,16 @@ func tuiOptions(opts *TUIOptions, stdin io.Reader, loc *time.Location, budgets m
 		Load: tui.LoadOptions{
 			Paths: opts.Paths, Stdin: stdin, Year: opts.Load.Year, Location: loc,
 			Budgets: budgets, Follow: opts.Follow, MaxFlows: opts.Load.MaxPods,
+			Discover: func(paths []string, stdin io.Reader) ([]parser.Source, []error) {
+				ok, bad := ioS.checkPaths(paths)
+				var srcs []parser.Source
+				var errs []error
+				if len(ok) > 0 {
+					srcs, errs = parser.Discover(ok, stdin)
+				}
+				return srcs, append(bad, append(errs, emptyDirs(ok, srcs)...)...)
+			},
+			Judge: tuiJudge,
 		},
 		Color:    color,
 		Redact:   ioS.Redact,
@@ -165,6 +183,31 @@ func tuiOptions(opts *TUIOptions, stdin io.Reader, loc *time.Location, budgets m
 		Lines:    tuiLines(ioS, opts.Load.Year, loc),
 		Object:   tuiObject,
 	}
+}
+
+// tuiJudge judges the inputs of the TUI's first pass as Analyze judges
+// them for every other command: an input that gave nothing is a warning,
+// and when none gave anything the load stops with all of them.
+func tuiJudge(stats []parser.SourceStats, found, read []error) ([]error, error) {
+	var warnings []error
+	good := 0
+	for _, ss := range stats {
+		switch {
+		case ss.Err != nil && ss.Stats.Records+ss.Stats.Filtered == 0: // among read
+		case ss.Err != nil:
+			good++
+		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
+			warnings = append(warnings, fmt.Errorf("%s: empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)", inputName(ss.Source)))
+		case ss.Stats.Records+ss.Stats.Filtered == 0:
+			warnings = append(warnings, fmt.Errorf("%s: not a kubelet or container-runtime log (%d lines, none recognised); pass the kubelet's log (kubelet.log, journalctl -u kubelet output), or see what podflow reads with 'podflow parse --stats'", inputName(ss.Source), ss.Stats.Lines))
+		default:
+			good++
+		}
+	}
+	if good == 0 {
+		return warnings, errors.Join(append(append(append([]error(nil), found...), warnings...), read...)...)
+	}
+	return warnings, nil
 }
 
 // tuiDescribe renders `podflow describe pod` of one flow, as it prints on

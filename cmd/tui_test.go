@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -127,4 +129,26 @@ func jsonish(v any) any {
 	var out any
 	json.Unmarshal(b, &out)
 	return out
+}
+
+// Bad input is reported by tui as by get pods, before any screen opens
+// (nothing on standard output), with the same message and exit code: a
+// missing path, a file that is not a log, an empty standard input.
+func TestTUIBadInputLikeTheCLI(t *testing.T) {
+	notLog := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notLog, []byte("shopping list\neggs\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"/nonexistent"}, {notLog}, {"-"}, {"/nonexistent", notLog}} {
+		run := func(cmd ...string) (string, string, int) {
+			ioS, _, out, errOut := NewTestIO(false)
+			code := Main(ioS, append(append([]string{"podflow"}, cmd...), args...))
+			return out.String(), errOut.String(), code
+		}
+		_, wantErr, wantCode := run("get", "pods")
+		out, errOut, code := run("tui")
+		if code != wantCode || errOut != wantErr || out != "" {
+			t.Errorf("tui %v: exit %d, stderr %q, stdout %q\nget pods: exit %d, stderr %q", args, code, errOut, out, wantCode, wantErr)
+		}
+	}
 }

@@ -32,6 +32,14 @@ type LoadOptions struct {
 	// Keep keeps a copy of every record the engine reads, for a replay
 	// to build the flows again as of any time (replay.go).
 	Keep bool
+	// Discover, when set, finds the sources of Paths (the command's own
+	// checks and wording); Judge, when set, judges the first pass's
+	// inputs as the command does: warnings for inputs that gave nothing,
+	// and an error when none gave anything (which stops the load).
+	Discover func(paths []string, stdin io.Reader) ([]parser.Source, []error)
+	// Judge is given the sources' stats, Discover's errors and the read
+	// errors.
+	Judge func(stats []parser.SourceStats, found, read []error) (warnings []error, fatal error)
 }
 
 // snapshotMsg carries the flows as of some point of the load.
@@ -57,6 +65,9 @@ type loader struct {
 	ch   chan tea.Msg
 	stop chan struct{}
 	once sync.Once
+
+	started sync.Once
+	pending tea.Msg // the first message, taken by first; next returns it
 }
 
 func newLoader(o LoadOptions) *loader {
@@ -66,11 +77,33 @@ func newLoader(o LoadOptions) *loader {
 	return &loader{opts: o, ch: make(chan tea.Msg, 4), stop: make(chan struct{})}
 }
 
+// start runs the loader, once.
+func (l *loader) start() { l.started.Do(func() { go l.run() }) }
+
+// first waits up to wait for the loader's first message and keeps it for
+// next; it returns the error that stopped the load, if that came.
+func (l *loader) first(wait time.Duration) error {
+	l.start()
+	select {
+	case m := <-l.ch:
+		l.pending = m
+		if s, ok := m.(snapshotMsg); ok && s.err != nil {
+			return s.err
+		}
+	case <-time.After(wait):
+	}
+	return nil
+}
+
 // Close stops the loader.
 func (l *loader) Close() { l.once.Do(func() { close(l.stop) }) }
 
 // next is the command that waits for the loader's next message.
 func (l *loader) next() tea.Cmd {
+	if m := l.pending; m != nil {
+		l.pending = nil
+		return func() tea.Msg { return m }
+	}
 	return func() tea.Msg {
 		select {
 		case m, ok := <-l.ch:
@@ -97,7 +130,11 @@ func (l *loader) send(m tea.Msg) bool {
 // on from where each file stopped, into the same builder, as the files
 // grow. Standard input is read as it arrives.
 func (l *loader) run() {
-	srcs, errs := parser.Discover(l.opts.Paths, l.opts.Stdin)
+	discover := l.opts.Discover
+	if discover == nil {
+		discover = parser.Discover
+	}
+	srcs, errs := discover(l.opts.Paths, l.opts.Stdin)
 	if len(srcs) == 0 {
 		err := errors.Join(errs...)
 		if err == nil {
@@ -324,9 +361,18 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 	for _, ss := range mr.SourceStats() {
 		ends = append(ends, inputEnd{src: ss.Source, bytes: ss.Stats.Bytes, lines: ss.Stats.Lines, last: ss.Stats.LastTime})
 	}
+	var judged []error
+	if l.opts.Judge != nil {
+		var fatal error
+		judged, fatal = l.opts.Judge(mr.SourceStats(), errs, mr.Errors())
+		if fatal != nil {
+			l.send(snapshotMsg{err: fatal, done: true})
+			return nil, false
+		}
+	}
 	ld.mu.Lock()
 	ld.done = true
-	ld.warnings = append(append([]error(nil), errs...), mr.Errors()...)
+	ld.warnings = append(append(append([]error(nil), errs...), judged...), mr.Errors()...)
 	ld.notes = mr.Notices()
 	m := ld.snap(!l.opts.Follow)
 	ld.mu.Unlock()

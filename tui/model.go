@@ -132,9 +132,15 @@ func New(o Options) Model {
 
 // Init starts the loader goroutine.
 func (m Model) Init() tea.Cmd {
-	go m.ld.run()
+	m.ld.start()
 	return m.ld.next()
 }
+
+// Preload starts the load and waits up to wait for its first news, so
+// that inputs that cannot be read are reported before the screen opens,
+// as the CLI reports them; it returns that error. Loads that take longer
+// show their progress on the screen.
+func (m Model) Preload(wait time.Duration) error { return m.ld.first(wait) }
 
 type replayTickMsg struct{ id int }
 
