@@ -17,7 +17,9 @@ const (
 	listLead  = 3 // cursor mark, verdict icon, space
 	listTimeW = 6
 	listNodeW = 24 // the node column's widest
-	listStage = 16 // the stage column's widest but on a narrow list
+	listStage = 16 // the stage column's widest but on a wide list
+
+	listStageWide = 40 // on a wide one
 )
 
 // listName is the name a row shows: the name alone in the default
@@ -52,7 +54,7 @@ func naturalCols(items []timeline.Flow, vis []int) listNat {
 
 // width is the list's width with every column whole.
 func (n listNat) width() int {
-	return listLead + n.name + 1 + min(n.node, listNodeW) + 1 + min(n.stage, listStage) + 1 + listTimeW
+	return listLead + n.name + 1 + min(n.node, listNodeW) + 1 + min(n.stage, listStageWide) + 1 + listTimeW
 }
 
 // listCols are the widths the list is drawn at; node 0 leaves it out.
@@ -72,6 +74,12 @@ func layoutList(n listNat, w int) listCols {
 		rest -= 1 + node
 	}
 	c.name = max(rest, 8)
+	// Room left over once the name is whole goes to the stage.
+	if extra := rest - n.name; extra > 0 && n.stage > c.stage {
+		grow := min(extra, min(n.stage, listStageWide)-c.stage)
+		c.stage += grow
+		c.name -= grow
+	}
 	return c
 }
 
