@@ -415,7 +415,7 @@ func (l *loader) follow(ld *load, ends []inputEnd) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			defer func() { tr.f.Close() }()
+			defer func() { tr.mu.Lock(); tr.f.Close(); tr.mu.Unlock() }()
 			for {
 				rd := parser.NewReader(tr, popts)
 				for {
@@ -427,11 +427,10 @@ func (l *loader) follow(ld *load, ends []inputEnd) {
 				}
 				// The reader ends at the end of what was read before the
 				// file started over (its last line whole), or when stopped.
-				what := tr.restart
+				what := tr.takeRestart()
 				if what == "" {
 					return
 				}
-				tr.restart = ""
 				ld.mu.Lock()
 				ld.notes = append(ld.notes, fmt.Errorf("%s was %s: reading it from its new start", name, what))
 				ld.startOver()
@@ -471,10 +470,26 @@ type tailReader struct {
 	off     int64 // bytes read of f
 	every   time.Duration
 	stop    <-chan struct{}
-	restart string // "rotated" or "truncated" when it ended for that
+	mu      sync.Mutex
+	restart string // "rotated" or "truncated" when it ended for that: it reads nothing until taken
+}
+
+// takeRestart says whether (and why) the reader ended because the file
+// started over, and lets it read the new content.
+func (t *tailReader) takeRestart() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	r := t.restart
+	t.restart = ""
+	return r
 }
 
 func (t *tailReader) Read(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.restart != "" {
+		return 0, io.EOF // a parser reading on after its end
+	}
 	for {
 		n, err := t.f.Read(p)
 		if n > 0 {
@@ -488,11 +503,14 @@ func (t *tailReader) Read(p []byte) (int, error) {
 			t.restart, t.off = what, 0
 			return 0, io.EOF
 		}
+		t.mu.Unlock()
 		select {
 		case <-t.stop:
+			t.mu.Lock()
 			return 0, io.EOF
 		case <-time.After(t.every):
 		}
+		t.mu.Lock()
 	}
 }
 
