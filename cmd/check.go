@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/check"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -40,30 +40,8 @@ type CheckOptions struct {
 	RegressionMin time.Duration
 
 	// Resolved by RunE.
-	rules checkRules
+	rules check.Rules
 	outs  []checkOutput
-}
-
-// checkRules are the resolved rules.
-type checkRules struct {
-	failOn        map[timeline.Verdict]bool
-	failOrder     []timeline.Verdict
-	maxStartup    time.Duration
-	budgets       map[string]time.Duration
-	budgetOrder   []string
-	slo           []sloRule
-	pods          []*regexp.Regexp
-	namespaces    map[string]bool
-	ignore        []*regexp.Regexp
-	baseline      string
-	regression    float64 // fraction: 0.2
-	regressionMin time.Duration
-}
-
-type sloRule struct {
-	Pct   float64
-	Label string // p99
-	Limit time.Duration
 }
 
 type checkOutput struct {
@@ -224,7 +202,7 @@ func (o *CheckOptions) resolve(c *cobra.Command) error {
 			o.RegressionMin = d
 		}
 	}
-	r := checkRules{failOn: map[timeline.Verdict]bool{}, namespaces: map[string]bool{}, regressionMin: o.RegressionMin, baseline: o.Baseline}
+	r := check.Rules{FailOn: map[timeline.Verdict]bool{}, Namespaces: map[string]bool{}, RegressionMin: o.RegressionMin}
 	allowed := []timeline.Verdict{timeline.VerdictStalled, timeline.VerdictFailed, timeline.VerdictRejected, timeline.VerdictTerminating, timeline.VerdictIncomplete}
 	for _, v := range o.FailOn {
 		v = strings.TrimSpace(v)
@@ -234,10 +212,10 @@ func (o *CheckOptions) resolve(c *cobra.Command) error {
 		ok := false
 		for _, a := range allowed {
 			if strings.EqualFold(v, string(a)) {
-				if !r.failOn[a] {
-					r.failOrder = append(r.failOrder, a)
+				if !r.FailOn[a] {
+					r.FailOrder = append(r.FailOrder, a)
 				}
-				r.failOn[a], ok = true, true
+				r.FailOn[a], ok = true, true
 			}
 		}
 		if !ok {
@@ -247,15 +225,15 @@ func (o *CheckOptions) resolve(c *cobra.Command) error {
 	if o.MaxStartup < 0 {
 		return usageErrorf("--max-startup %v: must not be negative", o.MaxStartup)
 	}
-	r.maxStartup = o.MaxStartup
+	r.MaxStartup = o.MaxStartup
 	budgets, err := o.Load.budgets()
 	if err != nil {
 		return err
 	}
-	r.budgets = budgets
+	r.Budgets = budgets
 	for _, s := range timeline.Reference.Stages { // pipeline order
 		if _, ok := budgets[s.ID]; ok {
-			r.budgetOrder = append(r.budgetOrder, s.ID)
+			r.BudgetOrder = append(r.BudgetOrder, s.ID)
 		}
 	}
 	for _, s := range o.SLO {
@@ -272,31 +250,31 @@ func (o *CheckOptions) resolve(c *cobra.Command) error {
 		if err != nil || d <= 0 {
 			return usageErrorf("--slo %q: bad duration %q", s, v)
 		}
-		r.slo = append(r.slo, sloRule{Pct: p, Label: k, Limit: d})
+		r.SLO = append(r.SLO, check.SLORule{Pct: p, Label: k, Limit: d})
 	}
 	for _, p := range o.Pods {
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return usageErrorf("--pod %q: %v", p, err)
 		}
-		r.pods = append(r.pods, re)
+		r.Pods = append(r.Pods, re)
 	}
 	for _, n := range o.Namespaces {
-		r.namespaces[n] = true
+		r.Namespaces[n] = true
 	}
 	for _, p := range o.Ignore {
 		re, err := regexp.Compile(p)
 		if err != nil {
 			return usageErrorf("--ignore %q: %v", p, err)
 		}
-		r.ignore = append(r.ignore, re)
+		r.Ignore = append(r.Ignore, re)
 	}
 	if o.Baseline != "" {
 		pct, err := checkParsePercent(o.Regression)
 		if err != nil {
 			return usageErrorf("--regression %q: %v", o.Regression, err)
 		}
-		r.regression = pct
+		r.Regression = pct
 	}
 	o.rules = r
 	outs, err := parseCheckOutputs(o.Outputs, checkFormats)
@@ -369,50 +347,50 @@ func checkRun(opts *CheckOptions) error {
 	}
 	a.warn(opts.IO)
 	var base *timeline.FlowList
-	if opts.rules.baseline != "" {
-		base, err = readBaseline(opts.rules.baseline)
+	if opts.Baseline != "" {
+		base, err = readBaseline(opts.Baseline)
 		if err != nil {
 			return err
 		}
 	}
-	res := judge(a.Flows, opts.rules, base)
+	res := check.Judge(a.Flows, opts.rules, base)
 	for _, o := range opts.outs {
 		if err := writeCheckOutput(opts.IO, o, a, res); err != nil {
 			return err
 		}
 	}
 	switch res.ExitCode {
-	case ExitOK:
+	case check.ExitPass:
 		return nil
-	case ExitNothing:
+	case check.ExitNothing:
 		return &ExitError{Code: ExitNothing, Err: fmt.Errorf("nothing to judge: %s", strings.Join(res.Nothing, "; "))}
 	}
 	return &ExitError{Code: res.ExitCode}
 }
 
 // writeCheckOutput writes one format to its file or to standard output.
-func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *CheckResult) error {
+func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *check.Result) error {
 	var buf bytes.Buffer
 	raw := false // github: real workflow commands, escaped by writeCheckGitHub
 	switch o.Format {
 	case "text":
-		writeCheckText(&buf, res)
+		check.WriteText(&buf, res)
 	case "json":
-		if err := writeCheckJSON(&buf, res); err != nil {
+		if err := check.WriteJSON(&buf, res); err != nil {
 			return err
 		}
 	case "junit":
-		if err := writeCheckJUnit(&buf, res); err != nil {
+		if err := check.WriteJUnit(&buf, res); err != nil {
 			return err
 		}
 	case "markdown":
-		writeCheckMarkdown(&buf, res)
+		check.WriteMarkdown(&buf, res)
 	case "github":
-		writeCheckGitHub(&buf, res)
+		check.WriteGitHub(&buf, res)
 		raw = true
 		if p := ioS.Getenv("GITHUB_STEP_SUMMARY"); p != "" {
 			var md bytes.Buffer
-			writeCheckMarkdown(&md, res)
+			check.WriteMarkdown(&md, res)
 			if err := checkAppendFile(p, md.Bytes()); err != nil {
 				return fmt.Errorf("write $GITHUB_STEP_SUMMARY: %w", err)
 			}
@@ -455,12 +433,9 @@ func readBaseline(path string) (*timeline.FlowList, error) {
 	if err != nil {
 		return nil, inputError(fmt.Errorf("--baseline: %w", err))
 	}
-	var fl timeline.FlowList
-	if err := json.Unmarshal(b, &fl); err != nil {
-		return nil, inputError(fmt.Errorf("--baseline %s: not podflow JSON: %w", path, err))
+	fl, err := check.DecodeBaseline(path, b)
+	if err != nil {
+		return nil, inputError(err)
 	}
-	if fl.Kind != timeline.KindFlowList {
-		return nil, inputError(fmt.Errorf("--baseline %s: kind %q, want %s (the -o json output of podflow check)", path, fl.Kind, timeline.KindFlowList))
-	}
-	return &fl, nil
+	return fl, nil
 }

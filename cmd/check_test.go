@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podflow/podflow/internal/check"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -41,17 +42,17 @@ func TestNewCmdCheck(t *testing.T) {
 		check    func(t *testing.T, o *CheckOptions)
 	}{
 		{"defaults", []string{"x.log"}, 0, func(t *testing.T, o *CheckOptions) {
-			if len(o.rules.failOrder) != 3 || o.rules.maxStartup != 0 || len(o.outs) != 1 || o.outs[0].Format != "text" {
+			if len(o.rules.FailOrder) != 3 || o.rules.MaxStartup != 0 || len(o.outs) != 1 || o.outs[0].Format != "text" {
 				t.Errorf("rules %+v outs %+v", o.rules, o.outs)
 			}
 		}},
 		{"config", []string{"--config", cfg, "x.log"}, 0, func(t *testing.T, o *CheckOptions) {
-			if o.rules.maxStartup != 20*time.Second || o.rules.budgets["sandbox"] != 5*time.Second || len(o.rules.slo) != 1 || len(o.rules.ignore) != 1 || len(o.rules.failOrder) != 1 {
+			if o.rules.MaxStartup != 20*time.Second || o.rules.Budgets["sandbox"] != 5*time.Second || len(o.rules.SLO) != 1 || len(o.rules.Ignore) != 1 || len(o.rules.FailOrder) != 1 {
 				t.Errorf("rules %+v", o.rules)
 			}
 		}},
 		{"flags override config", []string{"--config", cfg, "--max-startup", "1m", "--budget", "sandbox=1s", "--fail-on", "Failed,Incomplete", "x.log"}, 0, func(t *testing.T, o *CheckOptions) {
-			if o.rules.maxStartup != time.Minute || o.rules.budgets["sandbox"] != time.Second || o.rules.budgets["image"] != time.Minute || len(o.rules.failOrder) != 2 {
+			if o.rules.MaxStartup != time.Minute || o.rules.Budgets["sandbox"] != time.Second || o.rules.Budgets["image"] != time.Minute || len(o.rules.FailOrder) != 2 {
 				t.Errorf("rules %+v", o.rules)
 			}
 		}},
@@ -168,9 +169,9 @@ func TestCheckJSONAndBaseline(t *testing.T) {
 	}
 	var res struct {
 		timeline.FlowList
-		Result string       `json:"result"`
-		Rules  []RuleResult `json:"rules"`
-		Pods   []PodResult  `json:"pods"`
+		Result string             `json:"result"`
+		Rules  []check.RuleResult `json:"rules"`
+		Pods   []check.PodResult  `json:"pods"`
 	}
 	b, _ := os.ReadFile(base)
 	if err := json.Unmarshal(b, &res); err != nil {
@@ -230,14 +231,14 @@ func TestCheckJUnit(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	b, _ := os.ReadFile(p)
-	var suites junitSuites
+	var suites check.JUnitSuites
 	if err := xml.Unmarshal(b, &suites); err != nil {
 		t.Fatalf("junit does not parse: %v\n%s", err, b)
 	}
 	if len(suites.Suites) != 2 || suites.Suites[0].Tests != 2 || suites.Suites[0].Failures != 1 {
 		t.Fatalf("suites: %+v", suites)
 	}
-	var pass, fail *junitCase
+	var pass, fail *check.JUnitCase
 	for i, c := range suites.Suites[0].Cases {
 		if c.Failure != nil {
 			fail = &suites.Suites[0].Cases[i]
@@ -254,56 +255,9 @@ func TestCheckJUnit(t *testing.T) {
 		t.Errorf("failing case: %+v", fail)
 	}
 
-	// Hostile text: characters XML 1.0 forbids are removed, markup escaped.
-	res := hostileResult()
-	var buf bytes.Buffer
-	if err := writeCheckJUnit(&buf, res); err != nil {
-		t.Fatal(err)
-	}
-	var back junitSuites
-	if err := xml.Unmarshal(buf.Bytes(), &back); err != nil {
-		t.Fatalf("hostile junit does not parse: %v\n%s", err, buf.String())
-	}
-	f := back.Suites[0].Cases[0].Failure
-	if f == nil || !strings.Contains(f.Text, "<script>") || strings.ContainsAny(f.Text, "\x00\x1b\x0b") || !strings.Contains(f.Text, "]]>") {
-		t.Errorf("hostile failure text: %q", f)
-	}
-}
-
-// hostileResult is a failing pod whose log text tries to break every format.
-func hostileResult() *CheckResult {
-	evil := "boom 100% done\n::set-output name=x::y\r\n::error::forged\x00\x1b[31mred\x0b]]><script>alert(1)</script> | a,b:c"
-	f := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "evil%0A::warning::x"}, Verdict: timeline.VerdictFailed,
-		StalledAt: "containers", Reason: evil, Diagnosis: "Failed: " + evil, Waited: timeline.Duration(time.Minute),
-		Evidence: []timeline.Evidence{{Input: "logs/node,1:x/kubelet.log", Line: 42, Text: evil}}}
-	fl := &timeline.FlowList{APIVersion: timeline.APIVersion, Kind: timeline.KindFlowList, Items: []timeline.Flow{f}}
-	r := checkRules{failOn: map[timeline.Verdict]bool{timeline.VerdictFailed: true}, failOrder: []timeline.Verdict{timeline.VerdictFailed}}
-	return judge(fl, r, nil)
 }
 
 func TestCheckGitHub(t *testing.T) {
-	res := hostileResult()
-	var buf bytes.Buffer
-	writeCheckGitHub(&buf, res)
-	out := buf.String()
-	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
-	if len(lines) != 1 {
-		t.Fatalf("want one annotation line, got %d:\n%s", len(lines), out)
-	}
-	for _, l := range lines {
-		if !strings.HasPrefix(l, "::error file=") {
-			t.Errorf("line does not start with the annotation: %q", l)
-		}
-		if strings.ContainsAny(l, "\r\x00\x1b") {
-			t.Errorf("raw control characters in %q", l)
-		}
-	}
-	for _, w := range []string{"file=logs/node%2C1%3Ax/kubelet.log,line=42,title=default/evil%250A%3A%3Awarning%3A%3Ax Failed", "100%25 done%0A::set-output", "y%0A::error::forgedred"} {
-		if !strings.Contains(out, w) {
-			t.Errorf("output lacks %q:\n%s", w, out)
-		}
-	}
-
 	// At most ten annotations, worst first, and the step summary.
 	dir := t.TempDir()
 	sum := filepath.Join(dir, "summary.md")
@@ -312,26 +266,12 @@ func TestCheckGitHub(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d", code)
 	}
-	lines = strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
 	if len(lines) != 10 || !strings.HasPrefix(lines[0], "::error file=") || !strings.Contains(lines[0], "api-6f5b9d7c4-pl8wz Stalled") || !strings.Contains(lines[9], "more annotations not shown") {
 		t.Errorf("annotations:\n%s", out)
 	}
 	md, _ := os.ReadFile(sum)
 	if !strings.HasPrefix(string(md), "earlier step\n### podflow check: ❌ fail") || !strings.Contains(string(md), "| Pod | Verdict | Startup | Result |") {
 		t.Errorf("step summary:\n%s", md)
-	}
-}
-
-func TestCheckMarkdownEscapes(t *testing.T) {
-	var buf bytes.Buffer
-	writeCheckMarkdown(&buf, hostileResult())
-	out := buf.String()
-	if strings.Contains(out, "<script>") || strings.Contains(out, "\x1b") || !strings.Contains(out, "&lt;script&gt;") {
-		t.Errorf("markdown not escaped:\n%s", out)
-	}
-	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "| default/evil") && strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") != 5 {
-			t.Errorf("table row broken: %q", l)
-		}
 	}
 }

@@ -1,0 +1,89 @@
+package check
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/podflow/podflow/internal/sanitize"
+)
+
+// mdCell makes log text safe in a Markdown table cell: one line, HTML
+// special characters as entities, Markdown punctuation backslash-escaped.
+func mdCell(s string) string {
+	s = sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '\\', '`', '*', '_', '[', ']', '(', ')', '#', '|', '~':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case '\t':
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func WriteMarkdown(w io.Writer, res *Result) {
+	var b bytes.Buffer
+	icon := map[string]string{"pass": "✅ pass", "fail": "❌ fail", "nothing": "⚠️ nothing to judge"}
+	fmt.Fprintf(&b, "### podflow check: %s\n\n", icon[res.Result])
+	failed := 0
+	for _, p := range res.Pods {
+		if !p.Passed {
+			failed++
+		}
+	}
+	fmt.Fprintf(&b, "%s judged, %d broke a rule", plural(len(res.Pods), "pod"), failed)
+	if len(res.Ignored) > 0 {
+		fmt.Fprintf(&b, ", %d ignored", len(res.Ignored))
+	}
+	b.WriteString(".\n\n")
+	if len(res.Rules) > 0 {
+		b.WriteString("| Rule | Status | Result |\n|---|---|---|\n")
+		for _, r := range res.Rules {
+			fmt.Fprintf(&b, "| %s %s | %s | %s |\n", mdCell(r.Rule), mdCell(r.Spec), r.Status, mdCell(r.Message))
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("| Pod | Verdict | Startup | Result |\n|---|---|---|---|\n")
+	for i, p := range Rank(res.Pods) {
+		if i == 50 {
+			fmt.Fprintf(&b, "| … %d more pods | | | |\n", len(res.Pods)-50)
+			break
+		}
+		result := "pass"
+		if !p.Passed {
+			result = "**fail**: " + mdCell(Trunc(p.headline(), 300))
+			if ev := p.Violations[0].Evidence; len(ev) > 0 {
+				result += "<br>" + mdCell(Trunc(EvidenceLine(ev[0]), 300))
+			}
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", mdCell(p.Pod.Key()), p.Verdict, p.startupText(), result)
+	}
+	if len(res.Deltas) > 0 {
+		b.WriteString("\n| Stage | Base p50 | p50 | Δ | Base p90 | p90 | Δ |\n|---|---|---|---|---|---|---|\n")
+		for _, d := range res.Deltas {
+			st := mdCell(d.Stage)
+			if d.Regression {
+				st = "**" + st + "** (regression)"
+			}
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", st,
+				FmtDur(time.Duration(d.BaseP50)), FmtDur(time.Duration(d.P50)), pct(d.DeltaP50),
+				FmtDur(time.Duration(d.BaseP90)), FmtDur(time.Duration(d.P90)), pct(d.DeltaP90))
+		}
+	}
+	b.WriteString("\n")
+	w.Write(b.Bytes())
+}

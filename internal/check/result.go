@@ -1,0 +1,94 @@
+package check
+
+import (
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+)
+
+// Result is `podflow check -o json`: the judged FlowList (pods left
+// after --pod/-n/--ignore) plus the rule results.
+type Result struct {
+	timeline.FlowList
+	Result   string       `json:"result"` // pass, fail, nothing
+	ExitCode int          `json:"exitCode"`
+	Rules    []RuleResult `json:"rules"`
+	Pods     []PodResult  `json:"pods"`
+	Ignored  []string     `json:"ignored,omitempty"`
+	Nothing  []string     `json:"nothing,omitempty"` // why there was nothing to judge
+	Deltas   []StageDelta `json:"stageDeltas,omitempty"`
+}
+
+// RuleResult is one rule's outcome.
+type RuleResult struct {
+	Rule    string             `json:"rule"` // fail-on, max-startup, budget, slo, regression
+	Spec    string             `json:"spec"` // as given: "sandbox=5s", "p99=5s"
+	Status  string             `json:"status"`
+	Message string             `json:"message"`
+	Value   *timeline.Duration `json:"value,omitempty"` // slo: the measured percentile
+	Limit   *timeline.Duration `json:"limit,omitempty"`
+	Pods    int                `json:"pods"`            // pods that broke it
+	Judged  int                `json:"judged"`          // pods (or stages) it could judge
+	Needs   string             `json:"needs,omitempty"` // the -v that would reveal what it needs
+}
+
+// PodResult is one pod's outcome.
+type PodResult struct {
+	Pod        timeline.PodRef    `json:"pod"`
+	Verdict    timeline.Verdict   `json:"verdict"`
+	Startup    *timeline.Duration `json:"startup,omitempty"` // end to end
+	SLO        *timeline.Duration `json:"slo,omitempty"`     // startup as the SLO counts it
+	Passed     bool               `json:"passed"`
+	Violations []Violation        `json:"violations,omitempty"`
+
+	// Flow is the judged flow (in Result.Items), for the outputs.
+	Flow *timeline.Flow `json:"-"`
+}
+
+// Violation is one broken rule on one pod.
+type Violation struct {
+	Rule      string              `json:"rule"`
+	Spec      string              `json:"spec"`
+	Stage     string              `json:"stage,omitempty"`
+	Container string              `json:"container,omitempty"`
+	Value     timeline.Duration   `json:"value"`
+	Limit     timeline.Duration   `json:"limit,omitempty"`
+	Message   string              `json:"message"`
+	Evidence  []timeline.Evidence `json:"evidence,omitempty"`
+}
+
+// StageDelta compares one stage's latency with the baseline.
+type StageDelta struct {
+	Stage      string            `json:"stage"`
+	BaseP50    timeline.Duration `json:"baseP50"`
+	BaseP90    timeline.Duration `json:"baseP90"`
+	P50        timeline.Duration `json:"p50"`
+	P90        timeline.Duration `json:"p90"`
+	DeltaP50   float64           `json:"deltaP50"` // fraction: 0.25 is +25%
+	DeltaP90   float64           `json:"deltaP90"`
+	Samples    int               `json:"samples"`
+	Regression bool              `json:"regression"`
+}
+
+// Rule result statuses.
+const (
+	RulePass    = "pass"
+	RuleFail    = "fail"
+	RuleUnknown = "unknown" // the log cannot show what the rule needs
+)
+
+// podStartupText is the pod's startup for display.
+func (p *PodResult) startupText() string {
+	if p.Startup == nil {
+		return "-"
+	}
+	return FmtDur(time.Duration(*p.Startup))
+}
+
+// headline is a pod's worst violation in one line.
+func (p *PodResult) headline() string {
+	if len(p.Violations) == 0 {
+		return ""
+	}
+	return p.Violations[0].Message
+}
