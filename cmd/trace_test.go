@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
+
+	"github.com/podflow/podflow/internal/trace"
 )
 
 func TestTraceChromeNesting(t *testing.T) {
@@ -14,12 +16,12 @@ func TestTraceChromeNesting(t *testing.T) {
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			var tr ChromeTrace
+			var tr trace.ChromeTrace
 			if err := json.Unmarshal([]byte(out), &tr); err != nil {
 				t.Fatal(err)
 			}
 			type key struct{ pid, tid int }
-			threads := map[key][]ChromeEvent{}
+			threads := map[key][]trace.ChromeEvent{}
 			names := map[key]bool{}
 			xs := 0
 			for _, e := range tr.TraceEvents {

@@ -1,0 +1,150 @@
+package trace
+
+import (
+	"time"
+
+	"github.com/podflow/podflow/timeline"
+)
+
+// ChromeEvent is one Trace Event.
+type ChromeEvent struct {
+	Name string         `json:"name"`
+	Cat  string         `json:"cat,omitempty"`
+	Ph   string         `json:"ph"`
+	Ts   int64          `json:"ts"`
+	Dur  *int64         `json:"dur,omitempty"`
+	Pid  int            `json:"pid"`
+	Tid  int            `json:"tid"`
+	Args map[string]any `json:"args,omitempty"`
+}
+
+// ChromeTrace is the JSON object form of a Chrome trace.
+type ChromeTrace struct {
+	TraceEvents     []ChromeEvent `json:"traceEvents"`
+	DisplayTimeUnit string        `json:"displayTimeUnit"`
+}
+
+// span is an interval in µs for one thread, before nesting is enforced.
+type span struct {
+	name     string
+	cat      string
+	from, to int64
+	args     map[string]any
+}
+
+// nestSpans makes a thread's spans strictly nested under the first one
+// (the parent) and sequential among themselves: each child is clipped to
+// the parent and starts no earlier than the previous child ended.
+func nestSpans(parent span, children []span) []span {
+	out := []span{parent}
+	prev := parent.from
+	for _, c := range children {
+		if c.from < prev {
+			c.from = prev
+		}
+		if c.to > parent.to {
+			c.to = parent.to
+		}
+		if c.to < c.from {
+			continue
+		}
+		out = append(out, c)
+		prev = c.to
+	}
+	return out
+}
+
+func stageSpans(stages []timeline.Stage, end time.Time, us func(time.Time) int64) []span {
+	var out []span
+	for _, s := range stages {
+		if s.Start == nil {
+			continue
+		}
+		e := end
+		if s.End != nil {
+			e = *s.End
+		}
+		args := map[string]any{"status": string(s.Status)}
+		if s.Attempts > 0 {
+			args["attempts"] = s.Attempts
+		}
+		if s.Reason != "" {
+			args["reason"] = oneLine(s.Reason)
+		}
+		out = append(out, span{name: s.ID, cat: "stage", from: us(*s.Start), to: us(e), args: args})
+	}
+	return out
+}
+
+func BuildChrome(flows []timeline.Flow) ChromeTrace {
+	tr := ChromeTrace{TraceEvents: []ChromeEvent{}, DisplayTimeUnit: "ms"}
+	_ = ChromeEvents(flows, func(e *ChromeEvent) error {
+		tr.TraceEvents = append(tr.TraceEvents, *e)
+		return nil
+	})
+	return tr
+}
+
+// ChromeEvents gives the events of the Chrome trace of flows to out, in
+// order, and stops at out's first error.
+func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
+	var base time.Time
+	for i := range flows {
+		if base.IsZero() || flows[i].Start.Before(base) {
+			base = flows[i].Start
+		}
+	}
+	us := func(t time.Time) int64 { return t.Sub(base).Microseconds() }
+	pids := map[string]int{}
+	nextTid := map[int]int{}
+	var err error
+	meta := func(name string, pid, tid int, args map[string]any) {
+		if err == nil {
+			err = out(&ChromeEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
+		}
+	}
+	emit := func(pid, tid int, spans []span) {
+		for _, s := range spans {
+			d := s.to - s.from
+			if err == nil {
+				err = out(&ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tid, Args: s.args})
+			}
+		}
+	}
+	for i := 0; i < len(flows) && err == nil; i++ {
+		f := &flows[i]
+		node := dash(oneLine(f.Node))
+		pid, ok := pids[node]
+		if !ok {
+			pid = len(pids) + 1
+			pids[node] = pid
+			meta("process_name", pid, 0, map[string]any{"name": node})
+			meta("process_sort_index", pid, 0, map[string]any{"sort_index": pid})
+		}
+		nextTid[pid]++
+		tid := nextTid[pid]
+		key := oneLine(f.Pod.Key())
+		meta("thread_name", pid, tid, map[string]any{"name": key})
+		meta("thread_sort_index", pid, tid, map[string]any{"sort_index": tid})
+		root := span{name: key, cat: "pod", from: us(f.Start), to: us(flowEnd(f)), args: map[string]any{
+			"verdict": string(f.Verdict), "uid": oneLine(f.Pod.UID), "stage": stageLabel(f), "reason": oneLine(f.Reason)}}
+		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, flowEnd(f), us)))
+		for _, c := range f.Containers {
+			cs := stageSpans(c.Stages, flowEnd(f), us)
+			if len(cs) == 0 {
+				continue
+			}
+			nextTid[pid]++
+			ctid := nextTid[pid]
+			meta("thread_name", pid, ctid, map[string]any{"name": key + " " + oneLine(c.Name)})
+			meta("thread_sort_index", pid, ctid, map[string]any{"sort_index": ctid})
+			cr := span{name: oneLine(c.Name), cat: "container", from: cs[0].from, to: cs[0].to, args: map[string]any{
+				"type": c.Type, "image": oneLine(c.Image), "restarts": c.Restarts}}
+			for _, s := range cs {
+				cr.from, cr.to = min(cr.from, s.from), max(cr.to, s.to)
+			}
+			emit(pid, ctid, nestSpans(cr, cs))
+		}
+	}
+	return err
+}
