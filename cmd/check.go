@@ -341,6 +341,7 @@ func checkSortedKeys(m map[string]string) []string {
 }
 
 func checkRun(opts *CheckOptions) error {
+	start := opts.IO.Now()
 	a, err := Analyze(opts.IO, opts.Paths, opts.Load)
 	if err != nil {
 		return err
@@ -354,8 +355,9 @@ func checkRun(opts *CheckOptions) error {
 		}
 	}
 	res := check.Judge(a.Flows, opts.rules, base)
+	elapsed := opts.IO.Now().Sub(start) // the analysis: JUnit's suite time
 	for _, o := range opts.outs {
-		if err := writeCheckOutput(opts.IO, o, a, res); err != nil {
+		if err := writeCheckOutput(opts.IO, o, res, elapsed); err != nil {
 			return err
 		}
 	}
@@ -369,7 +371,7 @@ func checkRun(opts *CheckOptions) error {
 }
 
 // writeCheckOutput writes one format to its file or to standard output.
-func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *check.Result) error {
+func writeCheckOutput(ioS *IO, o checkOutput, res *check.Result, elapsed time.Duration) error {
 	var buf bytes.Buffer
 	raw := false // github: real workflow commands, escaped by writeCheckGitHub
 	switch o.Format {
@@ -380,7 +382,7 @@ func writeCheckOutput(ioS *IO, o checkOutput, a *Analysis, res *check.Result) er
 			return err
 		}
 	case "junit":
-		if err := check.WriteJUnit(&buf, res); err != nil {
+		if err := check.WriteJUnit(&buf, res, elapsed); err != nil {
 			return err
 		}
 	case "markdown":

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"errors"
+	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -273,5 +275,97 @@ func TestCheckGitHub(t *testing.T) {
 	md, _ := os.ReadFile(sum)
 	if !strings.HasPrefix(string(md), "earlier step\n### podflow check: ❌ fail") || !strings.Contains(string(md), "| Pod | Verdict | Startup | Result |") {
 		t.Errorf("step summary:\n%s", md)
+	}
+}
+
+// TestCheckPointsAtCause: every output says why a pod broke a rule and
+// points at the line that shows the cause (the ConfigMap error, the
+// sandbox or BackOff failure), not at the line that measured the startup.
+func TestCheckPointsAtCause(t *testing.T) {
+	tests := []struct {
+		name string
+		log  string
+		args []string
+		line string // input:line of the cause
+		why  string // in the message
+	}{
+		{"configmap missing", "11-volume-mount-failure.log", []string{"--max-startup", "20s"}, "11-volume-mount-failure.log:761", `stage volumes failed 10 times: MountVolume.SetUp failed for volume "config" : configmap "web-config-v3" not found`},
+		{"sandbox retried", "04-sandbox-failure.log", []string{"--max-startup", "20s"}, "04-sandbox-failure.log:769", "stage sandbox failed 4 times: Failed to create pod sandbox"},
+		{"create error", "13-container-create-error.log", []string{"--max-startup", "20s"}, "13-container-create-error.log:799", "container cache stage created failed 3 times: CreateContainerError"},
+		{"slow pull", "03-slow-image-pull.log", []string{"--max-startup", "20s"}, "03-slow-image-pull.log:1649", "the slowest was container nginx stage image (20.006s)"},
+		{"crash loop back-off", "05-crashloop-backoff.log", nil, "05-crashloop-backoff.log:1466", "Back-off restarting failed container worker"},
+		{"image pull failure", "02-image-pull-failure.log", nil, "02-image-pull-failure.log:834", "Failed to pull image"},
+		{"budget", "04-sandbox-failure.log", []string{"--budget", "sandbox=5s"}, "04-sandbox-failure.log:769", "stage sandbox took"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := checkCorpus + tt.log
+			dir := t.TempDir()
+			sum := filepath.Join(dir, "summary.md")
+			xmlPath := filepath.Join(dir, "podflow.xml")
+			args := append([]string{in, "-o", "github", "-o", "junit=" + xmlPath, "-o", "text=" + filepath.Join(dir, "out.txt")}, tt.args...)
+			code, out, errOut := runCheck(t, map[string]string{"GITHUB_STEP_SUMMARY": sum}, args...)
+			if code != ExitRule {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			cause := checkCorpus + tt.line // input:line as every output names it
+			file, line, _ := strings.Cut(cause, ":")
+			first := strings.SplitN(out, "\n", 2)[0]
+			if !strings.HasPrefix(first, "::error file="+file+",line="+line+",") || !strings.Contains(first, ghEscape(tt.why)) {
+				t.Errorf("annotation does not point at %s or say %q:\n%s", tt.line, tt.why, first)
+			}
+			x, _ := os.ReadFile(xmlPath)
+			var suites check.JUnitSuites
+			if err := xml.Unmarshal(x, &suites); err != nil {
+				t.Fatal(err)
+			}
+			f := suites.Suites[0].Cases[0].Failure
+			if f == nil || !strings.Contains(f.Text, "cause: "+cause+" ") || !strings.Contains(f.Text, tt.why) {
+				t.Errorf("junit failure does not give the cause %s and %q:\n%+v", tt.line, tt.why, f)
+			}
+			md, _ := os.ReadFile(sum)
+			if !strings.Contains(string(md), "<br>"+cause+" ") {
+				t.Errorf("step summary does not show the cause %s:\n%s", tt.line, md)
+			}
+			txt, _ := os.ReadFile(filepath.Join(dir, "out.txt"))
+			if !strings.Contains(string(txt), "cause: "+cause+" ") {
+				t.Errorf("text does not show the cause %s:\n%s", tt.line, txt)
+			}
+		})
+	}
+}
+
+// ghEscape escapes a message as a workflow command's data.
+func ghEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// TestCheckJUnitTimeIsTheAnalysis: the suites' time is how long the
+// analysis took (a clock that moves a minute at each reading), not the sum
+// of the pods' startups (the 20 pods of 07-twenty-pods overlap: their sum is
+// not a duration of anything).
+func TestCheckJUnitTimeIsTheAnalysis(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "podflow.xml")
+	ioS, _, _, errOut := NewTestIO(false)
+	ioS.InTTY = true
+	now := time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)
+	ioS.Now = func() time.Time { now = now.Add(time.Minute); return now }
+	if code := Main(ioS, []string{"podflow", "check", checkCorpus + "07-twenty-pods.log", "-o", "junit=" + p}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	b, _ := os.ReadFile(p)
+	var suites check.JUnitSuites
+	if err := xml.Unmarshal(b, &suites); err != nil {
+		t.Fatal(err)
+	}
+	var sum float64
+	for _, c := range suites.Suites[0].Cases {
+		v, _ := strconv.ParseFloat(c.Time, 64)
+		sum += v
+	}
+	total, _ := strconv.ParseFloat(suites.Time, 64)
+	if total < 60 || math.Mod(total, 60) != 0 || suites.Suites[0].Time != suites.Time || suites.Suites[1].Time != "0.000" {
+		t.Errorf("suite times %s (pods %s, rules %s): want the analysis's whole minutes (the sum of startups is %.3f)",
+			suites.Time, suites.Suites[0].Time, suites.Suites[1].Time, sum)
 	}
 }

@@ -24,7 +24,7 @@ func hostileResult() *Result {
 // TestJUnitHostile: characters XML 1.0 forbids are removed, markup escaped.
 func TestJUnitHostile(t *testing.T) {
 	var buf bytes.Buffer
-	if err := WriteJUnit(&buf, hostileResult()); err != nil {
+	if err := WriteJUnit(&buf, hostileResult(), 0); err != nil {
 		t.Fatal(err)
 	}
 	var back JUnitSuites
@@ -71,5 +71,96 @@ func TestMarkdownEscapes(t *testing.T) {
 		if strings.HasPrefix(l, "| default/evil") && strings.Count(strings.ReplaceAll(l, `\|`, ""), "|") != 5 {
 			t.Errorf("table row broken: %q", l)
 		}
+	}
+}
+
+func TestFirstFailure(t *testing.T) {
+	tests := []struct {
+		lines []string
+		want  string // "" for none
+	}{
+		{[]string{"Event Pulling: Pulling image \"nginx\"", "Failed to pull image \"nginx:1.27.99\": not found"}, "Failed to pull image \"nginx:1.27.99\": not found"},
+		{[]string{"Event Started: Container started", "Event BackOff: Back-off restarting failed container worker"}, "Event BackOff: Back-off restarting failed container worker"},
+		{[]string{"Creating container in pod", "Error syncing pod, skipping: CreateContainerConfigError: configmap \"app\" not found"}, "Error syncing pod, skipping: CreateContainerConfigError: configmap \"app\" not found"},
+		{[]string{"Observed pod startup duration", "Event Pulled: Successfully pulled image"}, ""},
+	}
+	for _, tt := range tests {
+		var evs []timeline.Evidence
+		for i, l := range tt.lines {
+			evs = append(evs, timeline.Evidence{Input: "k.log", Line: int64(i + 1), Text: l})
+		}
+		got := ""
+		if ev := firstFailure(evs); ev != nil {
+			got = ev.Text
+		}
+		if got != tt.want {
+			t.Errorf("firstFailure(%q) = %q, want %q", tt.lines, got, tt.want)
+		}
+	}
+}
+
+// TestMaxStartupCause: a pod that started late because a stage was
+// retried is reported with that stage's failure line first, the startup
+// line after it; with no failure, with its slowest stage's last line.
+func TestMaxStartupCause(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	at := func(s int) *time.Time { v := t0.Add(time.Duration(s) * time.Second); return &v }
+	ev := func(line int64, text string) timeline.Evidence { return timeline.Evidence{Input: "k.log", Line: line, Text: text} }
+	startupLine := ev(90, "Observed pod startup duration")
+	flow := func(volumes timeline.Stage) timeline.Flow {
+		e2e := timeline.Duration(40 * time.Second)
+		return timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "web"}, Verdict: timeline.VerdictRunning, Start: t0, End: *at(40),
+			Stages: []timeline.Stage{
+				{ID: timeline.StSandbox, Status: timeline.StatusDone, Start: at(0), End: at(2), Duration: timeline.Duration(2 * time.Second), Evidence: []timeline.Evidence{ev(5, "Created PodSandbox for pod")}},
+				volumes,
+			},
+			Startup: &timeline.Startup{PodflowE2E: &e2e, Evidence: &startupLine}}
+	}
+	tests := []struct {
+		name      string
+		volumes   timeline.Stage
+		wantCause int64
+		wantMsg   string
+	}{
+		{"retried stage", timeline.Stage{ID: timeline.StVolumes, Status: timeline.StatusDone, Attempts: 3, Reason: `configmap "app" not found`, Start: at(2), End: at(38), Duration: timeline.Duration(36 * time.Second),
+			Evidence: []timeline.Evidence{ev(10, "Waiting for volumes"), ev(11, `MountVolume.SetUp failed for volume "config" : configmap "app" not found`), ev(60, "All volumes are attached")}},
+			11, `started in 40s, over the 30s maximum; stage volumes failed 3 times: configmap "app" not found`},
+		{"slow stage", timeline.Stage{ID: timeline.StVolumes, Status: timeline.StatusDone, Start: at(2), End: at(38), Duration: timeline.Duration(36 * time.Second),
+			Evidence: []timeline.Evidence{ev(10, "Waiting for volumes"), ev(60, "All volumes are attached")}},
+			60, "started in 40s, over the 30s maximum; the slowest was stage volumes (36s)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fl := &timeline.FlowList{Kind: timeline.KindFlowList, Items: []timeline.Flow{flow(tt.volumes)}}
+			res := Judge(fl, Rules{MaxStartup: 30 * time.Second}, nil)
+			v := res.Pods[0].Violations
+			if len(v) != 1 {
+				t.Fatalf("violations %+v", v)
+			}
+			lines := v[0].Lines()
+			if v[0].Cause == nil || v[0].Cause.Line != tt.wantCause || lines[0].Line != tt.wantCause || lines[len(lines)-1].Line != 90 || v[0].Message != tt.wantMsg {
+				t.Errorf("cause %+v, lines %+v, message %q; want line %d first, the startup line last, %q", v[0].Cause, lines, v[0].Message, tt.wantCause, tt.wantMsg)
+			}
+		})
+	}
+}
+
+func TestJUnitTime(t *testing.T) {
+	d8, d30 := timeline.Duration(8*time.Second), timeline.Duration(30*time.Second)
+	fl := &timeline.FlowList{Kind: timeline.KindFlowList, Items: []timeline.Flow{
+		{Pod: timeline.PodRef{Namespace: "a", Name: "p"}, Verdict: timeline.VerdictRunning, Startup: &timeline.Startup{PodflowE2E: &d8}},
+		{Pod: timeline.PodRef{Namespace: "a", Name: "q"}, Verdict: timeline.VerdictRunning, Startup: &timeline.Startup{PodflowE2E: &d30}},
+	}}
+	var buf bytes.Buffer
+	if err := WriteJUnit(&buf, Judge(fl, Rules{}, nil), 1500*time.Millisecond); err != nil {
+		t.Fatal(err)
+	}
+	var s JUnitSuites
+	if err := xml.Unmarshal(buf.Bytes(), &s); err != nil {
+		t.Fatal(err)
+	}
+	if s.Time != "1.500" || s.Suites[0].Time != "1.500" || s.Suites[0].Cases[0].Time != "8.000" || s.Suites[0].Cases[1].Time != "30.000" {
+		t.Errorf("times: all %s, pods %s, cases %s %s; want the analysis 1.500 and the startups 8.000 30.000",
+			s.Time, s.Suites[0].Time, s.Suites[0].Cases[0].Time, s.Suites[0].Cases[1].Time)
 	}
 }

@@ -54,7 +54,8 @@ func WriteGitHub(w io.Writer, res *Result) {
 		for _, o := range p.Violations[1:] {
 			fmt.Fprintf(&b, "\n[%s %s] %s", o.Rule, o.Spec, o.Message)
 		}
-		for i, ev := range v.Evidence {
+		// The annotation points at the line that shows the cause.
+		for i, ev := range v.Lines() {
 			if i == 0 {
 				a.file, a.line = ev.Input, ev.Line
 			}
@@ -80,7 +81,9 @@ func WriteGitHub(w io.Writer, res *Result) {
 	for _, p := range Rank(res.Pods) {
 		if p.Passed && p.Flow != nil && p.Verdict != timeline.VerdictRunning && p.Verdict != timeline.VerdictCompleted && p.Verdict != timeline.VerdictTerminated {
 			a := ghAnnotation{level: "warning", title: fmt.Sprintf("%s %s", p.Pod.Key(), p.Verdict), msg: p.Flow.Diagnosis}
-			if len(p.Flow.Evidence) > 0 {
+			if ev := firstFailure(p.Flow.Evidence); ev != nil {
+				a.file, a.line = ev.Input, ev.Line
+			} else if len(p.Flow.Evidence) > 0 {
 				a.file, a.line = p.Flow.Evidence[0].Input, p.Flow.Evidence[0].Line
 			}
 			anns = append(anns, a)

@@ -56,12 +56,15 @@ func xmlText(s string) string { return sanitize.Defuse(sanitize.XML(s)) }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.3f", d.Seconds()) }
 
-func WriteJUnit(w io.Writer, res *Result) error {
+// WriteJUnit writes res as JUnit XML: a testcase per pod (its startup as
+// its time) and one per rule. elapsed, the time the analysis took, is the
+// suites' time (test-report tools show it as the run's duration; the pods'
+// startups overlap, so their sum means nothing).
+func WriteJUnit(w io.Writer, res *Result, elapsed time.Duration) error {
 	pods := JUnitSuite{Name: "podflow pods"}
 	if !res.Summary.Start.IsZero() {
 		pods.Timestamp = res.Summary.Start.UTC().Format("2006-01-02T15:04:05")
 	}
-	var total time.Duration
 	for _, p := range res.Pods {
 		d := time.Duration(0)
 		if p.Startup != nil {
@@ -69,7 +72,6 @@ func WriteJUnit(w io.Writer, res *Result) error {
 		} else if p.Flow != nil {
 			d = time.Duration(p.Flow.Duration)
 		}
-		total += d
 		c := JUnitCase{Name: xmlText(sanitize.Sanitize(p.Pod.Key())), Classname: xmlText("podflow." + sanitize.Sanitize(p.Pod.Namespace)), Time: secs(d)}
 		if !p.Passed {
 			var b strings.Builder
@@ -83,8 +85,12 @@ func WriteJUnit(w io.Writer, res *Result) error {
 			}
 			for _, v := range p.Violations {
 				fmt.Fprintf(&b, "\n[%s %s] %s\n", v.Rule, v.Spec, v.Message)
-				for _, ev := range v.Evidence {
-					b.WriteString("  " + EvidenceLine(ev) + "\n")
+				for i, ev := range v.Lines() {
+					mark := ""
+					if i == 0 && v.Cause != nil {
+						mark = "cause: "
+					}
+					b.WriteString("  " + mark + EvidenceLine(ev) + "\n")
 				}
 			}
 			msg := p.headline()
@@ -98,7 +104,7 @@ func WriteJUnit(w io.Writer, res *Result) error {
 		}
 		pods.Cases = append(pods.Cases, c)
 	}
-	pods.Tests, pods.Time = len(pods.Cases), secs(total)
+	pods.Tests, pods.Time = len(pods.Cases), secs(elapsed)
 
 	rules := JUnitSuite{Name: "podflow rules", Time: "0.000"}
 	for _, r := range res.Rules {
@@ -114,7 +120,7 @@ func WriteJUnit(w io.Writer, res *Result) error {
 		rules.Cases = append(rules.Cases, c)
 	}
 	rules.Tests = len(rules.Cases)
-	out := JUnitSuites{Name: "podflow check", Tests: pods.Tests + rules.Tests, Failures: pods.Failures + rules.Failures, Skipped: rules.Skipped, Time: secs(total), Suites: []JUnitSuite{pods, rules}}
+	out := JUnitSuites{Name: "podflow check", Tests: pods.Tests + rules.Tests, Failures: pods.Failures + rules.Failures, Skipped: rules.Skipped, Time: secs(elapsed), Suites: []JUnitSuite{pods, rules}}
 	io.WriteString(w, xml.Header)
 	enc := xml.NewEncoder(w)
 	enc.Indent("", "  ")

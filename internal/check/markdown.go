@@ -66,7 +66,7 @@ func WriteMarkdown(w io.Writer, res *Result) {
 		result := "pass"
 		if !p.Passed {
 			result = "**fail**: " + mdCell(Trunc(p.headline(), 300))
-			if ev := p.Violations[0].Evidence; len(ev) > 0 {
+			if ev := p.Violations[0].Lines(); len(ev) > 0 {
 				result += "<br>" + mdCell(Trunc(EvidenceLine(ev[0]), 300))
 			}
 		}

@@ -47,14 +47,18 @@ type PodResult struct {
 
 // Violation is one broken rule on one pod.
 type Violation struct {
-	Rule      string              `json:"rule"`
-	Spec      string              `json:"spec"`
-	Stage     string              `json:"stage,omitempty"`
-	Container string              `json:"container,omitempty"`
-	Value     timeline.Duration   `json:"value"`
-	Limit     timeline.Duration   `json:"limit,omitempty"`
-	Message   string              `json:"message"`
-	Evidence  []timeline.Evidence `json:"evidence,omitempty"`
+	Rule      string            `json:"rule"`
+	Spec      string            `json:"spec"`
+	Stage     string            `json:"stage,omitempty"`
+	Container string            `json:"container,omitempty"`
+	Value     timeline.Duration `json:"value"`
+	Limit     timeline.Duration `json:"limit,omitempty"`
+	Message   string            `json:"message"`
+	// Cause is the line that shows why: the failure the stage logged (the
+	// ConfigMap error, the BackOff event), not only the line that measured
+	// the time. Lines puts it first.
+	Cause    *timeline.Evidence  `json:"cause,omitempty"`
+	Evidence []timeline.Evidence `json:"evidence,omitempty"`
 }
 
 // StageDelta compares one stage's latency with the baseline.

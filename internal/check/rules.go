@@ -27,7 +27,11 @@ func (res *Result) ruleFailOn(r Rules) {
 				msg += ": " + f.Reason
 			}
 		}
-		res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: f.StalledAt, Container: f.Container, Value: f.Waited, Message: msg, Evidence: f.Evidence})
+		cause := firstFailure(f.Evidence)
+		if cause == nil {
+			cause, _ = troubleCause(f)
+		}
+		res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: f.StalledAt, Container: f.Container, Value: f.Waited, Message: msg, Cause: cause, Evidence: f.Evidence})
 		rr.Pods++
 	}
 	rr.Status, rr.Message = RulePass, fmt.Sprintf("no pod is %s", orList(names))
@@ -46,12 +50,22 @@ func (res *Result) ruleMaxStartup(limit time.Duration, verb int) {
 		if d, ok := PodStartup(f); ok {
 			rr.Judged++
 			if d > limit {
-				ev := f.Evidence
+				var ev []timeline.Evidence
+				cause, why := podCause(f)
+				if cause != nil {
+					ev = append(ev, *cause)
+				}
 				if f.Startup != nil && f.Startup.Evidence != nil {
-					ev = []timeline.Evidence{*f.Startup.Evidence}
+					ev = append(ev, *f.Startup.Evidence)
+				} else if cause == nil {
+					ev = f.Evidence
+				}
+				msg := fmt.Sprintf("started in %s, over the %s maximum", FmtDur(d), FmtDur(limit))
+				if why != "" {
+					msg += "; " + why
 				}
 				res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: timeline.StRunning, Value: timeline.Duration(d), Limit: timeline.Duration(limit),
-					Message: fmt.Sprintf("started in %s, over the %s maximum", FmtDur(d), FmtDur(limit)), Evidence: ev})
+					Message: msg, Cause: cause, Evidence: ev})
 				rr.Pods++
 			}
 			continue
@@ -65,8 +79,12 @@ func (res *Result) ruleMaxStartup(limit time.Duration, verb int) {
 		// Not running (yet): it breaks the rule once it has waited longer.
 		if waited := f.End.Sub(f.Start); waited > limit {
 			rr.Judged++
+			cause := firstFailure(f.Evidence)
+			if cause == nil {
+				cause, _ = troubleCause(f)
+			}
 			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: f.StalledAt, Container: f.Container, Value: timeline.Duration(waited), Limit: timeline.Duration(limit),
-				Message: fmt.Sprintf("not running after %s (maximum %s)", FmtDur(waited), FmtDur(limit)), Evidence: f.Evidence})
+				Message: fmt.Sprintf("not running after %s (maximum %s)", FmtDur(waited), FmtDur(limit)), Cause: cause, Evidence: f.Evidence})
 			rr.Pods++
 		}
 	}
@@ -110,7 +128,7 @@ func (res *Result) ruleBudget(id string, limit time.Duration, verb int) {
 			if s.Reason != "" {
 				msg += ": " + s.Reason
 			}
-			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: id, Container: container, Value: s.Duration, Limit: timeline.Duration(limit), Message: msg, Evidence: s.Evidence})
+			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: id, Container: container, Value: s.Duration, Limit: timeline.Duration(limit), Message: msg, Cause: firstFailure(s.Evidence), Evidence: s.Evidence})
 		}
 	}
 	for i := range res.Items {

@@ -39,12 +39,17 @@ func WriteText(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "\n  %s  %s  startup %s\n", s(p.Pod.Key()), p.Verdict, p.startupText())
 		for _, v := range p.Violations {
 			fmt.Fprintf(w, "    [%s %s] %s\n", v.Rule, s(v.Spec), s(v.Message))
-			for i, ev := range v.Evidence {
+			lines := v.Lines()
+			for i, ev := range lines {
 				if i == 3 {
-					fmt.Fprintf(w, "      … %d more lines\n", len(v.Evidence)-3)
+					fmt.Fprintf(w, "      … %d more lines\n", len(lines)-3)
 					break
 				}
-				fmt.Fprintf(w, "      %s\n", s(EvidenceLine(ev)))
+				mark := ""
+				if i == 0 && v.Cause != nil {
+					mark = "cause: "
+				}
+				fmt.Fprintf(w, "      %s%s\n", mark, s(EvidenceLine(ev)))
 			}
 		}
 	}
