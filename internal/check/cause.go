@@ -2,28 +2,11 @@ package check
 
 import (
 	"fmt"
-	"regexp"
 	"time"
 
+	"github.com/podflow/podflow/internal/failure"
 	"github.com/podflow/podflow/timeline"
 )
-
-// failureText matches a log line that shows something going wrong: the
-// kubelet's errors ("Error syncing pod", "Failed to pull image"), Warning
-// events (Failed, BackOff, FailedMount, FailedCreatePodSandBox) and the
-// runtime's refusals. Lines that only mark progress (Pulling, Created,
-// Started, "Observed pod startup duration") do not match.
-var failureText = regexp.MustCompile(`(?i)error|fail|back-?off|unable|timed out|timeout|deadline exceeded|not found|denied|refused|oomkill|no such|invalid|cannot|could not|couldn't|rejected|evict|unhealthy`)
-
-// firstFailure is the first of evs that shows a failure, or nil.
-func firstFailure(evs []timeline.Evidence) *timeline.Evidence {
-	for i := range evs {
-		if failureText.MatchString(evs[i].Text) {
-			return &evs[i]
-		}
-	}
-	return nil
-}
 
 // troubled reports whether a stage failed, stalled or needed retries.
 func troubled(s *timeline.Stage) bool {
@@ -57,7 +40,7 @@ func troubleCause(f *timeline.Flow) (*timeline.Evidence, string) {
 		if !troubled(s) {
 			return nil, ""
 		}
-		ev := firstFailure(s.Evidence)
+		ev := failure.First(s.Evidence)
 		if ev == nil {
 			return nil, ""
 		}

@@ -74,31 +74,6 @@ func TestMarkdownEscapes(t *testing.T) {
 	}
 }
 
-func TestFirstFailure(t *testing.T) {
-	tests := []struct {
-		lines []string
-		want  string // "" for none
-	}{
-		{[]string{"Event Pulling: Pulling image \"nginx\"", "Failed to pull image \"nginx:1.27.99\": not found"}, "Failed to pull image \"nginx:1.27.99\": not found"},
-		{[]string{"Event Started: Container started", "Event BackOff: Back-off restarting failed container worker"}, "Event BackOff: Back-off restarting failed container worker"},
-		{[]string{"Creating container in pod", "Error syncing pod, skipping: CreateContainerConfigError: configmap \"app\" not found"}, "Error syncing pod, skipping: CreateContainerConfigError: configmap \"app\" not found"},
-		{[]string{"Observed pod startup duration", "Event Pulled: Successfully pulled image"}, ""},
-	}
-	for _, tt := range tests {
-		var evs []timeline.Evidence
-		for i, l := range tt.lines {
-			evs = append(evs, timeline.Evidence{Input: "k.log", Line: int64(i + 1), Text: l})
-		}
-		got := ""
-		if ev := firstFailure(evs); ev != nil {
-			got = ev.Text
-		}
-		if got != tt.want {
-			t.Errorf("firstFailure(%q) = %q, want %q", tt.lines, got, tt.want)
-		}
-	}
-}
-
 // TestMaxStartupCause: a pod that started late because a stage was
 // retried is reported with that stage's failure line first, the startup
 // line after it; with no failure, with its slowest stage's last line.

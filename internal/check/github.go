@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/podflow/podflow/internal/failure"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 )
@@ -81,7 +82,7 @@ func WriteGitHub(w io.Writer, res *Result) {
 	for _, p := range Rank(res.Pods) {
 		if p.Passed && p.Flow != nil && p.Verdict != timeline.VerdictRunning && p.Verdict != timeline.VerdictCompleted && p.Verdict != timeline.VerdictTerminated {
 			a := ghAnnotation{level: "warning", title: fmt.Sprintf("%s %s", p.Pod.Key(), p.Verdict), msg: p.Flow.Diagnosis}
-			if ev := firstFailure(p.Flow.Evidence); ev != nil {
+			if ev := failure.First(p.Flow.Evidence); ev != nil {
 				a.file, a.line = ev.Input, ev.Line
 			} else if len(p.Flow.Evidence) > 0 {
 				a.file, a.line = p.Flow.Evidence[0].Input, p.Flow.Evidence[0].Line

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/failure"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -27,7 +28,7 @@ func (res *Result) ruleFailOn(r Rules) {
 				msg += ": " + f.Reason
 			}
 		}
-		cause := firstFailure(f.Evidence)
+		cause := failure.First(f.Evidence)
 		if cause == nil {
 			cause, _ = troubleCause(f)
 		}
@@ -79,7 +80,7 @@ func (res *Result) ruleMaxStartup(limit time.Duration, verb int) {
 		// Not running (yet): it breaks the rule once it has waited longer.
 		if waited := f.End.Sub(f.Start); waited > limit {
 			rr.Judged++
-			cause := firstFailure(f.Evidence)
+			cause := failure.First(f.Evidence)
 			if cause == nil {
 				cause, _ = troubleCause(f)
 			}
@@ -128,7 +129,7 @@ func (res *Result) ruleBudget(id string, limit time.Duration, verb int) {
 			if s.Reason != "" {
 				msg += ": " + s.Reason
 			}
-			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: id, Container: container, Value: s.Duration, Limit: timeline.Duration(limit), Message: msg, Cause: firstFailure(s.Evidence), Evidence: s.Evidence})
+			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: id, Container: container, Value: s.Duration, Limit: timeline.Duration(limit), Message: msg, Cause: failure.First(s.Evidence), Evidence: s.Evidence})
 		}
 	}
 	for i := range res.Items {
