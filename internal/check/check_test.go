@@ -80,7 +80,9 @@ func TestMarkdownEscapes(t *testing.T) {
 func TestMaxStartupCause(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	at := func(s int) *time.Time { v := t0.Add(time.Duration(s) * time.Second); return &v }
-	ev := func(line int64, text string) timeline.Evidence { return timeline.Evidence{Input: "k.log", Line: line, Text: text} }
+	ev := func(line int64, text string) timeline.Evidence {
+		return timeline.Evidence{Input: "k.log", Line: line, Text: text}
+	}
 	startupLine := ev(90, "Observed pod startup duration")
 	flow := func(volumes timeline.Stage) timeline.Flow {
 		e2e := timeline.Duration(40 * time.Second)
