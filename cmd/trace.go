@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/failure"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/internal/trace"
 	"github.com/podflow/podflow/timeline"
@@ -37,7 +38,10 @@ func NewCmdTrace(ioS *IO, runF func(*TraceOptions) error) *cobra.Command {
 chrome://tracing open: one process per node, one thread per pod holding a
 span for the whole flow with its stages nested inside, and one thread per
 container holding that container's stages. Times are microseconds from
-the earliest flow start.
+the earliest flow start, which otherData.startTime gives as an absolute
+time (RFC 3339; startTimeUnixMicros in microseconds since the epoch). Each
+log line of a stage that shows a failed attempt or a back-off is an instant
+event on that thread ("failed attempt", "back-off"), with the line.
 
 -o otlp writes OTLP/JSON (an ExportTraceServiceRequest): one resource per
 node (service.name=kubelet, k8s.node.name), one trace per pod (trace ID
@@ -105,16 +109,17 @@ func traceRun(o *TraceOptions) error {
 	return writeChrome(w, flows)
 }
 
-// traceTrim keeps the timing of the pods the trace exports and only the
-// row of the others. Under --redact the names are matched once the flows
-// are masked, after the trim, so every pod keeps its timing.
+// traceTrim keeps the timing of the pods the trace exports (and the lines
+// that show failures, its instant events) and only the row of the others.
+// Under --redact the names are matched once the flows are masked, after
+// the trim, so every pod keeps its timing.
 func traceTrim(ioS *IO, names *PodFilter) func(*timeline.Flow) {
 	if names.Empty() || ioS.Redact != nil {
-		return timingOnly
+		return timingAndFailures
 	}
 	return func(f *timeline.Flow) {
 		if names.Match(f) {
-			timingOnly(f)
+			timingAndFailures(f)
 		} else {
 			rowOnly(f)
 		}
@@ -130,6 +135,36 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	return flowEnd(f)
 }
 
+// traceMaxFailures bounds the failure lines a stage keeps for the trace
+// (a crash loop of a day logs thousands).
+const traceMaxFailures = 50
+
+// timingAndFailures is timingOnly keeping, of each stage's evidence, the
+// lines that show a failure (at most traceMaxFailures).
+func timingAndFailures(f *timeline.Flow) {
+	keep := func(stages []timeline.Stage) [][]timeline.Evidence {
+		out := make([][]timeline.Evidence, len(stages))
+		for i := range stages {
+			out[i] = failure.Only(stages[i].Evidence, traceMaxFailures)
+		}
+		return out
+	}
+	pod := keep(f.Stages)
+	cs := make([][][]timeline.Evidence, len(f.Containers))
+	for i := range f.Containers {
+		cs[i] = keep(f.Containers[i].Stages)
+	}
+	timingOnly(f)
+	for i := range f.Stages {
+		f.Stages[i].Evidence = pod[i]
+	}
+	for i := range f.Containers {
+		for j := range f.Containers[i].Stages {
+			f.Containers[i].Stages[j].Evidence = cs[i][j]
+		}
+	}
+}
+
 // ---- Chrome Trace Event format (internal/trace builds the events) ----
 
 // buildChrome is the whole Chrome trace of flows, as writeChrome streams it.
@@ -139,7 +174,7 @@ func buildChrome(flows []timeline.Flow) trace.ChromeTrace { return trace.BuildCh
 // byte, but an event at a time, never holding them all.
 func writeChrome(w io.Writer, flows []timeline.Flow) error {
 	w = sanitize.JSONWriter(w)
-	err := streamJSONIn(w, trace.ChromeTrace{TraceEvents: []trace.ChromeEvent{}, DisplayTimeUnit: "ms"}, "traceEvents", 0, func(l *jsonList) error {
+	err := streamJSONIn(w, trace.ChromeEnvelope(flows), "traceEvents", 0, func(l *jsonList) error {
 		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.add(e) })
 	})
 	if err != nil {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/podflow/podflow/internal/trace"
 )
@@ -151,5 +153,62 @@ func TestTraceOTLP(t *testing.T) {
 	again, _, _ := runPodflow(t, false, "trace", "-o", "otlp", corpus+"v1.36.3/02-image-pull-failure.log")
 	if again != out {
 		t.Error("otlp output differs between runs")
+	}
+}
+
+// TestTraceChromeFailuresAndStart: the Chrome trace says when ts 0 is
+// (otherData.startTime, the earliest flow start) and marks each failed
+// attempt and back-off as an instant event on its pod's or container's
+// thread, at the line's time, naming the line.
+func TestTraceChromeFailuresAndStart(t *testing.T) {
+	tests := []struct {
+		log       string
+		start     string
+		name      string // of an instant
+		stage     string
+		line      string
+		instants  int // at least
+		noInstant bool
+	}{
+		{"v1.36.3/04-sandbox-failure.log", "2026-11-22T06:08:06.733484Z", trace.InstantFailed, "sandbox", "04-sandbox-failure.log:769", 4, false},
+		{"v1.36.3/05-crashloop-backoff.log", "2026-11-22T06:09:33.514244Z", trace.InstantBackOff, "started", "05-crashloop-backoff.log:1466", 3, false},
+		{"v1.36.3/01-happy-path.log", "2026-11-22T", "", "", "", 0, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.log, func(t *testing.T) {
+			out, errOut, code := runPodflow(t, false, "trace", "-o", "chrome", corpus+tt.log)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			var tr trace.ChromeTrace
+			if err := json.Unmarshal([]byte(out), &tr); err != nil {
+				t.Fatal(err)
+			}
+			start, _ := tr.OtherData["startTime"].(string)
+			micros, _ := tr.OtherData["startTimeUnixMicros"].(float64)
+			st, err := time.Parse(time.RFC3339Nano, start)
+			if !strings.HasPrefix(start, tt.start) || err != nil || st.UnixMicro() != int64(micros) {
+				t.Errorf("otherData %v: want startTime %s…, the same instant in micros", tr.OtherData, tt.start)
+			}
+			n, found := 0, false
+			for _, e := range tr.TraceEvents {
+				if e.Ph != "i" {
+					continue
+				}
+				n++
+				if e.S != "t" || e.Cat != "failure" {
+					t.Errorf("instant %+v: want thread scope, category failure", e)
+				}
+				if e.Name == tt.name && e.Args["stage"] == tt.stage && strings.HasSuffix(e.Args["line"].(string), tt.line) {
+					found = true
+				}
+			}
+			if tt.noInstant && n > 0 {
+				t.Errorf("%d instants on a log with no failure", n)
+			}
+			if !tt.noInstant && (n < tt.instants || !found) {
+				t.Errorf("%d instants (want %d or more), none %q of stage %s at %s", n, tt.instants, tt.name, tt.stage, tt.line)
+			}
+		})
 	}
 }

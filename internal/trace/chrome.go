@@ -1,8 +1,10 @@
 package trace
 
 import (
+	"strconv"
 	"time"
 
+	"github.com/podflow/podflow/internal/failure"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -15,6 +17,7 @@ type ChromeEvent struct {
 	Dur  *int64         `json:"dur,omitempty"`
 	Pid  int            `json:"pid"`
 	Tid  int            `json:"tid"`
+	S    string         `json:"s,omitempty"` // an instant event's scope: t (thread)
 	Args map[string]any `json:"args,omitempty"`
 }
 
@@ -22,6 +25,40 @@ type ChromeEvent struct {
 type ChromeTrace struct {
 	TraceEvents     []ChromeEvent `json:"traceEvents"`
 	DisplayTimeUnit string        `json:"displayTimeUnit"`
+	// OtherData is the trace's metadata (chrome://tracing shows it under
+	// Metadata): startTime, the absolute time of ts 0, which the events'
+	// times count from, as RFC 3339 and as microseconds since the epoch.
+	OtherData map[string]any `json:"otherData,omitempty"`
+}
+
+// Instant event names: a failed attempt of a stage, and a back-off.
+const (
+	InstantFailed  = "failed attempt"
+	InstantBackOff = "back-off"
+)
+
+// chromeBase is the time ts 0 stands for: the earliest flow start.
+func chromeBase(flows []timeline.Flow) time.Time {
+	var base time.Time
+	for i := range flows {
+		if base.IsZero() || flows[i].Start.Before(base) {
+			base = flows[i].Start
+		}
+	}
+	return base
+}
+
+// ChromeEnvelope is the Chrome trace of flows without its events: the
+// metadata, and an empty list ChromeEvents fills.
+func ChromeEnvelope(flows []timeline.Flow) ChromeTrace {
+	tr := ChromeTrace{TraceEvents: []ChromeEvent{}, DisplayTimeUnit: "ms"}
+	if base := chromeBase(flows); !base.IsZero() {
+		tr.OtherData = map[string]any{
+			"startTime":           base.UTC().Format(time.RFC3339Nano),
+			"startTimeUnixMicros": base.UnixMicro(),
+		}
+	}
+	return tr
 }
 
 // span is an interval in µs for one thread, before nesting is enforced.
@@ -76,8 +113,9 @@ func stageSpans(stages []timeline.Stage, end time.Time, us func(time.Time) int64
 	return out
 }
 
+// BuildChrome is the whole Chrome trace of flows.
 func BuildChrome(flows []timeline.Flow) ChromeTrace {
-	tr := ChromeTrace{TraceEvents: []ChromeEvent{}, DisplayTimeUnit: "ms"}
+	tr := ChromeEnvelope(flows)
 	_ = ChromeEvents(flows, func(e *ChromeEvent) error {
 		tr.TraceEvents = append(tr.TraceEvents, *e)
 		return nil
@@ -86,14 +124,11 @@ func BuildChrome(flows []timeline.Flow) ChromeTrace {
 }
 
 // ChromeEvents gives the events of the Chrome trace of flows to out, in
-// order, and stops at out's first error.
+// order, and stops at out's first error. A thread's spans come first, then
+// its instant events: each line of a stage that shows a failure (a failed
+// attempt, or a back-off) at the line's time, with the line.
 func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
-	var base time.Time
-	for i := range flows {
-		if base.IsZero() || flows[i].Start.Before(base) {
-			base = flows[i].Start
-		}
-	}
+	base := chromeBase(flows)
 	us := func(t time.Time) int64 { return t.Sub(base).Microseconds() }
 	pids := map[string]int{}
 	nextTid := map[int]int{}
@@ -108,6 +143,21 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 			d := s.to - s.from
 			if err == nil {
 				err = out(&ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tid, Args: s.args})
+			}
+		}
+	}
+	instants := func(pid, tid int, stages []timeline.Stage) {
+		for _, st := range stages {
+			for _, ev := range st.Evidence {
+				if ev.Time.IsZero() || !failure.Line(ev.Text) || err != nil {
+					continue
+				}
+				name := InstantFailed
+				if failure.BackOff(ev.Text) {
+					name = InstantBackOff
+				}
+				err = out(&ChromeEvent{Name: name, Cat: "failure", Ph: "i", S: "t", Ts: us(ev.Time), Pid: pid, Tid: tid, Args: map[string]any{
+					"stage": st.ID, "line": oneLine(ev.Input) + ":" + strconv.FormatInt(ev.Line, 10), "text": oneLine(ev.Text)}})
 			}
 		}
 	}
@@ -129,6 +179,7 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 		root := span{name: key, cat: "pod", from: us(f.Start), to: us(flowEnd(f)), args: map[string]any{
 			"verdict": string(f.Verdict), "uid": oneLine(f.Pod.UID), "stage": stageLabel(f), "reason": oneLine(f.Reason)}}
 		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, flowEnd(f), us)))
+		instants(pid, tid, f.Stages)
 		for _, c := range f.Containers {
 			cs := stageSpans(c.Stages, flowEnd(f), us)
 			if len(cs) == 0 {
@@ -144,6 +195,7 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 				cr.from, cr.to = min(cr.from, s.from), max(cr.to, s.to)
 			}
 			emit(pid, ctid, nestSpans(cr, cs))
+			instants(pid, ctid, c.Stages)
 		}
 	}
 	return err

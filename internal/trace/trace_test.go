@@ -3,6 +3,7 @@ package trace
 import (
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/podflow/podflow/timeline"
 )
@@ -46,5 +47,42 @@ func TestTraceID(t *testing.T) {
 	again.Incarnation = 2
 	if a, b := TraceID(static), TraceID(&again); len(a) != 32 || a == b {
 		t.Errorf("hashed trace IDs %q and %q: want 32 hex digits, one per incarnation", a, b)
+	}
+}
+
+func TestChromeInstants(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	at := func(ms int) *time.Time { v := t0.Add(time.Duration(ms) * time.Millisecond); return &v }
+	ev := func(ms int, line int64, text string) timeline.Evidence {
+		return timeline.Evidence{Input: "k.log", Line: line, Time: *at(ms), Text: text}
+	}
+	f := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "web"}, Node: "n1", Start: t0, End: *at(9000),
+		Stages: []timeline.Stage{{ID: timeline.StSandbox, Status: timeline.StatusDone, Attempts: 1, Start: at(0), End: at(3000), Evidence: []timeline.Evidence{
+			ev(100, 1, "No sandbox for pod can be found"), ev(1000, 2, "Failed to create sandbox for pod: network not ready"), ev(3000, 3, "Created PodSandbox for pod")}}},
+		Containers: []timeline.Container{{Name: "app", Stages: []timeline.Stage{{ID: timeline.CStStarted, Status: timeline.StatusFailed, Start: at(4000), End: at(9000), Evidence: []timeline.Evidence{
+			ev(5000, 9, "Event BackOff: Back-off restarting failed container app")}}}}},
+	}
+	tr := BuildChrome([]timeline.Flow{f})
+	if tr.OtherData["startTime"] != "2026-11-22T06:00:00Z" || tr.OtherData["startTimeUnixMicros"] != t0.UnixMicro() {
+		t.Errorf("otherData %v", tr.OtherData)
+	}
+	type instant struct {
+		name       string
+		ts         int64
+		tid        int
+		stage, loc string
+	}
+	var got []instant
+	for _, e := range tr.TraceEvents {
+		if e.Ph == "i" {
+			got = append(got, instant{e.Name, e.Ts, e.Tid, e.Args["stage"].(string), e.Args["line"].(string)})
+		}
+	}
+	want := []instant{{InstantFailed, 1000000, 1, "sandbox", "k.log:2"}, {InstantBackOff, 5000000, 2, "started", "k.log:9"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("instants %+v, want %+v", got, want)
+	}
+	if empty := ChromeEnvelope(nil); empty.OtherData != nil {
+		t.Errorf("a trace of no pods has a start: %v", empty.OtherData)
 	}
 }
