@@ -32,10 +32,14 @@ func NewCmdReport(ioS *IO, runF func(*ReportOptions) error) *cobra.Command {
 		Use:   "report FILE|DIR... -o report.html",
 		Short: "Write a self-contained HTML report with a Gantt chart of every pod",
 		Long: `Write one self-contained HTML file (inline CSS, JavaScript and SVG; no
-network access, no external assets): the summary, a Gantt chart of every
-pod's stages and containers' stages (hover a bar for its evidence lines,
-click a pod for its details), each stall's diagnosis and the raw evidence
-lines. Attach it to CI runs as an artifact.`,
+network access, no external assets). It leads with what needs attention:
+node findings (the kubelet's routine start-up notes are folded at the end)
+and the worst pods, failed ones red, recovered ones (running after failed
+attempts) yellow. Then a Gantt chart per node on its own time axis, with
+zoom, of each pod's stages and its containers' stages (hover a bar for its
+evidence lines, click a pod for its details), each stall's diagnosis and
+the raw evidence lines. The 300 worst pods are drawn in full; the others
+are counted under their node. Attach it to CI runs as an artifact.`,
 		Example: `  podflow report ./logs -o report.html
   podflow report kubelet.log --ignore '^kube-system/' -o - > report.html`,
 		RunE: func(c *cobra.Command, args []string) error {

@@ -149,21 +149,16 @@ func chromium() (string, error) {
 	return chromiumPath, chromiumErr
 }
 
-func TestReportBrowser(t *testing.T) {
-	bin, err := chromium()
-	if err != nil {
-		t.Fatalf("the HTML report needs a headless browser to test: %v", err)
-	}
-	dir := t.TempDir()
-	out := filepath.Join(dir, "report.html")
-	if code, errOut := runReport(t, checkCorpus+"07-twenty-pods.log", hostileLog(t, dir), checkCorpus+"02-image-pull-failure.log", "-o", out); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+// headless runs Chromium on page with args (--dump-dom, --screenshot=…)
+// in a profile of its own, failing on an error the page's scripts log.
+func headless(t *testing.T, bin, dir, page string, args ...string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
-	c := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--enable-logging=stderr", "--v=0", "--dump-dom", "file://"+out)
+	profile, _ := os.MkdirTemp(dir, "profile")
+	c := exec.CommandContext(ctx, bin, append([]string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+		"--disable-component-update", "--disable-sync", "--no-first-run", "--user-data-dir=" + profile,
+		"--enable-logging=stderr", "--v=0"}, append(args, page)...)...)
 	var stdout, stderr bytes.Buffer
 	c.Stdout, c.Stderr = &stdout, &stderr
 	if err := c.Run(); err != nil {
@@ -175,14 +170,107 @@ func TestReportBrowser(t *testing.T) {
 			t.Errorf("browser console error: %s", l)
 		}
 	}
-	dom := stdout.String()
-	if n := strings.Count(dom, `<g class="pod"`); n != 22 {
-		t.Errorf("dumped DOM has %d pod bar groups, want 22", n)
+	return stdout.String()
+}
+
+// TestReportBrowser opens the report in headless Chromium: the DOM it
+// builds (escaped log text; the trouble first; failed pods red, recovered
+// ones yellow; a chart per node whose zoom redraws the axis and the bars),
+// and a screenshot to look at (its path is logged: go test -v -run
+// TestReportBrowser ./cmd/).
+func TestReportBrowser(t *testing.T) {
+	bin, err := chromium()
+	if err != nil {
+		t.Fatalf("the HTML report needs a headless browser to test: %v", err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	if code, errOut := runReport(t, checkCorpus+"07-twenty-pods.log", hostileLog(t, dir), checkCorpus+"02-image-pull-failure.log",
+		checkCorpus+"04-sandbox-failure.log", "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	dom := headless(t, bin, dir, "file://"+out, "--dump-dom")
+	if n := strings.Count(dom, `<g class="pod"`); n != 23 {
+		t.Errorf("dumped DOM has %d pod bar groups, want 23", n)
 	}
 	if strings.Contains(dom, "<script>alert") || !strings.Contains(dom, "web-&lt;script&gt;alert(1)&amp;&lt;b&gt;") {
 		t.Errorf("hostile pod name reached the DOM unescaped")
 	}
 	if !strings.Contains(dom, "<svg") || !strings.Contains(dom, "Stalled at containers (container api, image)") {
 		t.Errorf("dumped DOM lacks the chart or the diagnosis")
+	}
+	if !strings.Contains(dom, "<title>podflow: 1 of 23 pods failed, 2 recovered</title>") {
+		t.Errorf("title: %s", regexp.MustCompile(`<title>.*?</title>`).FindString(dom))
+	}
+	attn, chart := strings.Index(dom, `id="attention"`), strings.Index(dom, `<section class="node"`)
+	if attn < 0 || chart < attn || !strings.Contains(dom[attn:chart], "api-6f5b9d7c4-pl8wz") || !strings.Contains(dom[attn:chart], "payments-7b4d9c8f6-q9zrt") {
+		t.Errorf("the page does not lead with the failed and the recovered pod")
+	}
+	if n := strings.Count(dom, `<section class="node"`); n != 4 {
+		t.Errorf("%d node charts, want 4 (one per node)", n)
+	}
+	for name, health := range map[string]string{"api-6f5b9d7c4-pl8wz": "failed", "payments-7b4d9c8f6-q9zrt": "recovered", "batch-worker-6c8d5f12-30ee6": "recovered", "batch-worker-6c8d5f01-02102": "ok"} {
+		if !regexp.MustCompile(`data-health="` + health + `">\s*<title>default/` + name).MatchString(dom) {
+			t.Errorf("%s is not drawn as %s", name, health)
+		}
+	}
+
+	// Zoomed by the link's #zoom=: the script redraws that node's axis at
+	// a finer step and moves its bars.
+	node := regexp.MustCompile(`<section class="node" id="(node-\d+)">\s*<h3>kb-node-many20`).FindStringSubmatch(dom)
+	if node == nil {
+		t.Fatal("no chart for kb-node-many20")
+	}
+	section := func(dom string) string {
+		i := strings.Index(dom, `id="`+node[1]+`"`)
+		j := strings.Index(dom[i:], "</section>")
+		return dom[i : i+j]
+	}
+	whole := section(dom)
+	zoomed := section(headless(t, bin, dir, "file://"+out+"#zoom="+node[1]+":1000:3000", "--dump-dom"))
+	if !strings.Contains(zoomed, ">+1.5s</text>") || strings.Contains(whole, ">+1.5s</text>") {
+		t.Errorf("the zoomed axis has no +1.5s mark (or the whole one has):\n%.600s", zoomed[strings.Index(zoomed, `<g class="axis">`):])
+	}
+	bar := regexp.MustCompile(`<rect class="bar st-done" x="(-?[0-9.]+)"[^>]*data-a="(\d+)"`)
+	if a, b := bar.FindStringSubmatch(whole), bar.FindStringSubmatch(zoomed); a == nil || b == nil || a[1] == b[1] || a[2] != b[2] {
+		t.Errorf("zoom did not move the bars: %v → %v", a, b)
+	}
+
+	shot := filepath.Join(os.TempDir(), "podflow-report-browser.png")
+	headless(t, bin, dir, "file://"+out, "--hide-scrollbars", "--window-size=1300,1600", "--screenshot="+shot)
+	if st, err := os.Stat(shot); err != nil || st.Size() < 10000 {
+		t.Errorf("no screenshot: %v", err)
+	}
+	t.Logf("screenshot: %s", shot)
+}
+
+// TestReportOfBigInputOpensFast: the report of a large log draws only its
+// worst pods and opens in a browser in seconds. PODFLOW_REPORT_BIG names
+// the log (bench-data/kubelet-1g.log: make bench-data); without it the
+// test is skipped.
+func TestReportOfBigInputOpensFast(t *testing.T) {
+	big := os.Getenv("PODFLOW_REPORT_BIG")
+	if big == "" {
+		t.Skip("PODFLOW_REPORT_BIG is not set")
+	}
+	bin, err := chromium()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	out := filepath.Join(dir, "report.html")
+	if code, errOut := runReport(t, big, "-o", out); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	st, _ := os.Stat(out)
+	start := time.Now()
+	dom := headless(t, bin, dir, "file://"+out, "--dump-dom")
+	took := time.Since(start)
+	t.Logf("%s: a page of %d bytes, open in %s", big, st.Size(), took)
+	if st.Size() > 10<<20 || took > 20*time.Second {
+		t.Errorf("the page is %d bytes and took %s to open", st.Size(), took)
+	}
+	if n := strings.Count(dom, `<g class="pod"`); n > 300 || !strings.Contains(dom, "more pods not drawn") {
+		t.Errorf("%d pods drawn, and no summary of the rest", n)
 	}
 }

@@ -23,19 +23,19 @@ func stageWhere(container, id string) string {
 }
 
 // podCause is the line that shows why a pod was slow, and why in words:
-// its troubleCause, or with none the last line of its slowest stage. nil
+// its TroubleCause, or with none the last line of its slowest stage. nil
 // when no stage has a line.
 func podCause(f *timeline.Flow) (*timeline.Evidence, string) {
-	if ev, why := troubleCause(f); ev != nil {
+	if ev, why := TroubleCause(f); ev != nil {
 		return ev, why
 	}
 	return slowestCause(f)
 }
 
-// troubleCause is the first failure line of f's first stage that failed,
+// TroubleCause is the first failure line of f's first stage that failed,
 // stalled or was retried (pod stages first, then each container's), and
 // that in words; nil when none logged a failure.
-func troubleCause(f *timeline.Flow) (*timeline.Evidence, string) {
+func TroubleCause(f *timeline.Flow) (*timeline.Evidence, string) {
 	try := func(s *timeline.Stage, container string) (*timeline.Evidence, string) {
 		if !troubled(s) {
 			return nil, ""

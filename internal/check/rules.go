@@ -30,7 +30,7 @@ func (res *Result) ruleFailOn(r Rules) {
 		}
 		cause := failure.First(f.Evidence)
 		if cause == nil {
-			cause, _ = troubleCause(f)
+			cause, _ = TroubleCause(f)
 		}
 		res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: f.StalledAt, Container: f.Container, Value: f.Waited, Message: msg, Cause: cause, Evidence: f.Evidence})
 		rr.Pods++
@@ -82,7 +82,7 @@ func (res *Result) ruleMaxStartup(limit time.Duration, verb int) {
 			rr.Judged++
 			cause := failure.First(f.Evidence)
 			if cause == nil {
-				cause, _ = troubleCause(f)
+				cause, _ = TroubleCause(f)
 			}
 			res.violate(i, Violation{Rule: rr.Rule, Spec: rr.Spec, Stage: f.StalledAt, Container: f.Container, Value: timeline.Duration(waited), Limit: timeline.Duration(limit),
 				Message: fmt.Sprintf("not running after %s (maximum %s)", FmtDur(waited), FmtDur(limit)), Cause: cause, Evidence: f.Evidence})

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"math"
+	"sort"
 	"strings"
 	"time"
 
@@ -19,6 +19,12 @@ var templateText string
 
 var tmpl = template.Must(template.New("report").Parse(templateText))
 
+// DefaultMaxDrawn is how many pods a report draws in full (bars, stages,
+// evidence) when Input.MaxDrawn is 0: the worst first. The others are
+// counted per node. A page of a few hundred pods opens in a browser in a
+// second; one of every pod of a 1 GiB log (70 MB) took minutes.
+const DefaultMaxDrawn = 300
+
 // Input is what a report is built from.
 type Input struct {
 	Flows *timeline.FlowList // the whole analysis: summary, findings, nodes
@@ -27,6 +33,7 @@ type Input struct {
 	// given (cmd's Analysis.ReadRaws); nil shows no raw lines.
 	ReadRaws func([]timeline.Evidence) ([][]byte, []error)
 	Version  string // podflow's, for the footer
+	MaxDrawn int    // pods drawn in full; 0: DefaultMaxDrawn
 }
 
 func (in Input) readRaws(evs []timeline.Evidence) ([][]byte, []error) {
@@ -46,54 +53,82 @@ func Write(w io.Writer, d Data) error {
 
 // Data is the report's model: everything the template shows, computed.
 type Data struct {
-	Title    string
-	Span     string
-	Version  string
-	Summary  timeline.Summary
-	Counts   []Count
-	Worst    string
-	Findings []string
-	Pods     []Pod
-	Ticks    []Tick
-	Width    int
-	Height   int
+	Title   string // short: what the page says in a tab
+	Heading string // the first line of the page
+	Inputs  string // the inputs, shortened
+	Span    string
+	Version string
+	Summary timeline.Summary
+	Counts  []Count // pods per verdict
+	Health  []Count // pods per Health (Verdict holds the Health)
+	Pods    int     // pods in the report
+
+	Attention []*Pod    // the worst pods, for the top of the page
+	Findings  []Finding // node findings worth a look
+	Routine   []Finding // the kubelet's ordinary start-up notes, kept quiet
+	Nodes     []*Node   // a chart each
+	Drawn     []*Pod    // every pod drawn in full, worst first
+	NotDrawn  int       // pods counted, not drawn
+	MaxDrawn  int
 }
 
+// Count is how many pods have a verdict (or a Health).
 type Count struct {
-	Verdict timeline.Verdict
+	Verdict string
 	N       int
 }
 
+// Finding is one node finding.
+type Finding struct {
+	Kind, Node, Time, Message string
+	Count                     int
+}
+
+// Tick is one mark of a time axis.
 type Tick struct {
 	X     float64
 	Label string
 }
 
+// Bar is one stage's bar: X and W in the chart's first (whole) view; A
+// and B its start and end in ms from the node's start, which the page's
+// zoom draws from.
 type Bar struct {
 	X, Y, W, H float64
+	A, B       int64
 	Status     string
 	Title      string
 }
 
+// Row is a container's row under its pod.
 type Row struct {
 	Label string
 	TextY float64
 	Bars  []Bar
 }
 
+// Evidence is one evidence line of a pod, and the raw line it came from.
 type Evidence struct {
 	Loc, Text, Raw string
+	Cause          bool // the line that shows why
 }
 
+// Stage is one stage of a pod's table.
 type Stage struct {
 	Name, Status, Duration, Reason string
+	Attempts                       int
 }
 
+// Pod is one pod: its row in its node's chart and its details.
 type Pod struct {
 	ID, Key, Label string
+	Node           string
 	Verdict        timeline.Verdict
-	StalledAt      string
+	Health         Health
+	Where          string // where it stopped, or the stage it recovered in
+	Waited         string
 	Diagnosis      string
+	Why            string // for a pod that recovered: what failed on the way
 	Startup        string
 	Open           bool
 	Y, H, TextY    float64
@@ -103,6 +138,20 @@ type Pod struct {
 	Stages         []Stage
 }
 
+// Node is one node's chart: its own time axis, its pods drawn in full,
+// and a line for the pods only counted.
+type Node struct {
+	ID, Name      string
+	Span          string
+	SpanMS        int64
+	Width, Height int
+	Ticks         []Tick
+	Pods          []*Pod
+	Health        []Count
+	More          string // the pods not drawn, summarised
+}
+
+// Chart geometry, in px.
 const (
 	labelW = 300.0
 	chartW = 900.0
@@ -115,134 +164,114 @@ const (
 // escapes it; this removes terminal controls and bounds its length).
 func text(s string, n int) string { return check.Trunc(sanitize.Sanitize(s), n) }
 
+// verdictRank orders verdicts as timeline.Verdicts does (worst first).
+func verdictRank(v timeline.Verdict) int {
+	for i, w := range timeline.Verdicts {
+		if w == v {
+			return i
+		}
+	}
+	return len(timeline.Verdicts)
+}
+
+// ranked is a flow with what the report sorts it by.
+type ranked struct {
+	f      *timeline.Flow
+	health Health
+}
+
+// worse orders pods worst first: by Health, verdict, then the longer wait
+// or run, then by start.
+func worse(a, b ranked) bool {
+	if ha, hb := healthRank(a.health), healthRank(b.health); ha != hb {
+		return ha < hb
+	}
+	if va, vb := verdictRank(a.f.Verdict), verdictRank(b.f.Verdict); va != vb {
+		return va < vb
+	}
+	if a.f.Duration != b.f.Duration && a.health != HealthOK {
+		return a.f.Duration > b.f.Duration
+	}
+	return a.f.Start.Before(b.f.Start)
+}
+
+// Build computes the report of in.
 func Build(in Input) Data {
 	fl, items := in.Flows, in.Items
-	d := Data{Title: text(strings.Join(fl.Summary.Inputs, ", "), 300), Version: in.Version, Summary: fl.Summary, Width: int(labelW + chartW + 20)}
+	max := in.MaxDrawn
+	if max <= 0 {
+		max = DefaultMaxDrawn
+	}
+	d := Data{Version: in.Version, Summary: fl.Summary, Pods: len(items), MaxDrawn: max}
 	d.Summary.KubeletVersion = text(d.Summary.KubeletVersion, 40)
-	counts := map[timeline.Verdict]int{}
+	d.Inputs = shortInputs(fl.Summary.Inputs)
+
+	// Rank every pod, worst first; the first max are drawn in full.
+	rs := make([]ranked, len(items))
+	verdicts, healths := map[timeline.Verdict]int{}, map[Health]int{}
 	var t0, t1 time.Time
-	for _, f := range items {
-		counts[f.Verdict]++
+	for i := range items {
+		f := &items[i]
+		rs[i] = ranked{f: f, health: healthOf(f)}
+		verdicts[f.Verdict]++
+		healths[rs[i].health]++
 		if t0.IsZero() || (!f.Start.IsZero() && f.Start.Before(t0)) {
 			t0 = f.Start
 		}
-		if e := flowEnd(&f); e.After(t1) {
+		if e := flowEnd(f); e.After(t1) {
 			t1 = e
 		}
 	}
+	sort.SliceStable(rs, func(i, j int) bool { return worse(rs[i], rs[j]) })
 	for _, v := range timeline.Verdicts {
-		if counts[v] > 0 {
-			d.Counts = append(d.Counts, Count{v, counts[v]})
+		if verdicts[v] > 0 {
+			d.Counts = append(d.Counts, Count{string(v), verdicts[v]})
 		}
 	}
+	d.Health = healthCounts(healths)
 	if !t0.IsZero() {
 		d.Span = fmt.Sprintf("%s – %s (%s)", t0.UTC().Format("2006-01-02 15:04:05"), t1.UTC().Format("15:04:05"), check.FmtDur(t1.Sub(t0)))
 	}
-	for _, fd := range fl.Findings {
-		d.Findings = append(d.Findings, text(fmt.Sprintf("%s on %s at %s: %s", fd.Kind, fd.Node, fd.Time.UTC().Format("15:04:05"), fd.Message), 400))
-	}
-	span := t1.Sub(t0)
-	if span <= 0 {
-		span = time.Second
-	}
-	x := func(t time.Time) float64 {
-		return math.Round((labelW+float64(t.Sub(t0))/float64(span)*chartW)*10) / 10
-	}
-	// Axis ticks: about eight, at a round step.
-	step := time.Second
-	for _, s := range []time.Duration{time.Second, 2 * time.Second, 5 * time.Second, 10 * time.Second, 15 * time.Second, 30 * time.Second, time.Minute, 2 * time.Minute, 5 * time.Minute, 10 * time.Minute, 30 * time.Minute, time.Hour} {
-		step = s
-		if span/s <= 8 {
-			break
+	bad := healths[HealthFailed] + healths[HealthRecovered]
+	switch {
+	case len(items) == 0:
+		d.Heading = "No pods"
+	case healths[HealthFailed] > 0:
+		d.Heading = fmt.Sprintf("%d of %s failed", healths[HealthFailed], plural(len(items), "pod"))
+		if healths[HealthRecovered] > 0 {
+			d.Heading += fmt.Sprintf(", %d recovered", healths[HealthRecovered])
 		}
+	case bad > 0:
+		d.Heading = fmt.Sprintf("%s ran; %d recovered from failures", plural(len(items), "pod"), healths[HealthRecovered])
+	default:
+		d.Heading = fmt.Sprintf("%s, none failed", plural(len(items), "pod"))
 	}
-	for o := time.Duration(0); o <= span; o += step {
-		d.Ticks = append(d.Ticks, Tick{X: x(t0.Add(o)), Label: "+" + o.String()})
+	d.Title = "podflow: " + d.Heading
+
+	for i := range fl.Findings {
+		fd := &fl.Findings[i]
+		f := Finding{Kind: text(fd.Kind, 40), Node: text(fd.Node, 253), Time: fd.Time.UTC().Format("15:04:05"), Message: text(fd.Message, 400), Count: fd.Count}
+		if routine(fd) {
+			d.Routine = append(d.Routine, f)
+		} else {
+			d.Findings = append(d.Findings, f)
+		}
 	}
 
-	ranked := append([]timeline.Flow(nil), items...)
-	rank := func(v timeline.Verdict) int {
-		for i, w := range timeline.Verdicts {
-			if w == v {
-				return i
-			}
-		}
-		return len(timeline.Verdicts)
+	// The pods drawn in full, and their evidence lines read back at once,
+	// in the inputs' order.
+	drawn := rs
+	if len(drawn) > max {
+		drawn = drawn[:max]
 	}
-	// Worst first, then by start.
-	for i := 1; i < len(ranked); i++ {
-		for j := i; j > 0; j-- {
-			a, b := &ranked[j-1], &ranked[j]
-			if rank(a.Verdict) > rank(b.Verdict) || (rank(a.Verdict) == rank(b.Verdict) && a.Start.After(b.Start)) {
-				*a, *b = *b, *a
-				continue
-			}
-			break
-		}
-	}
-	if len(ranked) > 0 && ranked[0].Diagnosis != "" && rank(ranked[0].Verdict) < rank(timeline.VerdictRunning) {
-		d.Worst = text(ranked[0].Pod.Key()+": "+ranked[0].Diagnosis, 600)
-	}
-
-	// Every pod's evidence lines, read back at once, in the inputs' order.
 	var evs []timeline.Evidence
-	for i := range ranked {
-		evs = append(evs, ranked[i].Evidence...)
+	for _, r := range drawn {
+		evs = append(evs, r.f.Evidence...)
 	}
 	raws, errs := in.readRaws(evs)
-	y := top
-	for i := range ranked {
-		f := &ranked[i]
-		p := Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 253), Verdict: f.Verdict, StalledAt: text(f.StalledAt, 64),
-			Diagnosis: text(f.Diagnosis, 2000), Startup: "-", Y: y}
-		p.Label = check.Trunc(p.Key, 40)
-		p.Open = rank(f.Verdict) < rank(timeline.VerdictRunning) && i < 5
-		if s, ok := check.PodStartup(f); ok {
-			p.Startup = check.FmtDur(s)
-		}
-		p.TextY = y + 15
-		barsFor := func(stages []timeline.Stage, top, h float64, who string) []Bar {
-			var out []Bar
-			for _, s := range stages {
-				if s.Start == nil || s.Status == timeline.StatusPending || s.Status == timeline.StatusSkipped {
-					continue
-				}
-				end := flowEnd(f)
-				if s.End != nil {
-					end = *s.End
-				}
-				x0, x1 := x(*s.Start), x(end)
-				w := math.Max(x1-x0, 2)
-				var t strings.Builder
-				fmt.Fprintf(&t, "%s%s: %s, %s", who, s.ID, s.Status, check.FmtDur(time.Duration(s.Duration)))
-				if s.Attempts > 0 {
-					fmt.Fprintf(&t, ", %d failed attempts", s.Attempts)
-				}
-				if s.Reason != "" {
-					t.WriteString("\n" + check.Trunc(s.Reason, 500))
-				}
-				for k, ev := range s.Evidence {
-					if k == 6 {
-						fmt.Fprintf(&t, "\n… %d more", len(s.Evidence)-6)
-						break
-					}
-					t.WriteString("\n" + check.Trunc(check.EvidenceLine(ev), 300))
-				}
-				out = append(out, Bar{X: x0, Y: top, W: math.Round(w*10) / 10, H: h, Status: string(s.Status), Title: sanitize.SanitizeLines(t.String())})
-			}
-			return out
-		}
-		p.Bars = barsFor(f.Stages, y+3, rowH-6, "")
-		y += rowH
-		for _, c := range f.Containers {
-			row := Row{Label: text(check.Trunc(c.Name, 30), 40), TextY: y + 11}
-			row.Bars = barsFor(c.Stages, y+2, cRowH-4, "container "+c.Name+" ")
-			p.Rows = append(p.Rows, row)
-			y += cRowH
-		}
-		p.H = y - p.Y
-		y += 4
-		for _, ev := range f.Evidence {
+	for i, r := range drawn {
+		p := podOf(i, r)
+		for _, ev := range r.f.Evidence {
 			re := Evidence{Loc: text(fmt.Sprintf("%s:%d", ev.Input, ev.Line), 400), Text: text(ev.Text, 2000)}
 			if errs[0] == nil {
 				re.Raw = text(string(raws[0]), 4000)
@@ -250,26 +279,101 @@ func Build(in Input) Data {
 			raws, errs = raws[1:], errs[1:]
 			p.Evidence = append(p.Evidence, re)
 		}
-		for _, s := range f.Stages {
-			rs := Stage{Name: s.ID, Status: string(s.Status), Duration: check.FmtDur(time.Duration(s.Duration)), Reason: text(s.Reason, 500)}
-			if s.Status == timeline.StatusUnknown && s.Reveal != "" {
-				rs.Reason = "needs " + s.Reveal
-			}
-			p.Stages = append(p.Stages, rs)
-		}
-		for _, c := range f.Containers {
-			for _, s := range c.Stages {
-				p.Stages = append(p.Stages, Stage{Name: text(c.Name, 63) + " / " + s.ID, Status: string(s.Status), Duration: check.FmtDur(time.Duration(s.Duration)), Reason: text(s.Reason, 500)})
-			}
-		}
-		d.Pods = append(d.Pods, p)
+		d.Drawn = append(d.Drawn, p)
 	}
-	d.Height = int(y + 4)
+	d.Attention = attention(d.Drawn)
+	d.NotDrawn = len(rs) - len(drawn)
+	d.Nodes = charts(rs, d.Drawn)
 	return d
 }
 
-// flowEnd is when a flow ended as its duration counts it (a flow still
-// under way when the log ends runs to the log's end), as every view draws it.
-func flowEnd(f *timeline.Flow) time.Time {
-	return f.Start.Add(time.Duration(f.Duration))
+// attention are the pods the page leads with: the worst failed ones, and
+// the worst that recovered (at most 10, up to 3 of them recovered when
+// there are as many failed ones).
+func attention(drawn []*Pod) []*Pod {
+	var failed, recovered []*Pod
+	for _, p := range drawn {
+		switch {
+		case p.Health == HealthFailed && len(failed) < 10:
+			failed = append(failed, p)
+		case p.Health == HealthRecovered && len(recovered) < 10:
+			recovered = append(recovered, p)
+		}
+	}
+	n := min(len(failed), 10-min(len(recovered), 3))
+	out := append(failed[:n:n], recovered...)
+	return out[:min(len(out), 10)]
+}
+
+// podOf is the model of the i-th pod drawn (its chart rows are laid out
+// by charts).
+func podOf(i int, r ranked) *Pod {
+	f := r.f
+	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
+		Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
+	p.Label = check.Trunc(p.Key, 40)
+	p.Open = r.health == HealthFailed && i < 5
+	if s, ok := check.PodStartup(f); ok {
+		p.Startup = check.FmtDur(s)
+	}
+	if f.StalledAt != "" {
+		p.Where = text(stageLabel(f), 200)
+		p.Waited = check.FmtDur(time.Duration(f.Waited))
+	}
+	if r.health == HealthRecovered {
+		if ev, why := check.TroubleCause(f); ev != nil {
+			p.Why = text("recovered: "+why, 600)
+		}
+	}
+	for _, s := range f.Stages {
+		rs := Stage{Name: s.ID, Status: string(s.Status), Duration: check.FmtDur(time.Duration(s.Duration)), Reason: text(s.Reason, 500), Attempts: s.Attempts}
+		if s.Status == timeline.StatusUnknown && s.Reveal != "" {
+			rs.Reason = "needs " + s.Reveal
+		}
+		p.Stages = append(p.Stages, rs)
+	}
+	for _, c := range f.Containers {
+		for _, s := range c.Stages {
+			p.Stages = append(p.Stages, Stage{Name: text(c.Name, 63) + " / " + s.ID, Status: string(s.Status), Duration: check.FmtDur(time.Duration(s.Duration)), Reason: text(s.Reason, 500), Attempts: s.Attempts})
+		}
+	}
+	return p
+}
+
+// stageLabel names where a flow stopped, as get pods' STAGE column.
+func stageLabel(f *timeline.Flow) string {
+	if f.Container != "" {
+		cs := f.ContainerStage
+		if cs == "" {
+			cs = "?"
+		}
+		return f.StalledAt + "/" + f.Container + ":" + cs
+	}
+	return f.StalledAt
+}
+
+func healthCounts(m map[Health]int) []Count {
+	var out []Count
+	for _, h := range []Health{HealthFailed, HealthRecovered, HealthOther, HealthOK} {
+		if m[h] > 0 {
+			out = append(out, Count{string(h), m[h]})
+		}
+	}
+	return out
+}
+
+// shortInputs names the inputs in a line: the first two, and how many more.
+func shortInputs(ins []string) string {
+	if len(ins) <= 2 {
+		return text(strings.Join(ins, ", "), 300)
+	}
+	return text(fmt.Sprintf("%s, %s and %d more", ins[0], ins[1], len(ins)-2), 300)
+}
+
+// plural is "1 pod", "2 pods".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }
