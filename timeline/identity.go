@@ -19,8 +19,12 @@ func refFromValue(v parser.Value) (PodRef, bool) {
 		if ns, ok := v.Get("namespace"); ok {
 			r.Namespace = ns.Str
 		}
-		if u, ok := v.Get("uid"); ok && looksLikeUID(u.Str) {
-			r.UID = u.Str // legacyEvent's involved object
+		if v.Obj != nil {
+			// legacyEvent's involved object (KObj has no UID: a JSON
+			// object, decoded on demand, is not searched for one).
+			if u, ok := v.Get("uid"); ok && looksLikeUID(u.Str) {
+				r.UID = u.Str
+			}
 		}
 		return r, r.Name != ""
 	case parser.KindString, parser.KindBare:
