@@ -107,8 +107,8 @@ func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value
 	if pod != nil {
 		// A pod field refFromValue refused: whole, it is no pod; its
 		// closing quote missing, the line was cut in it.
-		if raw := fieldRaw(rec, "pod"); len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"') {
-			if p, ok := partialFromText(raw[1:], false); ok {
+		if cutField(rec, "pod") {
+			if p, ok := partialFromText(fieldRaw(rec, "pod")[1:], false); ok {
 				return b.resolvePartial(n, p, create)
 			}
 		}
@@ -288,6 +288,9 @@ func uidOf(podUID, podID *parser.Value) string {
 // refOf is the pod reference of a record whose pod field is pod (nil when
 // it has none).
 func refOf(rec *parser.Record, pod *parser.Value) (PodRef, bool) {
+	if pod != nil && rec.Truncated && cutField(rec, "pod") {
+		return PodRef{}, false // partialPod's
+	}
 	if pod != nil {
 		if r, ok := refFromValue(*pod); ok {
 			return r, true
@@ -335,4 +338,12 @@ func allSame(refs []PodRef) bool {
 		}
 	}
 	return true
+}
+
+// cutField reports whether rec's field key is a quoted value the line
+// lost the end of (its closing quote; parser.Record.Truncated marks such
+// a record, a pager may add a '>').
+func cutField(rec *parser.Record, key string) bool {
+	raw := fieldRaw(rec, key)
+	return len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"')
 }
