@@ -23,7 +23,9 @@
 //     sandbox.go, containers.go (containers, their IDs and exit codes),
 //     pleg.go, status.go (status patches, readiness probes, startup
 //     figures), slo.go (the runtime's own times of an init container),
-//     termination.go and nodes.go (the node's own lines and problems, kept
+//     termination.go (a kill is the pod's only after a pod-level signal),
+//     probes.go (failed probes, kept on their container), eviction.go,
+//     admission.go and nodes.go (the node's own lines and problems, kept
 //     as findings). A marker with no Special needs no code of its own:
 //     admission and most volume, sandbox and termination stages are data.
 //  4. Every handler first finds the line's pod (podmanager.go, by the name

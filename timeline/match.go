@@ -65,7 +65,16 @@ type eventMarkers struct {
 }
 
 func newMatcher(p *Pipeline) *matcher {
-	m := &matcher{exact: map[string][]*Marker{}, events: map[string]eventMarkers{}}
+	msgs := 0
+	for i := range p.Markers {
+		if p.Markers[i].Msg != "" && p.Markers[i].ErrHas == "" && p.Markers[i].Event == "" {
+			msgs++
+		}
+	}
+	m := &matcher{exact: make(map[string][]*Marker, msgs), events: map[string]eventMarkers{}}
+	// Each message's markers start in one shared block (a builder is made
+	// per input in tests and benchmarks; most messages have one marker).
+	block := make([]*Marker, len(p.Markers))
 	for i := range p.Markers {
 		mk := &p.Markers[i]
 		switch {
@@ -79,7 +88,12 @@ func newMatcher(p *Pipeline) *matcher {
 			e.byMessage = e.byMessage || mk.EventMsg != ""
 			m.events[mk.Event] = e
 		case mk.Msg != "":
-			m.exact[mk.Msg] = append(m.exact[mk.Msg], mk)
+			if prev := m.exact[mk.Msg]; prev != nil {
+				m.exact[mk.Msg] = append(prev, mk)
+			} else {
+				block[i] = mk
+				m.exact[mk.Msg] = block[i : i+1 : i+1]
+			}
 		case mk.Prefix != "":
 			m.prefixes = append(m.prefixes, mk)
 			m.wantPrefixes = append(m.wantPrefixes, []byte(mk.Prefix))

@@ -307,71 +307,83 @@ var nodeEvents = map[string]string{
 }
 
 func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
-	text := rec.Msg
-	if rec.Err != "" {
-		text += ": " + rec.Err
+	// What the line says: its message, error and detail fields, read in
+	// place (these lines repeat every few seconds while the node is sick).
+	var parts [2 + len(problemKeys)]string
+	parts[0], parts[1] = rec.Msg, rec.Err
+	for i, k := range problemKeys {
+		parts[2+i] = rec.Str(k)
 	}
-	for _, k := range problemKeys {
-		if v := rec.Str(k); v != "" {
-			text += " " + k + "=" + v
+	has := func(subs ...string) bool {
+		for _, p := range parts {
+			for _, sub := range subs {
+				if p != "" && strings.Contains(p, sub) {
+					return true
+				}
+			}
 		}
+		return false
 	}
+	var kinds [8]string
+	found := kinds[:0]
 	if strings.HasPrefix(rec.Msg, "Recording ") {
 		// Recording event message for node (event=NodeNotReady), ≤1.20
 		// Recording NodeNotReady event message for node x.
-		ev := rec.Str("event")
+		ev := parts[len(parts)-1]
 		if ev == "" {
 			ev, _, _ = strings.Cut(strings.TrimPrefix(rec.Msg, "Recording "), " ")
 		}
 		if kind := nodeEvents[ev]; kind != "" {
-			b.finding(n, kind, rec, text, false)
+			found = append(found, kind)
 		}
-		return
-	}
-	found := false
-	add := func(kind string) {
-		found = true
-		b.finding(n, kind, rec, text, false)
-	}
-	if strings.HasPrefix(rec.Msg, "Node became not ready") {
-		add("NodeNotReady")
-	}
-	if strings.Contains(text, "PLEG is not healthy") && !strings.Contains(text, "pleg has yet to be successful") {
-		// "has yet to be successful" is every kubelet's start-up, not a fault.
-		n.plegBad = true
-		add("PLEGUnhealthy")
-	}
-	if hasAny(text, "network not ready", "NetworkReady=false", "cni config uninitialized", "cni plugin not initialized", "network plugin is not ready", "cni config") {
-		add("NetworkNotReady")
-	}
-	if hasAny(text, "runtime not ready", "RuntimeReady=false", "container runtime is down", "from runtime service failed") {
-		add("RuntimeDown")
-	}
-	for _, kind := range pressureKinds {
-		if strings.Contains(text, kind) {
-			add(kind)
+	} else {
+		if strings.HasPrefix(rec.Msg, "Node became not ready") {
+			found = append(found, "NodeNotReady")
+		}
+		if has("PLEG is not healthy") && !has("pleg has yet to be successful") {
+			// "has yet to be successful" is every kubelet's start-up, not a fault.
+			n.plegBad = true
+			found = append(found, "PLEGUnhealthy")
+		}
+		if has("network not ready", "NetworkReady=false", "cni config", "cni plugin not initialized", "network plugin is not ready") {
+			found = append(found, "NetworkNotReady")
+		}
+		if has("runtime not ready", "RuntimeReady=false", "container runtime is down", "from runtime service failed") {
+			found = append(found, "RuntimeDown")
+		}
+		for _, kind := range pressureKinds {
+			if has(kind) {
+				found = append(found, kind)
+			}
+		}
+		switch {
+		case len(found) > 0:
+		case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
+			found = append(found, "SyncLoopSkipped")
+		default:
+			found = append(found, "RuntimeDown")
 		}
 	}
-	switch {
-	case found:
-	case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
-		add("SyncLoopSkipped")
-	default:
-		add("RuntimeDown")
+	for _, kind := range found {
+		msg := ""
+		if n.findings[kind] == nil {
+			// The message is made once, for the finding's first line.
+			msg = rec.Msg
+			if rec.Err != "" {
+				msg += ": " + rec.Err
+			}
+			for i, k := range problemKeys {
+				if v := parts[2+i]; v != "" {
+					msg += " " + k + "=" + v
+				}
+			}
+		}
+		b.finding(n, kind, rec, msg, false)
 	}
 }
 
 // pressureKinds are the node conditions of a resource under pressure.
 var pressureKinds = [...]string{"MemoryPressure", "DiskPressure", "PIDPressure"}
-
-func hasAny(s string, subs ...string) bool {
-	for _, sub := range subs {
-		if strings.Contains(s, sub) {
-			return true
-		}
-	}
-	return false
-}
 
 // finding records a node problem of kind at rec: once per node, or, when
 // newEach, each time (a restart). It returns the finding's key.
