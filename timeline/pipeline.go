@@ -236,10 +236,6 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Retry, Event: "BackOff", EventMsg: "Back-off restarting failed container", V: 3, Versions: "all"},
 		{Stage: CStStarted, Container: true, Effect: Observe, Event: "Failed", EventMsg: "Error: ", V: 3, Versions: "all"}, // create or start: the sync error says which
 		{Stage: CStStarted, Container: true, Effect: Fail, Event: "FailedPostStartHook", V: 3, Versions: "all"},
-		// ≤1.20 prober.go: "%s probe for %q failed (%v): %s" and "… errored: %v", the container as name_ns(uid):container; what a probe means is probes'.
-		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Liveness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
-		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Readiness probe for ", V: 1, Versions: "≤1.20", Keys: "name_ns(uid):container"},
-		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "1.16–1.20", Keys: "name_ns(uid):container"},
 		// The runtime manager's own report of a container it could not start
 		// (kuberuntime_manager.go SyncPod, start): the stage is its Reason's,
 		// as in "Error syncing pod".
@@ -261,7 +257,7 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Probe errored", V: 1, Versions: "1.21+", Keys: "err, probeType, pod, podUID, containerName", Special: SpecialProbe},
 		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Liveness probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
 		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Readiness probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
-		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "≤1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
+		{Stage: CStStarted, Container: true, Effect: Observe, Prefix: "Startup probe for ", V: 1, Versions: "1.16–1.20", Keys: "\"name_ns(uid):container\" failed (failure): output", Special: SpecialProbe},
 		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Message for Container of pod", V: 2, Versions: "1.21+", Keys: "containerName, containerStatusID, pod, containerMessage", Special: SpecialProbe},
 
 		// Eviction (eviction_manager.go): node pressure, the ranking, the evicted pod.

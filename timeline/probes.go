@@ -184,7 +184,8 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 			text += ")"
 		}
 		switch {
-		case fl.Verdict == VerdictRunning && fl.Container == "" && p.kind != "Readiness":
+		case (fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete && fl.Reason == "") && fl.Container == "" && p.kind != "Readiness":
+			// A running pod's trouble, or all a short log shows of one.
 			fl.Container, fl.ContainerStage, fl.Reason = name, CStStarted, text
 			fl.Evidence = p.evidence
 		case fl.Verdict == VerdictFailed && fl.Container == name && fl.StalledAt == StRunning && p.kind != "Readiness":
