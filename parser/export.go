@@ -68,6 +68,7 @@ type heldLine struct {
 	line   int64
 	start  int64 // offset in the input
 	phys   int
+	pre    int // bytes of the line before its text (a prefix taken off)
 	c0, c1 int // its text in buf
 }
 
@@ -163,13 +164,16 @@ func (r *Reader) beginExport(host string, cut bool) {
 
 // exportLine reads a line of an export (body: its JSON text); it returns
 // a record completed by it, others are queued.
-func (r *Reader) exportLine(body []byte, phys int, start int64) *Record {
+func (r *Reader) exportLine(body []byte, phys int, start int64, pre int) *Record {
 	e := r.exp
 	e.curStart, e.curPhys = start, phys
+	if pre < 0 || pre > phys {
+		pre = 0 // (the text is not in the line: a journal entry's message)
+	}
 	base := len(e.buf)
 	e.buf = append(e.buf, body...)
 	e.buf = append(e.buf, '\n')
-	e.held = append(e.held, heldLine{line: r.lineNo, start: start, phys: phys, c0: base, c1: base + len(body)})
+	e.held = append(e.held, heldLine{line: r.lineNo, start: start, phys: phys, pre: pre, c0: base, c1: base + len(body)})
 	inStr, esc := false, false
 	for i := base; i < len(e.buf)-1; i++ {
 		c := e.buf[i]
@@ -281,7 +285,7 @@ func (r *Reader) exportUnit(o exportOpen, end int) int {
 	if found == 0 && o.parent != 0 {
 		return end // (part of a record, read with the object around it)
 	}
-	r.placeExport(recs, found, o.line)
+	r.placeExport(recs, found, o.line, o.at, end+1)
 	if found == 0 {
 		return end
 	}
@@ -298,8 +302,10 @@ func (r *Reader) exportUnit(o exportOpen, end int) int {
 }
 
 // placeExport queues the records of an object that began on line from,
-// accounting for the lines it spans that no record before took.
-func (r *Reader) placeExport(recs []exportRec, found int, from int64) {
+// whose text is buf[b0:b1], accounting for the lines it spans that no
+// record before took. A record is placed at its log line's JSON string
+// when it is found there as written, else at the object's lines.
+func (r *Reader) placeExport(recs []exportRec, found int, from int64, b0, b1 int) {
 	e := r.exp
 	k := 0
 	for k < len(e.held) && e.held[k].line < from {
@@ -327,8 +333,12 @@ func (r *Reader) placeExport(recs []exportRec, found int, from int64) {
 		r.noteShape(shapeExportText, int64(len(own)))
 	default:
 		lines := len(own)
+		at := b0
 		for j := range recs {
 			recs[j].pos = pos
+			if p, next, ok := r.stringAt(recs[j].text, at, b1); ok {
+				recs[j].pos, at = p, next
+			}
 			if j < lines {
 				recs[j].acct = 1
 			}
@@ -350,7 +360,7 @@ func (r *Reader) endExport(cut bool) {
 	e := r.exp
 	if cut && len(e.held) > 0 {
 		recs, found := r.exportRecords(e.buf, e.host)
-		r.placeExport(recs, found, e.held[0].line)
+		r.placeExport(recs, found, e.held[0].line, 0, len(e.buf))
 	}
 	if e.found > 0 {
 		r.settleHeld()
@@ -885,4 +895,33 @@ func outerTime(klog, outer time.Time) time.Time {
 		return outer
 	}
 	return t.In(outer.Location())
+}
+
+// stringAt finds, in buf[from:to] of the export, the JSON string that says
+// text, and returns its position in the input and the index after it.
+func (r *Reader) stringAt(text []byte, from, to int) (Position, int, bool) {
+	e := r.exp
+	b := e.buf[:to]
+	for i := from; i < len(b); i++ {
+		if b[i] != '"' {
+			continue
+		}
+		end := quotedEnd(b, i)
+		if end < 0 {
+			return Position{}, 0, false
+		}
+		if end-i-2 >= len(text) {
+			var s string
+			if json.Unmarshal(b[i:end], &s) == nil && strings.TrimRight(s, "\r\n") == string(text) {
+				for _, h := range e.held {
+					if h.c0 <= i && end <= h.c1 {
+						return Position{Input: r.opts.Name, Line: h.line, Lines: 1, Offset: h.start + int64(h.pre+i-h.c0), Length: end - i}, end, true
+					}
+				}
+				return Position{}, 0, false
+			}
+		}
+		i = end - 1
+	}
+	return Position{}, 0, false
 }

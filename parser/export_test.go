@@ -28,6 +28,7 @@ func TestExports(t *testing.T) {
 		{file: "loki-api.log", host: "node-3", newestFirst: true},
 		{file: "elasticsearch.log", host: "worker-b"},
 		{file: "docker-json.log"},
+		{file: "grafana-frames.log"},
 		{file: "node-prefix.log", host: "10.20.0.*", n: 2},
 	}
 	for _, tt := range tests {

@@ -269,3 +269,28 @@ func FuzzOverlap(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPasted covers the shapes people paste logs in and the exports of log
+// stores: gutters, grep prefixes, markdown, backticks, syslog lines of any
+// identifier and locale, systemctl status, lines cut short, newest-first
+// order, zoned times, and JSON exports whole, cut or pretty-printed.
+func FuzzPasted(f *testing.F) {
+	seedFile(f, "formats/pasted/cat-n.log", "formats/pasted/nl.log", "formats/pasted/grep-n-space.log",
+		"formats/pasted/grep-hn-path.log", "formats/pasted/md-quote-fence.log", "formats/pasted/md-fence-indent.log",
+		"formats/pasted/md-backticks.log", "formats/pasted/md-bullets.log", "formats/syslog-any-ident.log",
+		"formats/systemctl-status.log", "formats/terminal-cut-100.log", "formats/journald-reverse.log",
+		"formats/zone-journald-cest.log", "formats/zone-watch-times.log",
+		"formats/exports/cloud-logging.log", "formats/exports/cloud-logging-cut.log", "formats/exports/cloudwatch.log",
+		"formats/exports/cloudwatch-fluentbit.log", "formats/exports/loki-jsonl.log", "formats/exports/loki-api.log",
+		"formats/exports/elasticsearch.log", "formats/exports/docker-json.log", "formats/exports/node-prefix.log")
+	for _, s := range []string{
+		"[{\"textPayload\":\"" + strings.ReplaceAll(klogLine, `"`, `\"`) + "\",\"timestamp\":\"2023-07-13T07:02:51Z\"},{\"log\":\"x\"}]",
+		"  }\n]\n" + klogLine + "\n{\n",
+		"n1: {\n  \"line\": \"I0713 07:02:51.865903 1 kubelet.go:1] \\\"a\\\" pod=\\\"d/x\",\n",
+		"{\"values\":[[\"1689231771865903000\",\"" + strings.ReplaceAll(klogLine, `"`, `\"`) + "\"]]}\n",
+		"● kubelet.service - x\n   Active: active since Tue 2019-03-12 09:14:02 CEST; 1s ago\n\n`" + klogLine[:60] + "…`\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzCheck(t, data) })
+}

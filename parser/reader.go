@@ -661,7 +661,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 				return rec
 			}
 		default:
-			return r.exportLine(content, phys, start)
+			return r.exportLine(content, phys, start, cap(line)-cap(content))
 		}
 	}
 	if r.cur.active && r.cur.multiline && sameStream(&r.cur.pfx, &pfx) {
@@ -689,7 +689,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	if format == FormatUnknown && !pfx.annotation || format == FormatJSON && msg == nil {
 		if body, host, ok := exportStart(content); ok {
 			r.beginExport(host, body[0] == '"')
-			return r.exportLine(body, phys, start)
+			return r.exportLine(body, phys, start, cap(line)-cap(body))
 		}
 	}
 	if pfx.journal {
