@@ -348,6 +348,7 @@ func (r *Reader) placeExport(recs []exportRec, found int, from int64, b0, b1 int
 		}
 		e.records += len(recs)
 		r.queue = append(r.queue, recs...)
+		r.more = true
 	}
 	e.held = e.held[:k]
 }
@@ -380,7 +381,23 @@ func (r *Reader) endExport(cut bool) {
 	}
 	r.exp = nil
 	r.slow &^= slowExport
-	r.endQueue = true
+	r.endQueue, r.more = true, true
+}
+
+// drainOne makes the next record an export queued, or reads again the
+// line that ended it; ok is false when neither is left.
+func (r *Reader) drainOne() (rec *Record, ok bool) {
+	switch {
+	case r.queued < len(r.queue) || r.endQueue:
+		return r.nextQueued(), true
+	case r.replay != nil:
+		l := r.replay
+		r.replay = nil
+		r.stats.Lines++
+		return r.consume(l, r.replayPhys, r.replayStart), true
+	}
+	r.more = false
+	return nil, false
 }
 
 // nextQueued makes the next record an export queued, and returns the

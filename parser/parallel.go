@@ -409,7 +409,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		if rec := r.take(line, phys, start); rec != nil {
 			r.out = c.add(rec)
 		}
-		if r.queued < len(r.queue) || r.endQueue || r.replay != nil {
+		if r.more {
 			r.drain(c)
 		}
 	}
@@ -442,16 +442,8 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 // and reads again the line that ended it, keeping the records in c.
 func (r *Reader) drain(c *chunk) {
 	for {
-		var rec *Record
-		switch {
-		case r.queued < len(r.queue) || r.endQueue:
-			rec = r.nextQueued()
-		case r.replay != nil:
-			l := r.replay
-			r.replay = nil
-			r.stats.Lines++
-			rec = r.consume(l, r.replayPhys, r.replayStart)
-		default:
+		rec, ok := r.drainOne()
+		if !ok {
 			return
 		}
 		if rec != nil {

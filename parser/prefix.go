@@ -603,6 +603,12 @@ var months = [12][]string{
 
 // monthNumber returns the month (1-12) a %b month name says, or 0.
 func monthNumber(tok []byte) int {
+	if len(tok) == 3 {
+		// English, as most journals print it: one switch, not the table.
+		if m := englishMonth[uint32(tok[0]|0x20)<<16|uint32(tok[1]|0x20)<<8|uint32(tok[2]|0x20)]; m > 0 {
+			return m
+		}
+	}
 	if n := len(tok); n > 0 && tok[n-1] == '.' {
 		tok = tok[:n-1]
 	}
@@ -631,6 +637,16 @@ func monthNumber(tok []byte) int {
 	}
 	return 0
 }
+
+// englishMonth maps the English abbreviations, lower-cased and packed in
+// three bytes, to their months.
+var englishMonth = func() map[uint32]int {
+	m := map[uint32]int{}
+	for i, s := range []string{"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"} {
+		m[uint32(s[0])<<16|uint32(s[1])<<8|uint32(s[2])] = i + 1
+	}
+	return m
+}()
 
 // cjkMonth reads a numbered month: "1月", "01月", "1월", "１月".
 func cjkMonth(tok []byte) int {

@@ -380,7 +380,9 @@ type Reader struct {
 	// last one is complete.
 	endQueue bool
 	// replay is the line that ended an export, to be read once the
-	// export's records are made.
+	// export's records are made. more: records are queued or a line is
+	// to be read again (drainOne).
+	more        bool
 	replay      []byte
 	replayPhys  int
 	replayStart int64
@@ -545,19 +547,13 @@ func (r *Reader) nextForward() (*Record, error) {
 		r.text.reset()
 	}
 	for {
-		if r.queued < len(r.queue) || r.endQueue {
-			if rec := r.nextQueued(); rec != nil {
-				return rec, nil
+		if r.more {
+			if rec, ok := r.drainOne(); ok {
+				if rec != nil {
+					return rec, nil
+				}
+				continue
 			}
-			continue
-		}
-		if l := r.replay; l != nil {
-			r.replay = nil
-			r.stats.Lines++
-			if rec := r.consume(l, r.replayPhys, r.replayStart); rec != nil {
-				return rec, nil
-			}
-			continue
 		}
 		if r.done {
 			if r.exp != nil {
@@ -646,7 +642,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 				// The line is read again once the export's records are
 				// made (it stays where it is until the next line is
 				// read).
-				r.replay, r.replayPhys, r.replayStart = line, phys, start
+				r.replay, r.replayPhys, r.replayStart, r.more = line, phys, start, true
 				r.stats.Lines-- // (counted again then)
 				return rec
 			}
@@ -656,7 +652,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		case !r.exportGoesOn(content):
 			r.endExport(false)
 			if rec := r.nextQueued(); rec != nil {
-				r.replay, r.replayPhys, r.replayStart = line, phys, start
+				r.replay, r.replayPhys, r.replayStart, r.more = line, phys, start, true
 				r.stats.Lines--
 				return rec
 			}
