@@ -390,6 +390,8 @@ type Reader struct {
 	parN int       // workers of a parallel reader; 0: sequential
 	src  io.Reader // the input of a parallel reader
 	par  *parallel // set while chunks are parsed in parallel
+
+	evt *eventTable // the pasted events table being read (eventtable.go)
 }
 
 // The bits of Reader.slow.
@@ -686,6 +688,11 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		if body, host, ok := exportStart(content); ok {
 			r.beginExport(host, body[0] == '"')
 			return r.exportLine(body, phys, start, cap(line)-cap(body))
+		}
+	}
+	if format == FormatUnknown && (r.evt != nil && r.evt.on || maybeEventTable(content)) {
+		if rec, done := r.eventLine(line, content, &pfx, phys, start); done {
+			return rec // a line of a pasted events table (eventtable.go)
 		}
 	}
 	if pfx.journal {
@@ -1060,6 +1067,8 @@ func (r *Reader) flush() *Record {
 		ok = r.decodeJSON(p.data(), rec)
 	case FormatLogrus:
 		ok = r.decodeLogrus(p.data(), rec, p.pfx.component != "")
+	case FormatEventTable:
+		r.decodeEventRow(p.data(), rec)
 	}
 	if !ok {
 		// Looked like JSON or logrus but did not decode: keep it countable.
@@ -1087,6 +1096,8 @@ func (r *Reader) flush() *Record {
 		// rec.Time is the second the clock was moved to and the
 		// header's microseconds.
 		r.seeMicros(r.clock.sec, p.hdr.micros)
+	case p.format == FormatEventTable:
+		// (Counted back from an age: a time the input does not state.)
 	default:
 		r.seeTime(rec.Time)
 	}

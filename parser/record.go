@@ -18,9 +18,14 @@ const (
 	FormatKlogLegacy        // klog text header with a printf payload (≤1.20 and leftover Infof calls)
 	FormatJSON              // --logging-format=json
 	FormatLogrus            // containerd / CRI-O logrus text (time="…" level=… msg="…")
+	// FormatEventTable is a row of a pasted events table (kubectl describe
+	// pod, kubectl get events) read as an "Event occurred" record: its
+	// time is counted back from an age unless it has no "age" field
+	// (eventtable.go).
+	FormatEventTable
 )
 
-var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus"}
+var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus", "event-table"}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {
