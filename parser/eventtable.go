@@ -103,8 +103,8 @@ func maybeEventTable(b []byte) bool {
 	if i >= len(b) {
 		return false
 	}
-	switch b[i] {
-	case 'N', 'E', 'T', 'L', 'F', 'A':
+	switch c := b[i]; {
+	case c == 'N', c == 'E', c == 'T', c == 'L', c == 'F', c == 'A', c == 'W', c == '<', isDigit(c):
 	default:
 		return false
 	}
@@ -115,8 +115,50 @@ func maybeEventTable(b []byte) bool {
 	if isEventsLine(t) {
 		return true
 	}
-	_, _, ok := eventHeader(t)
+	if _, _, ok := eventHeader(t); ok {
+		return true
+	}
+	_, ok := headerless(t)
 	return ok
+}
+
+// The columns of the tables people paste without their header: describe's
+// rows (a pod's events, under a "Events:" line cut off or not copied),
+// `kubectl get events` rows and the old describe's.
+var (
+	describeCols    = []evCol{colType, colReason, colLastSeen, colSource, colMessage}
+	getEventsCols   = []evCol{colLastSeen, colType, colReason, colObject, colMessage}
+	oldDescribeCols = []evCol{colFirstSeen, colLastSeen, colCount, colSource, colSubobject, colType, colReason, colMessage}
+)
+
+// headerless returns the columns of a table row that came without its
+// header: a row of one of the shapes above, its type Normal or Warning,
+// its ages ages, its object kind/name, its source a component's.
+func headerless(text []byte) ([]evCol, bool) {
+	var buf [8]span
+	ws := words(text, buf[:])
+	if len(ws) < 5 {
+		return nil, false
+	}
+	w := func(k int) string { return string(text[ws[k].from:ws[k].to]) }
+	typ := func(k int) bool { return w(k) == "Normal" || w(k) == "Warning" }
+	var cols []evCol
+	switch {
+	case typ(0):
+		cols = describeCols
+	case typ(1) && strings.IndexByte(w(3), '/') > 0:
+		cols = getEventsCols
+	case len(ws) >= 7 && strings.HasPrefix(w(3), "{"):
+		cols = oldDescribeCols
+	default:
+		return nil, false
+	}
+	t := eventTable{cols: cols, msg: len(cols) - 1}
+	row, _, _, ok := t.parseRow(text)
+	if !ok || row.source != "" && strings.ContainsAny(sourceComponent(row.source), "/:=") {
+		return nil, false
+	}
+	return cols, true
 }
 
 // tableText takes the decorations of a pasted table line off b (quote
@@ -604,17 +646,49 @@ func (t *eventTable) nsOf(name string) string {
 }
 
 // tableBase is the time a table's ages count back from: the latest time
-// the input stated so far (rows state none), else its modification time,
-// else now.
+// the input states (rows state none), before the table or in the log
+// lines the reader holds after it, else its modification time, else now.
 func (r *Reader) tableBase() time.Time {
 	r.settle()
+	t := r.stats.LastTime
+	if a := r.aheadTime(); a.After(t) {
+		t = a
+	}
 	switch {
-	case !r.stats.LastTime.IsZero():
-		return r.stats.LastTime
+	case !t.IsZero():
+		return t
 	case !r.opts.ModTime.IsZero():
 		return r.opts.ModTime.Truncate(time.Second)
 	}
 	return time.Now().Truncate(time.Second)
+}
+
+// aheadTime is the latest klog header's time in what the reader holds
+// past the line it reads (a sequential reader's buffer, up to 64 KiB of
+// it): a table pasted before the log lines counts back from them. The
+// clock is not moved.
+func (r *Reader) aheadTime() time.Time {
+	var latest time.Time
+	buf := r.win[:min(len(r.win), prescanBytes)]
+	for len(buf) > 0 {
+		line := buf
+		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
+			line, buf = buf[:nl], buf[nl+1:]
+		} else {
+			buf = nil
+		}
+		line, _ = tableText(line)
+		if len(line) < 30 || !bareHeaderByte[line[0]] {
+			continue
+		}
+		if h, ok := parseKlogHeader(line); ok {
+			c := r.clock
+			if t := c.klogTime(&h); t.After(latest) {
+				latest = t
+			}
+		}
+	}
+	return latest
 }
 
 // eventLine reads an unrecognized line as a line of an events table or
@@ -639,13 +713,16 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		var cols []evCol
 		var msg int
 		name, describe := describeName(text)
+		row := false // a row without its header
 		if !describe && !isEventsLine(text) {
 			var ok bool
 			if cols, msg, ok = eventHeader(text); !ok {
-				return nil, false
+				if cols, ok = headerless(text); !ok {
+					return nil, false
+				}
+				msg, row = len(cols)-1, true
 			}
 		}
-		r.stats.Annotations++
 		var rec *Record
 		if r.cur.active {
 			rec = r.flush()
@@ -654,11 +731,28 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		if cols != nil {
 			t.base = r.tableBase()
 		}
-		return rec, true
+		if !row {
+			r.stats.Annotations++
+			return rec, true
+		}
+		if rec != nil {
+			// (The row is read once the record before it is handed out.)
+			r.replay, r.replayPhys, r.replayStart = line, phys, start
+			r.stats.Lines--
+			t.last--
+			return rec, true
+		}
 	}
 	t.last = r.lineNo
 	if len(text) == 0 {
 		return r.endTable(line, phys, start)
+	}
+	if t.describe && t.cols == nil {
+		if cols, ok := headerless(text); ok {
+			// describe's rows under an "Events:" whose header was not
+			// copied.
+			t.cols, t.msg, t.base = cols, len(cols)-1, r.tableBase()
+		}
 	}
 	if name, ok := describeName(text); ok && (t.cols != nil || !t.describe || indent <= t.indent) {
 		// The next pod's describe block.

@@ -9,7 +9,8 @@ import (
 
 // TestEventTables reads the events tables people paste (kubectl describe
 // pod, old and new; kubectl get events, plain and -A -o wide; a describe
-// in a markdown quote) as the kubelet's "Event occurred" records: only the
+// in a markdown quote; rows pasted without their header, before the log
+// lines their ages count back from) as the kubelet's "Event occurred" records: only the
 // kubelet's rows, their pod, field path, type, reason and message (wrapped
 // lines joined), and times counted back from the ages; every other line of
 // the table is an annotation.
@@ -26,7 +27,12 @@ func TestEventTables(t *testing.T) {
 		file  string
 		rows  []row
 		stats counts
-		other int   // records of other formats, first
+		other int // records of other formats, first (last: after the rows)
+		last  bool
+		// ahead: the base is a log line's after the table, which a
+		// parallel reader's chunk does not show (its rows count back from
+		// the modification time).
+		ahead bool
 	}{
 		{file: "describe-pod.txt",
 			rows: []row{
@@ -65,6 +71,13 @@ func TestEventTables(t *testing.T) {
 				{at: mod.Add(-time.Minute), object: "db/data-0", typ: "Warning", reason: "FailedMount", msg: "Unable to attach or mount volumes: unmounted volumes=[data], unattached volumes=[data]: timed out waiting for the condition", age: "1m"},
 			},
 			stats: counts{Records: 2, Annotations: 5, Blank: 2, Unrecognized: 2}},
+		{file: "headerless.md", other: 1, last: true, ahead: true,
+			rows: []row{
+				{at: utc(2026, 11, 22, 5, 18, 0, 0), object: "kube-system/kube-proxy-7xk2d", typ: "Warning", reason: "Failed", msg: "Error: services have not yet been read at least once, cannot construct envvars", age: "52m (x2 over 52m)", count: 2, first: utc(2026, 11, 22, 5, 18, 0, 0)},
+				{at: utc(2026, 11, 22, 6, 0, 55, 0), object: "kube-system/kube-proxy-7xk2d", typ: "Normal", reason: "Killing", msg: "Stopping container kube-proxy", age: "9m05s (x11 over 50m)", count: 11, first: utc(2026, 11, 22, 5, 20, 0, 0)},
+				{at: utc(2026, 11, 22, 6, 4, 12, 0), object: "catalog/sync-28809911-7tq5m", typ: "Normal", reason: "Pulling", msg: `Pulling image "registry.example.com/catalog/sync-job:2.7.1"`, age: "5m48s"},
+			},
+			stats: counts{Records: 4, Annotations: 9, Unrecognized: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {
@@ -81,12 +94,16 @@ func TestEventTables(t *testing.T) {
 				if len(recs) != tt.other+len(tt.rows) {
 					t.Fatalf("workers %d: %d records, want %d", workers, len(recs), tt.other+len(tt.rows))
 				}
+				rows := recs[tt.other:]
+				if tt.last {
+					rows = recs[:len(tt.rows)]
+				}
 				for i, w := range tt.rows {
-					r := &recs[tt.other+i]
+					r := &rows[i]
 					if r.Format != FormatEventTable || r.Msg != "Event occurred" || r.Component != "kubelet" {
 						t.Errorf("row %d: format %v msg %q component %q", i, r.Format, r.Msg, r.Component)
 					}
-					if !r.Time.Equal(w.at) {
+					if !r.Time.Equal(w.at) && (workers == 1 || !tt.ahead) {
 						t.Errorf("row %d: time %v, want %v", i, r.Time, w.at)
 					}
 					obj, _ := r.Field("object")
@@ -101,7 +118,7 @@ func TestEventTables(t *testing.T) {
 					if c, _ := r.Field("count"); int(c.Num) != w.count {
 						t.Errorf("row %d: count %v, want %d", i, c.Num, w.count)
 					}
-					if f := r.Str("firstSeen"); !w.first.IsZero() && f != w.first.Format(time.RFC3339) || w.first.IsZero() && f != "" {
+					if f := r.Str("firstSeen"); (workers == 1 || !tt.ahead) && !w.first.IsZero() && f != w.first.Format(time.RFC3339) || w.first.IsZero() && f != "" {
 						t.Errorf("row %d: firstSeen %q, want %v", i, f, w.first)
 					}
 					if w.typ == "Warning" && r.Severity != SeverityWarning {
@@ -153,8 +170,8 @@ func TestEventTableEnds(t *testing.T) {
 		t.Errorf("records:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(recs) == 4 {
-		if !recs[0].Time.Equal(utc(2026, 11, 22, 6, 29, 50, 0)) || !recs[3].Time.Equal(utc(2026, 11, 22, 6, 9, 51, 0)) {
-			t.Errorf("times %v, %v: want the modification time, then the last klog line's, less 10s", recs[0].Time, recs[3].Time)
+		if !recs[0].Time.Equal(utc(2026, 11, 22, 6, 9, 51, 0)) || !recs[3].Time.Equal(utc(2026, 11, 22, 6, 9, 51, 0)) {
+			t.Errorf("times %v, %v: want the last klog line's (after the first table, before the second) less 10s", recs[0].Time, recs[3].Time)
 		}
 	}
 	if st.Continuations != 2 || st.Unrecognized != 1 || st.Annotations != 6 || st.Blank != 1 {
