@@ -737,7 +737,7 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		}
 		if rec != nil {
 			// (The row is read once the record before it is handed out.)
-			r.replay, r.replayPhys, r.replayStart = line, phys, start
+			r.replay, r.replayPhys, r.replayStart, r.more = line, phys, start, true
 			r.stats.Lines--
 			t.last--
 			return rec, true
@@ -828,7 +828,7 @@ func (r *Reader) endTable(line []byte, phys int, start int64) (*Record, bool) {
 	t.on = false
 	if t.rowOpen && r.cur.active && r.cur.format == FormatEventTable {
 		if rec := r.flush(); rec != nil {
-			r.replay, r.replayPhys, r.replayStart = line, phys, start
+			r.replay, r.replayPhys, r.replayStart, r.more = line, phys, start, true
 			r.stats.Lines-- // (counted again then)
 			return rec, true
 		}
