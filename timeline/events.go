@@ -76,7 +76,10 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
 	}
-	f, ok := b.eventFlow(n, e.object)
+	// A pasted events table (kubectl describe, get events) is all some
+	// threads show of a pod: its rows start the pod, as the kubelet's own
+	// event lines, which follow the pod's ADD, need not.
+	f, ok := b.eventFlow(n, e.object, rec.Format == parser.FormatEventTable)
 	if !ok {
 		return
 	}
@@ -88,6 +91,9 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	b.eventRec.words = w
 	reason, message := e.reason, e.message
 	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
+	// An event is a line of the pod's, whatever stage it moves: a pod
+	// known from a pasted events table alone spans its rows.
+	b.touch(f, rec)
 	cname, ctyp, isC := w.cname.of(w.key), w.ctyp, w.isC
 	var kc uint32
 	var cok bool
@@ -201,6 +207,15 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 		w.cname, w.ctyp, w.isC = span32{end - uint32(len(name)), end}, typ, true
 	}
 	msg := w.message()
+	if !w.isC {
+		// No field path (kubectl's tables print none): the kubelet's own
+		// messages name the container (kuberuntime_container.go,
+		// kubelet_pods.go, prober).
+		if from, to, ok := containerInMessage(msg); ok {
+			at := w.lt + w.lr
+			w.cname, w.ctyp, w.isC = span32{at + uint32(from), at + uint32(to)}, "", true
+		}
+	}
 	if from, to, ok := firstQuotedAt(msg); ok {
 		at := w.lt + w.lr // the message's start
 		w.image = span32{at + uint32(from), at + uint32(to)}
@@ -211,7 +226,7 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 
 // eventFlow is the flow of an event's involved object (resolve's), ok
 // false when the object names no pod.
-func (b *Builder) eventFlow(n *nodeState, object *parser.Value) (*flowState, bool) {
+func (b *Builder) eventFlow(n *nodeState, object *parser.Value, create bool) (*flowState, bool) {
 	vals := [flowKeyFields]*parser.Value{object}
 	cached := !b.reference && cacheable(object)
 	var slot *flowCacheEntry
@@ -225,7 +240,7 @@ func (b *Builder) eventFlow(n *nodeState, object *parser.Value) (*flowState, boo
 	if !ok {
 		return nil, false
 	}
-	f := b.resolve(n, ref, true, "", false)
+	f := b.resolve(n, ref, true, "", create)
 	if cached {
 		b.remember(slot, n, keyEvent, &vals, f, ref, true, "")
 	}
@@ -306,4 +321,35 @@ func (b *Builder) legacyEventLine(n *nodeState, rec *parser.Record) {
 	r := *rec
 	r.Msg, r.Fields = "Event occurred", fields
 	b.event(n, &r)
+}
+
+// containerMessages are the event messages that name their container
+// after a fixed start, in the kubelet's words across versions.
+var containerMessages = []string{
+	"Created container: ", "Created container ",
+	"Started container: ", "Started container ",
+	"Stopping container ", "Killing container with id ",
+	"Back-off restarting failed container ",
+	"Container ", // "Container x failed liveness probe, will be restarted", "Container x definition changed"
+}
+
+// containerInMessage finds the container an event's message names: the
+// word after one of containerMessages, where the message has no field
+// path to say it.
+func containerInMessage(msg string) (from, to int, ok bool) {
+	for _, p := range containerMessages {
+		if !strings.HasPrefix(msg, p) {
+			continue
+		}
+		from = len(p)
+		to = from
+		for to < len(msg) && msg[to] != ' ' && msg[to] != ',' && msg[to] != '"' {
+			to++
+		}
+		if p == "Container " && !strings.HasPrefix(msg[to:], " failed ") && !strings.HasPrefix(msg[to:], " definition changed") {
+			return 0, 0, false // "Container image … already present"
+		}
+		return from, to, to > from
+	}
+	return 0, 0, false
 }

@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -108,5 +109,43 @@ func TestEventWordsMatchReference(t *testing.T) {
 				t.Errorf("evidence texts of the failed mount with and without an error: want both in\n%s", gj)
 			}
 		})
+	}
+}
+
+// TestEventTableStartsPods: a pasted events table (kubectl describe pod,
+// get events) is all some threads show; its rows start the pod they name
+// and place it at their times, and the kubelet's messages name the
+// container where the table has no field path (kuberuntime_container.go:
+// "Created container %s", "Started container %s"; the prober's
+// "Container %s failed liveness probe, will be restarted").
+func TestEventTableStartsPods(t *testing.T) {
+	data, err := os.ReadFile("../testdata/formats/events/describe-pod.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := onlyFlow(t, buildBytes(t, "describe-pod.txt", data), "web-7d9f8c6b5-x2kqp")
+	if f.Start.IsZero() || time.Duration(f.Duration) > 10*time.Minute || len(f.Events) == 0 {
+		t.Errorf("start %v, duration %s, %d events: want the rows' span", f.Start, time.Duration(f.Duration), len(f.Events))
+	}
+	table := strings.Join([]string{
+		"Name:         app-0",
+		"Namespace:    demo",
+		"Events:",
+		"  Type     Reason     Age   From     Message",
+		"  ----     ------     ----  ----     -------",
+		"  Normal   Pulled     50s   kubelet  Container image \"busybox:1.36\" already present on machine",
+		"  Normal   Created    50s   kubelet  Created container app",
+		"  Normal   Started    49s   kubelet  Started container: app",
+		"  Warning  Unhealthy  20s   kubelet  Liveness probe failed: HTTP probe failed with statuscode: 500",
+		"  Normal   Killing    20s   kubelet  Container app failed liveness probe, will be restarted",
+		"",
+	}, "\n")
+	f = onlyFlow(t, buildBytes(t, "table.txt", []byte(table)), "app-0")
+	c := containerOf(f, "app")
+	if c.Name != "app" || cstage(c, CStStarted).Status != StatusDone {
+		t.Errorf("container app %+v: want it named from the messages and started", c)
+	}
+	if len(f.Containers) != 1 {
+		t.Errorf("containers %+v: the image's message names none", f.Containers)
 	}
 }

@@ -159,7 +159,12 @@ func TestFinishEachBoundsMemory(t *testing.T) {
 	if trimList*3 > fullList {
 		t.Errorf("trimmed list %d KiB, full list %d KiB: want under a third", trimList>>10, fullList>>10)
 	}
-	if midway > builder+builder/8 {
-		t.Errorf("heap half-way through FinishEach %d KiB, builder before it %d KiB: the builder's flows are not freed as they are judged", midway>>10, builder>>10)
+	// Half-way, the list holds half its flows; were the builder's flows
+	// kept, the heap would be the builder and that half (builder +
+	// trimList/2). Freed as judged, it stays well under: the bound is
+	// half-way between, so that the trimmed flows' own size (which grows
+	// as a flow says more: probes, trouble) does not decide the test.
+	if midway > builder+trimList/4 {
+		t.Errorf("heap half-way through FinishEach %d KiB, builder before it %d KiB, trimmed list %d KiB: the builder's flows are not freed as they are judged", midway>>10, builder>>10, trimList>>10)
 	}
 }
