@@ -170,3 +170,24 @@ func TestFilesDefuseWorkflowCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestTZGivenWins: with no --tz the klog headers' offset is inferred
+// from zoned times in the input (zone-watch-times.log: -07:00); --tz UTC,
+// typed, is taken as given, as any other zone is.
+func TestTZGivenWins(t *testing.T) {
+	log := "../testdata/formats/zone-watch-times.log"
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "2023-07-13T00:20:14.0012-07:00"},
+		{[]string{"--tz", "UTC"}, "2023-07-13T00:20:14.0012Z"},
+		{[]string{"--tz", "+02:00"}, "2023-07-13T00:20:14.0012+02:00"},
+	} {
+		ioS, _, out, errOut := NewTestIO(false)
+		args := append([]string{"podflow", "get", "pods", "-o", "jsonpath={.items[0].start}", log}, tt.args...)
+		if code := Main(ioS, args); code != ExitOK || out.String() != tt.want {
+			t.Errorf("%v: exit %d, start %q, want %q (%s)", tt.args, code, out, tt.want, errOut)
+		}
+	}
+}

@@ -225,9 +225,9 @@ func linesPodRun(o *LinesPodOptions) error {
 			return err
 		}
 	}
-	loc, err := loadZone(o.Load.TZ)
+	loc, err := o.Load.zone()
 	if err != nil {
-		return usageErrorf("--tz %q: %v", o.Load.TZ, err)
+		return err
 	}
 	match := anystr.New(podNeedles(f, a.redact.Reveal))
 	raws := map[string]*parser.RawReader{}

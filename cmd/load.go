@@ -48,7 +48,7 @@ type LoadOptions struct {
 // addLoadFlags registers --year, --tz and --budget.
 func addLoadFlags(c *cobra.Command, o *LoadOptions) {
 	c.Flags().IntVar(&o.Year, "year", 0, "year of klog timestamps (klog writes none; default: from the log or the file's modification time)")
-	c.Flags().StringVar(&o.TZ, "tz", "UTC", "time zone the kubelet wrote klog timestamps in (IANA name, e.g. Europe/Berlin)")
+	c.Flags().StringVar(&o.TZ, "tz", "", `zone the kubelet wrote its klog times in ("UTC", "Local", "Europe/Berlin", "+02:00"; default: inferred from zoned times in the input, else UTC)`)
 	c.Flags().StringArrayVar(&o.Budgets, "budget", nil, "stage budget override, e.g. --budget sandbox=5s (repeatable)")
 	c.Flags().BoolVar(&o.Verbose, "verbose", false, "list every input a warning or note is about (several of a kind are otherwise one line)")
 	c.Flags().IntVar(&o.MaxPods, "max-pods", timeline.DefaultMaxFlows, "most pods to analyse; records about further pods are counted and reported, not analysed (bounds memory: a few KiB per pod)")
@@ -104,13 +104,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 		paths = []string{"-"}
 	}
-	loc := time.UTC
-	if o.TZ != "" && o.TZ != "UTC" {
-		l, err := time.LoadLocation(o.TZ)
-		if err != nil {
-			return nil, usageErrorf("--tz %q: %v", o.TZ, err)
-		}
-		loc = l
+	loc, err := o.zone()
+	if err != nil {
+		return nil, err
 	}
 	budgets, err := o.budgets()
 	if err != nil {
@@ -206,6 +202,20 @@ func bytesRead(mr *parser.MultiReader) int64 {
 func runtimeOnly(s parser.Stats) bool {
 	kubelet := s.ByFormat[parser.FormatKlog.String()] + s.ByFormat[parser.FormatKlogLegacy.String()] + s.ByFormat[parser.FormatJSON.String()]
 	return kubelet == 0 && s.ByFormat[parser.FormatLogrus.String()] > 0
+}
+
+// zone is the location klog times are read in: --tz when given (UTC
+// too, which the parser then takes as given), else time.UTC, which lets
+// the parser infer the headers' offset from zoned times in the input.
+func (o LoadOptions) zone() (*time.Location, error) {
+	loc, err := loadZone(o.TZ)
+	if err != nil {
+		return nil, usageErrorf("--tz %q: %v", o.TZ, err)
+	}
+	if o.TZ != "" && loc == time.UTC {
+		loc = time.FixedZone("UTC", 0)
+	}
+	return loc, nil
 }
 
 // nameNote says which arguments were taken as pod names, for an error

@@ -108,13 +108,9 @@ func tuiRun(opts *TUIOptions) error {
 	if err != nil {
 		return err
 	}
-	loc := time.UTC
-	if opts.Load.TZ != "" && opts.Load.TZ != "UTC" {
-		l, err := time.LoadLocation(opts.Load.TZ)
-		if err != nil {
-			return usageErrorf("--tz %q: %v", opts.Load.TZ, err)
-		}
-		loc = l
+	loc, err := opts.Load.zone()
+	if err != nil {
+		return err
 	}
 	// The terminal is the TUI's; colour follows --color and NO_COLOR only.
 	color := true
