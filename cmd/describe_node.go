@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 )
@@ -96,7 +97,7 @@ func resolveNode(ioS *IO, fl *timeline.FlowList, name string) (*timeline.Node, e
 	}
 	names := make([]string, len(found))
 	for i, n := range found {
-		names[i] = oneLine(n.Name)
+		names[i] = sanitize.OneLine(n.Name)
 	}
 	return nil, usageErrorf("%q is ambiguous: %d nodes match (%s); give the full name", name, len(found), strings.Join(names, ", "))
 }
@@ -124,8 +125,8 @@ func describeNodeRun(o *DescribeNodeOptions) error {
 
 // describeNode writes one node's description.
 func (d *describer) describeNode(n *timeline.Node) {
-	d.kv(0, "Name", oneLine(n.Name))
-	d.kv(0, "Kubelet", dash(oneLine(n.KubeletVersion)))
+	d.kv(0, "Name", sanitize.OneLine(n.Name))
+	d.kv(0, "Kubelet", dash(sanitize.OneLine(n.KubeletVersion)))
 	v := "- (no line shows it)"
 	if n.Verbosity >= 0 {
 		v = "-v=" + strconv.Itoa(n.Verbosity)
@@ -162,7 +163,7 @@ func (d *describer) nodePods(n *timeline.Node) {
 	slices.SortStableFunc(pods, func(a, b *timeline.Flow) int { return verdictRank(a.Verdict) - verdictRank(b.Verdict) })
 	t := &Table{Headers: []string{"VERDICT", "NAMESPACE", "NAME", "STAGE", "WAITED/DURATION", "REASON"}, Indent: 2, Flex: 5, MaxWidth: d.width}
 	for _, f := range pods {
-		t.Rows = append(t.Rows, []string{string(f.Verdict), dash(oneLine(f.Pod.Namespace)), oneLine(f.Pod.Name), stageLabel(f), flowTime(f), dash(shorten(oneLine(f.Reason), shortReason))})
+		t.Rows = append(t.Rows, []string{string(f.Verdict), dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(f.Pod.Name), stageLabel(f), flowTime(f), dash(shorten(sanitize.OneLine(f.Reason), shortReason))})
 	}
 	t.Color = func(row, col int) string {
 		if col == 0 {
@@ -196,11 +197,11 @@ func (d *describer) nodeFindings(n *timeline.Node) []*timeline.Finding {
 		case fd.Count > 1:
 			when += fmt.Sprintf(" (x%d)", fd.Count)
 		}
-		msg := oneLine(fd.Message)
+		msg := sanitize.OneLine(fd.Message)
 		if len(fd.Pods) > 0 {
 			msg += " [pods in flight: " + podRefs(fd.Pods, 5) + "]"
 		}
-		t.Rows = append(t.Rows, []string{oneLine(fd.Kind), when, msg})
+		t.Rows = append(t.Rows, []string{sanitize.OneLine(fd.Kind), when, msg})
 	}
 	t.Color = func(row, col int) string {
 		if col == 0 {
@@ -220,7 +221,7 @@ func podRefs(pods []timeline.PodRef, most int) string {
 			names = append(names, fmt.Sprintf("%d more", len(pods)-most))
 			break
 		}
-		names = append(names, oneLine(p.Key()))
+		names = append(names, sanitize.OneLine(p.Key()))
 	}
 	return strings.Join(names, ", ")
 }

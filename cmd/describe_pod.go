@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 )
@@ -148,7 +149,7 @@ func resolvePod(ioS *IO, fl *timeline.FlowList, q podQuery) (*timeline.Flow, err
 	fmt.Fprintf(ioS.ErrOut, "%d pods match %q:\n", len(found), name)
 	t := &Table{Headers: []string{"NAMESPACE", "NAME", "UID", "NODE", "VERDICT", "START"}, Indent: 2, Flex: -1}
 	for _, f := range found {
-		t.Rows = append(t.Rows, []string{dash(oneLine(f.Pod.Namespace)), oneLine(f.Pod.Name), dash(oneLine(f.Pod.UID)), dash(oneLine(f.Node)), string(f.Verdict), stamp(f.Start)})
+		t.Rows = append(t.Rows, []string{dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(f.Pod.Name), dash(sanitize.OneLine(f.Pod.UID)), dash(sanitize.OneLine(f.Node)), string(f.Verdict), stamp(f.Start)})
 	}
 	t.Print(ioS.ErrOut, false)
 	return nil, usageErrorf("%q is ambiguous: %s", name, ambiguityHint(found, q.nodeWay))
@@ -246,15 +247,15 @@ func (d *describer) section(title string) { fmt.Fprintf(d.w, "%s:\n", title) }
 
 func (d *describer) describe() {
 	f := d.f
-	d.kv(0, "Name", oneLine(f.Pod.Name))
-	d.kv(0, "Namespace", dash(oneLine(f.Pod.Namespace)))
-	d.kv(0, "UID", dash(oneLine(f.Pod.UID)))
-	d.kv(0, "Node", dash(oneLine(f.Node)))
+	d.kv(0, "Name", sanitize.OneLine(f.Pod.Name))
+	d.kv(0, "Namespace", dash(sanitize.OneLine(f.Pod.Namespace)))
+	d.kv(0, "UID", dash(sanitize.OneLine(f.Pod.UID)))
+	d.kv(0, "Node", dash(sanitize.OneLine(f.Node)))
 	src := dash(f.Source)
 	if f.Static {
 		src += " (static pod"
 		if f.Mirror != "" {
-			src += ", mirror " + oneLine(f.Mirror)
+			src += ", mirror " + sanitize.OneLine(f.Mirror)
 		}
 		src += ")"
 	}
@@ -266,7 +267,7 @@ func (d *describer) describe() {
 	if underWay(f) {
 		// Its duration runs to the log's end: an End before that would
 		// contradict it.
-		d.kv(0, "End", "-  (under way when the log ends, "+stamp(flowEnd(f))+": "+humanDuration(time.Duration(f.Duration))+")")
+		d.kv(0, "End", "-  (under way when the log ends, "+stamp((f).SpanEnd())+": "+humanDuration(time.Duration(f.Duration))+")")
 	} else {
 		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
 	}
@@ -278,11 +279,11 @@ func (d *describer) describe() {
 		d.kv(0, "Last Stage", dash(f.Stage))
 	}
 	if f.Reason != "" {
-		d.kv(0, "Reason", oneLine(f.Reason))
+		d.kv(0, "Reason", sanitize.OneLine(f.Reason))
 	}
 	if f.Diagnosis != "" {
 		d.section("Diagnosis")
-		for _, l := range wrap(oneLine(f.Diagnosis), d.wrapAt-2) {
+		for _, l := range wrap(sanitize.OneLine(f.Diagnosis), d.wrapAt-2) {
 			fmt.Fprintf(d.w, "  %s\n", l)
 		}
 	}
@@ -295,7 +296,7 @@ func (d *describer) describe() {
 	if len(f.Hidden) > 0 {
 		d.section("Hidden")
 		for _, h := range f.Hidden {
-			fmt.Fprintf(d.w, "  %s\n", oneLine(h))
+			fmt.Fprintf(d.w, "  %s\n", sanitize.OneLine(h))
 		}
 	}
 	d.evidence()
@@ -332,7 +333,7 @@ func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 		if s.Start == nil {
 			status := string(s.Status)
 			if s.Status == timeline.StatusUnknown && s.Reveal != "" {
-				status += " (" + oneLine(s.Reveal) + " shows it)"
+				status += " (" + sanitize.OneLine(s.Reveal) + " shows it)"
 			}
 			t.Rows = append(t.Rows, []string{s.ID, "-", "-", status, "", ""})
 			colors = append(colors, statusColor(s.Status))
@@ -356,7 +357,7 @@ func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 			}
 		}
 		if s.Reason != "" {
-			note = append(note, oneLine(s.Reason))
+			note = append(note, sanitize.OneLine(s.Reason))
 		}
 		start := relDuration(s.Start.Sub(f.Start)) + " (" + clock(*s.Start) + ")"
 		durCell := humanDuration(dur)
@@ -392,17 +393,17 @@ func (d *describer) containers() {
 	}
 	for i := range f.Containers {
 		c := &f.Containers[i]
-		fmt.Fprintf(d.w, "  %s (%s):\n", oneLine(c.Name), dash(c.Type))
+		fmt.Fprintf(d.w, "  %s (%s):\n", sanitize.OneLine(c.Name), dash(c.Type))
 		kv := func(k, v string) { fmt.Fprintf(d.w, "    %-16s%s\n", k+":", v) }
-		kv("Image", dash(oneLine(c.Image)))
+		kv("Image", dash(sanitize.OneLine(c.Image)))
 		var ids []string
 		for _, id := range c.IDs {
-			ids = append(ids, shortID(oneLine(id)))
+			ids = append(ids, shortID(sanitize.OneLine(id)))
 		}
 		kv("IDs", dash(strings.Join(ids, ", ")))
 		state := dash(c.State)
 		if c.Reason != "" {
-			state += " (" + oneLine(c.Reason) + ")"
+			state += " (" + sanitize.OneLine(c.Reason) + ")"
 		}
 		kv("State", state)
 		kv("Ready", strconv.FormatBool(c.Ready))
@@ -449,7 +450,7 @@ func (d *describer) events() {
 	var groups []*eventGroup
 	idx := map[string]*eventGroup{}
 	for _, e := range f.Events {
-		msg := oneLine(e.Message)
+		msg := sanitize.OneLine(e.Message)
 		key := e.Type + "\x00" + e.Reason + "\x00" + hexID.ReplaceAllString(msg, "…")
 		n := e.Count
 		if n < 1 {
@@ -474,7 +475,7 @@ func (d *describer) events() {
 		case g.count > 1:
 			age += fmt.Sprintf(" (x%d)", g.count)
 		}
-		t.Rows = append(t.Rows, []string{dash(oneLine(g.typ)), dash(oneLine(g.reason)), age, g.msg})
+		t.Rows = append(t.Rows, []string{dash(sanitize.OneLine(g.typ)), dash(sanitize.OneLine(g.reason)), age, g.msg})
 	}
 	t.Color = func(row, col int) string {
 		if col == 0 && groups[row].typ == "Warning" {
@@ -525,14 +526,14 @@ func (d *describer) findings() {
 	for _, id := range f.Findings {
 		fd, ok := byID[id]
 		if !ok {
-			fmt.Fprintf(d.w, "  %s\n", oneLine(id))
+			fmt.Fprintf(d.w, "  %s\n", sanitize.OneLine(id))
 			continue
 		}
 		n := ""
 		if fd.Count > 1 {
 			n = fmt.Sprintf(" (x%d)", fd.Count)
 		}
-		fmt.Fprintf(d.w, "  %s  %s%s  %s\n", fd.Kind, relDuration(fd.Time.Sub(f.Start)), n, oneLine(fd.Message))
+		fmt.Fprintf(d.w, "  %s  %s%s  %s\n", fd.Kind, relDuration(fd.Time.Sub(f.Start)), n, sanitize.OneLine(fd.Message))
 	}
 }
 
@@ -581,7 +582,7 @@ func (d *describer) evidenceLines() []timeline.Evidence {
 
 func (d *describer) evidence() {
 	d.section("Evidence")
-	d.evidenceList(d.evidenceLines(), ", or 'podflow lines pod "+oneLine(d.f.Pod.Name)+"'")
+	d.evidenceList(d.evidenceLines(), ", or 'podflow lines pod "+sanitize.OneLine(d.f.Pod.Name)+"'")
 }
 
 // evidenceList prints evidence lines read back from the inputs, at most
@@ -597,14 +598,14 @@ func (d *describer) evidenceList(evs []timeline.Evidence, more string) {
 	}
 	raws, errs := d.a.ReadRaws(shown)
 	for i, e := range shown {
-		pos := oneLine(e.Input) + ":" + strconv.FormatInt(e.Line, 10)
+		pos := sanitize.OneLine(e.Input) + ":" + strconv.FormatInt(e.Line, 10)
 		raw, err := raws[i], errs[i]
 		text := ""
 		if err != nil {
-			text = "(" + oneLine(e.Text) + ")"
+			text = "(" + sanitize.OneLine(e.Text) + ")"
 		} else {
 			first, rest, more := strings.Cut(string(raw), "\n")
-			text = oneLine(first)
+			text = sanitize.OneLine(first)
 			if more {
 				text += fmt.Sprintf(" (+%d lines)", strings.Count(rest, "\n")+1)
 			}

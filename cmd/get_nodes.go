@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 )
@@ -133,7 +134,7 @@ func getNodesRun(o *GetNodesOptions) error {
 		return printYAML(ioS.Out, list)
 	case "name":
 		for _, n := range nodes {
-			fmt.Fprintf(ioS.Out, "node/%s\n", oneLine(n.Name))
+			fmt.Fprintf(ioS.Out, "node/%s\n", sanitize.OneLine(n.Name))
 		}
 		return nil
 	}
@@ -156,7 +157,7 @@ func getNodesRun(o *GetNodesOptions) error {
 		if !n.PLEGHealthy {
 			pleg = "unhealthy"
 		}
-		row := []string{dash(oneLine(n.Name)), dash(oneLine(n.KubeletVersion)), v, span(n.Start, n.End),
+		row := []string{dash(sanitize.OneLine(n.Name)), dash(sanitize.OneLine(n.KubeletVersion)), v, span(n.Start, n.End),
 			strconv.Itoa(n.Restarts), pleg, podCounts(n.Pods, false)}
 		if wide {
 			row = append(row, stamp(n.Start), stamp(n.End), findingCounts(a.Flows.Findings, n.Name))
@@ -192,7 +193,7 @@ func findingCounts(findings []timeline.Finding, node string) string {
 	}
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
-		parts[i] = strconv.Itoa(n[k]) + " " + oneLine(k)
+		parts[i] = strconv.Itoa(n[k]) + " " + sanitize.OneLine(k)
 	}
 	return strings.Join(parts, ", ")
 }

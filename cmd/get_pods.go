@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 )
@@ -213,7 +214,7 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 			node != "" && f.Node != node,
 			verdicts != nil && !verdicts[f.Verdict],
 			!names.Match(f),
-			!since.IsZero() && flowEnd(f).Before(since),
+			!since.IsZero() && (f).SpanEnd().Before(since),
 			!until.IsZero() && f.Start.After(until):
 			continue
 		}
@@ -342,7 +343,7 @@ func getPodsRun(o *GetPodsOptions) error {
 	case "name":
 		w := bufio.NewWriter(ioS.Out) // as Table.Print: not a write per pod
 		for i := range fl.Items {
-			fmt.Fprintf(w, "pod/%s\n", oneLine(fl.Items[i].Pod.Key()))
+			fmt.Fprintf(w, "pod/%s\n", sanitize.OneLine(fl.Items[i].Pod.Key()))
 		}
 		return w.Flush()
 	}
@@ -504,18 +505,18 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 		if f.Incarnation > 1 {
 			name += " #" + strconv.Itoa(f.Incarnation)
 		}
-		row := []string{dash(oneLine(f.Pod.Namespace)), oneLine(name), dash(oneLine(f.Node)), string(f.Verdict), stageLabel(f)}
+		row := []string{dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(name), dash(sanitize.OneLine(f.Node)), string(f.Verdict), stageLabel(f)}
 		if wide {
 			restarts := 0
 			for _, c := range f.Containers {
 				restarts += c.Restarts
 			}
 			row = append(row, stamp(f.Start), waitedCell(f), humanDuration(time.Duration(f.Duration)),
-				strconv.Itoa(restarts), dash(oneLine(f.Pod.UID)), dash(f.Source))
+				strconv.Itoa(restarts), dash(sanitize.OneLine(f.Pod.UID)), dash(f.Source))
 		} else {
 			row = append(row, flowTime(f))
 		}
-		reasons[i] = oneLine(f.Reason)
+		reasons[i] = sanitize.OneLine(f.Reason)
 		reason := reasons[i]
 		if !wide {
 			// The short form, like kubectl's STATUS; -o wide, describe and

@@ -192,7 +192,7 @@ func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) 
 		}
 	}
 	if from.IsZero() {
-		return from, to, usageErrorf("--stage %q: pod %s has no such stage that began", spec, oneLine(f.Pod.Key()))
+		return from, to, usageErrorf("--stage %q: pod %s has no such stage that began", spec, sanitize.OneLine(f.Pod.Key()))
 	}
 	return from, to, nil
 }

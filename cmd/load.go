@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/redact"
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -409,6 +410,6 @@ func (a *Analysis) tell(ioS *IO, label string, errs []error) {
 			msg = g.summary(g.n, g.records) + " (the first " + first + "; --verbose lists them)"
 			g.told = true
 		}
-		fmt.Fprintf(ioS.ErrOut, "podflow: %s: %s\n", label, oneLine(a.redact.Text(msg)))
+		fmt.Fprintf(ioS.ErrOut, "podflow: %s: %s\n", label, sanitize.OneLine(a.redact.Text(msg)))
 	}
 }

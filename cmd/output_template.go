@@ -464,7 +464,7 @@ func columnText(jp *jsonpath.JSONPath, v any) (string, error) {
 			if err := jp.PrintResults(&b, []reflect.Value{r}); err != nil {
 				return "", fmt.Errorf("-o custom-columns: %w", err)
 			}
-			vals = append(vals, oneLine(b.String()))
+			vals = append(vals, sanitize.OneLine(b.String()))
 		}
 	}
 	if len(vals) == 0 {

@@ -232,7 +232,7 @@ func parseRun(opts *ParseOptions) error {
 	}
 	errs = append(errs, m.Errors()...)
 	for _, n := range m.Notices() {
-		fmt.Fprintf(opts.IO.ErrOut, "podflow: note: %s\n", oneLine(opts.IO.Redact.Text(n.Error())))
+		fmt.Fprintf(opts.IO.ErrOut, "podflow: note: %s\n", sanitize.OneLine(opts.IO.Redact.Text(n.Error())))
 	}
 	if st := m.Stats(); len(errs) > 0 && st.Records+st.Filtered == 0 {
 		return inputError(errors.Join(errs...))
@@ -240,7 +240,7 @@ func parseRun(opts *ParseOptions) error {
 	// Some inputs were read (in part): their records are out, the rest is
 	// named on stderr and the exit code says the output is partial.
 	for _, err := range errs {
-		fmt.Fprintf(opts.IO.ErrOut, "podflow: warning: %s\n", oneLine(opts.IO.Redact.Text(err.Error())))
+		fmt.Fprintf(opts.IO.ErrOut, "podflow: warning: %s\n", sanitize.OneLine(opts.IO.Redact.Text(err.Error())))
 		opts.IO.partial = true
 	}
 	return nil

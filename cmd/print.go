@@ -198,30 +198,6 @@ func truncate(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// oneLine sanitizes untrusted text and folds it onto one line.
-func oneLine(s string) string {
-	if folded(s) {
-		return s // a table of 10,000 pods asks for some 50,000 cells
-	}
-	return strings.Join(strings.Fields(sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
-}
-
-// folded reports whether oneLine would give s back as it is: printable
-// ASCII words with one space between them.
-func folded(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == ' ':
-			if i == 0 || i == len(s)-1 || s[i-1] == ' ' {
-				return false
-			}
-		case c < '!' || c > '~':
-			return false
-		}
-	}
-	return true
-}
-
 // wrap breaks text into lines of at most width columns at spaces.
 func wrap(s string, width int) []string {
 	if width < 20 {
@@ -879,20 +855,10 @@ func humanBytes(n int64) string {
 	return fmt.Sprintf("%.1f %ciB", v, "KMGTPE"[exp])
 }
 
-// flowEnd is when a flow ended as its duration counts it: its last
-// stage's end, or for a flow still under way when the log ends (Stalled,
-// Incomplete, Terminating, Failed while crash-looping) the log's end,
-// where the engine's End is still the last stage's end. Every view that
-// draws or counts a flow's span ends it here, so that its figures are
-// the duration's.
-func flowEnd(f *timeline.Flow) time.Time {
-	return f.Start.Add(time.Duration(f.Duration))
-}
-
 // underWay reports whether the flow was still under way when the log
 // ended: its duration runs past its last stage's end.
 func underWay(f *timeline.Flow) bool {
-	return flowEnd(f).After(f.End)
+	return (f).SpanEnd().After(f.End)
 }
 
 // didYouMean suggests the names closest to a mistyped one, as cobra does
@@ -931,7 +897,7 @@ func didYouMean(name string, names []string) string {
 		if i == 3 || c.dist > cs[0].dist {
 			break // the closest, not every name within reach
 		}
-		b.WriteString("\n\t" + oneLine(c.name))
+		b.WriteString("\n\t" + sanitize.OneLine(c.name))
 	}
 	return b.String()
 }
@@ -984,7 +950,7 @@ func stageLabel(f *timeline.Flow) string {
 		if cs == "" {
 			cs = "?"
 		}
-		return st + "/" + oneLine(f.Container) + ":" + cs
+		return st + "/" + sanitize.OneLine(f.Container) + ":" + cs
 	}
 	if st == "" {
 		return "-"

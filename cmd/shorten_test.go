@@ -37,8 +37,8 @@ func FuzzOneLine(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		want := strings.Join(strings.Fields(sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
-		if got := oneLine(s); got != want {
-			t.Errorf("oneLine(%q) = %q, want %q", s, got, want)
+		if got := sanitize.OneLine(s); got != want {
+			t.Errorf("sanitize.OneLine(%q) = %q, want %q", s, got, want)
 		}
 	})
 }

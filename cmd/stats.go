@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
 )
@@ -180,7 +181,7 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 		if start.IsZero() || f.Start.Before(start) {
 			start = f.Start
 		}
-		if e := flowEnd(f); e.After(end) {
+		if e := (f).SpanEnd(); e.After(end) {
 			end = e
 		}
 	}
@@ -254,7 +255,7 @@ func statsRun(o *StatsOptions) error {
 	t := &Table{Headers: []string{"STAGE", "SCOPE", "COUNT", "P50", "P90", "P99", "MAX", "SLOWEST"}, NoHeader: o.NoHeaders, Flex: -1}
 	for _, s := range res.Stages {
 		t.Rows = append(t.Rows, []string{s.Stage, s.Scope, strconv.Itoa(s.Count), humanDuration(time.Duration(s.P50)),
-			humanDuration(time.Duration(s.P90)), humanDuration(time.Duration(s.P99)), humanDuration(time.Duration(s.Max)), oneLine(s.Slow.Key())})
+			humanDuration(time.Duration(s.P90)), humanDuration(time.Duration(s.P99)), humanDuration(time.Duration(s.Max)), sanitize.OneLine(s.Slow.Key())})
 	}
 	t.Print(ioS.Out, false)
 	if !o.OverTime {

@@ -132,7 +132,7 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	if s.End != nil {
 		return *s.End
 	}
-	return flowEnd(f)
+	return (f).SpanEnd()
 }
 
 // traceMaxFailures bounds the failure lines a stage keeps for the trace

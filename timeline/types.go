@@ -253,3 +253,11 @@ type FlowList struct {
 	Unattributed []Evidence `json:"unattributed,omitempty"`
 	Summary      Summary    `json:"summary"`
 }
+
+// SpanEnd is when the flow ended as its Duration counts it: its last
+// stage's end, or for a flow still under way when the log ends (Stalled,
+// Incomplete, Terminating, Failed while crash-looping) the log's end,
+// where End is still the last stage's end. Every view that draws or
+// counts a flow's span ends it here, so that its figures are the
+// duration's.
+func (f *Flow) SpanEnd() time.Time { return f.Start.Add(time.Duration(f.Duration)) }

@@ -40,7 +40,7 @@ func charts(rs []ranked, drawn []*Pod) []*Node {
 		if g.t0.IsZero() || (!r.f.Start.IsZero() && r.f.Start.Before(g.t0)) {
 			g.t0 = r.f.Start
 		}
-		if e := flowEnd(r.f); e.After(g.t1) {
+		if e := (r.f).SpanEnd(); e.After(g.t1) {
 			g.t1 = e
 		}
 		if i < len(drawn) {
@@ -114,13 +114,6 @@ func ticks(span time.Duration, x func(time.Time) float64, t0 time.Time) []Tick {
 	return out
 }
 
-// flowEnd is when a flow ended as its duration counts it (a flow still
-// under way when the log ends runs to the log's end), as every view draws
-// it.
-func flowEnd(f *timeline.Flow) time.Time {
-	return f.Start.Add(time.Duration(f.Duration))
-}
-
 // maxMarks bounds the failure marks of a row (a crash loop of a day logs
 // thousands of back-offs).
 const maxMarks = 50
@@ -140,7 +133,7 @@ func bars(f *timeline.Flow, stages []timeline.Stage, top, h float64, who string,
 		if s.Start == nil || s.Status == timeline.StatusPending || s.Status == timeline.StatusSkipped {
 			continue
 		}
-		end := flowEnd(f)
+		end := (f).SpanEnd()
 		if s.End != nil {
 			end = *s.End
 		}

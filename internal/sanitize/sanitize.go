@@ -205,3 +205,28 @@ func has(w uint64, c byte) bool {
 	x := w ^ uint64(c)*ones
 	return (x-ones)&^x&highs != 0
 }
+
+// OneLine cleans s (Sanitize) and folds it onto one line, its runs of
+// white space one space each: a table cell, a trace attribute.
+func OneLine(s string) string {
+	if folded(s) {
+		return s // a table of 10,000 pods asks for some 50,000 cells
+	}
+	return strings.Join(strings.Fields(Sanitize(strings.ReplaceAll(s, "\n", " "))), " ")
+}
+
+// folded reports whether OneLine would give s back as it is: printable
+// ASCII words with one space between them.
+func folded(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == ' ':
+			if i == 0 || i == len(s)-1 || s[i-1] == ' ' {
+				return false
+			}
+		case c < '!' || c > '~':
+			return false
+		}
+	}
+	return true
+}

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/failure"
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -106,7 +107,7 @@ func stageSpans(stages []timeline.Stage, end time.Time, us func(time.Time) int64
 			args["attempts"] = s.Attempts
 		}
 		if s.Reason != "" {
-			args["reason"] = oneLine(s.Reason)
+			args["reason"] = sanitize.OneLine(s.Reason)
 		}
 		out = append(out, span{name: s.ID, cat: "stage", from: us(*s.Start), to: us(e), args: args})
 	}
@@ -157,13 +158,13 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 					name = InstantBackOff
 				}
 				err = out(&ChromeEvent{Name: name, Cat: "failure", Ph: "i", S: "t", Ts: us(ev.Time), Pid: pid, Tid: tid, Args: map[string]any{
-					"stage": st.ID, "line": oneLine(ev.Input) + ":" + strconv.FormatInt(ev.Line, 10), "text": oneLine(ev.Text)}})
+					"stage": st.ID, "line": sanitize.OneLine(ev.Input) + ":" + strconv.FormatInt(ev.Line, 10), "text": sanitize.OneLine(ev.Text)}})
 			}
 		}
 	}
 	for i := 0; i < len(flows) && err == nil; i++ {
 		f := &flows[i]
-		node := dash(oneLine(f.Node))
+		node := dash(sanitize.OneLine(f.Node))
 		pid, ok := pids[node]
 		if !ok {
 			pid = len(pids) + 1
@@ -173,24 +174,24 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 		}
 		nextTid[pid]++
 		tid := nextTid[pid]
-		key := oneLine(f.Pod.Key())
+		key := sanitize.OneLine(f.Pod.Key())
 		meta("thread_name", pid, tid, map[string]any{"name": key})
 		meta("thread_sort_index", pid, tid, map[string]any{"sort_index": tid})
-		root := span{name: key, cat: "pod", from: us(f.Start), to: us(flowEnd(f)), args: map[string]any{
-			"verdict": string(f.Verdict), "uid": oneLine(f.Pod.UID), "stage": stageLabel(f), "reason": oneLine(f.Reason)}}
-		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, flowEnd(f), us)))
+		root := span{name: key, cat: "pod", from: us(f.Start), to: us((f).SpanEnd()), args: map[string]any{
+			"verdict": string(f.Verdict), "uid": sanitize.OneLine(f.Pod.UID), "stage": stageLabel(f), "reason": sanitize.OneLine(f.Reason)}}
+		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, (f).SpanEnd(), us)))
 		instants(pid, tid, f.Stages)
 		for _, c := range f.Containers {
-			cs := stageSpans(c.Stages, flowEnd(f), us)
+			cs := stageSpans(c.Stages, (f).SpanEnd(), us)
 			if len(cs) == 0 {
 				continue
 			}
 			nextTid[pid]++
 			ctid := nextTid[pid]
-			meta("thread_name", pid, ctid, map[string]any{"name": key + " " + oneLine(c.Name)})
+			meta("thread_name", pid, ctid, map[string]any{"name": key + " " + sanitize.OneLine(c.Name)})
 			meta("thread_sort_index", pid, ctid, map[string]any{"sort_index": ctid})
-			cr := span{name: oneLine(c.Name), cat: "container", from: cs[0].from, to: cs[0].to, args: map[string]any{
-				"type": c.Type, "image": oneLine(c.Image), "restarts": c.Restarts}}
+			cr := span{name: sanitize.OneLine(c.Name), cat: "container", from: cs[0].from, to: cs[0].to, args: map[string]any{
+				"type": c.Type, "image": sanitize.OneLine(c.Image), "restarts": c.Restarts}}
 			for _, s := range cs {
 				cr.from, cr.to = min(cr.from, s.from), max(cr.to, s.to)
 			}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -117,13 +118,13 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	if s.End != nil {
 		return *s.End
 	}
-	return flowEnd(f)
+	return (f).SpanEnd()
 }
 
 func stageStatus(s *timeline.Stage) OTLPStatus {
 	switch s.Status {
 	case timeline.StatusFailed, timeline.StatusStalled:
-		msg := oneLine(s.Reason)
+		msg := sanitize.OneLine(s.Reason)
 		if msg == "" {
 			msg = string(s.Status)
 		}
@@ -139,7 +140,7 @@ func stageStatus(s *timeline.Stage) OTLPStatus {
 func Nodes(flows []timeline.Flow) (nodes []string, members [][]int) {
 	byNode := map[string]int{}
 	for i := range flows {
-		node := oneLine(flows[i].Node)
+		node := sanitize.OneLine(flows[i].Node)
 		ri, ok := byNode[node]
 		if !ok {
 			ri = len(nodes)
@@ -176,18 +177,18 @@ func BuildOTLP(flows []timeline.Flow, version string) OTLPTraces {
 // stage that began.
 func Spans(f *timeline.Flow) []OTLPSpan {
 	tid := TraceID(f)
-	podAttrs := []OTLPKeyValue{strAttr("k8s.pod.name", oneLine(f.Pod.Name)), strAttr("k8s.namespace.name", oneLine(f.Pod.Namespace))}
+	podAttrs := []OTLPKeyValue{strAttr("k8s.pod.name", sanitize.OneLine(f.Pod.Name)), strAttr("k8s.namespace.name", sanitize.OneLine(f.Pod.Namespace))}
 	if f.Pod.UID != "" {
-		podAttrs = append(podAttrs, strAttr("k8s.pod.uid", oneLine(f.Pod.UID)))
+		podAttrs = append(podAttrs, strAttr("k8s.pod.uid", sanitize.OneLine(f.Pod.UID)))
 	}
 	rootID := spanID(tid, "syncPod")
 	root := OTLPSpan{TraceID: tid, SpanID: rootID, Name: "syncPod", Kind: spanKindInternal,
-		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos(flowEnd(f)),
+		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos((f).SpanEnd()),
 		Attributes: append(append([]OTLPKeyValue{}, podAttrs...), strAttr("podflow.verdict", string(f.Verdict))),
 	}
 	switch f.Verdict {
 	case timeline.VerdictStalled, timeline.VerdictFailed, timeline.VerdictRejected:
-		root.Status = OTLPStatus{Code: 2, Message: fmt.Sprintf("%s at %s: %s", f.Verdict, stageLabel(f), oneLine(f.Reason))}
+		root.Status = OTLPStatus{Code: 2, Message: fmt.Sprintf("%s at %s: %s", f.Verdict, stageLabel(f), sanitize.OneLine(f.Reason))}
 	case timeline.VerdictIncomplete:
 	default:
 		root.Status = OTLPStatus{Code: 1}
@@ -224,10 +225,10 @@ func Spans(f *timeline.Flow) []OTLPSpan {
 				continue
 			}
 			name, kind := kubeletSpanName(s.ID)
-			attrs := append(append([]OTLPKeyValue{}, podAttrs...), strAttr("k8s.container.name", oneLine(c.Name)),
+			attrs := append(append([]OTLPKeyValue{}, podAttrs...), strAttr("k8s.container.name", sanitize.OneLine(c.Name)),
 				strAttr("podflow.stage", s.ID), strAttr("podflow.status", string(s.Status)))
 			if c.Image != "" {
-				attrs = append(attrs, strAttr("container.image.name", oneLine(c.Image)))
+				attrs = append(attrs, strAttr("container.image.name", sanitize.OneLine(c.Image)))
 			}
 			if s.Attempts > 0 {
 				attrs = append(attrs, intAttr("podflow.failed_attempts", s.Attempts))
