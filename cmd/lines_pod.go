@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/anystr"
+	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -229,9 +230,46 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return err
 	}
-	match := anystr.New(podNeedles(f, a.redact.Reveal))
+	w := bufio.NewWriter(ioS.Out)
+	defer w.Flush()
+	rename := func(name string) string {
+		if stdinName != "" && name == stdinName {
+			return "-"
+		}
+		return name
+	}
+	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix})
+	return nil
+}
+
+// oneLineKeepSpace sanitizes one raw line without folding its spaces.
+func oneLineKeepSpace(s string) string {
+	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
+}
+
+// podLinesOptions says which of a pod's lines writePodLines prints, and how.
+type podLinesOptions struct {
+	year     int
+	loc      *time.Location
+	from, to time.Time // the stage's window (--stage); from zero: every line
+	redact   *redact.Redactor
+	rename   func(input string) string // the name printed for an input; nil: as read
+	noPrefix bool
+}
+
+// writePodLines writes every raw line of srcs that names f (its names,
+// UID, sandboxes or containers), prefixed with its input and line number,
+// as lines pod prints them and the TUI shows them. Only a record's time
+// and place are read: its strings may be the parser's (Borrow), and cost
+// no allocation. The parser's workers look for the pod in each record's
+// text and decode only those that name it, the few a pod has among a
+// large log's lines; the raw lines are then matched again. Under --redact
+// the needles are the pod's unmasked names, and only the lines matched
+// are masked, after the match and before they are printed.
+func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o podLinesOptions) {
+	match := anystr.New(podNeedles(f, o.redact.Reveal))
 	raws := map[string]*parser.RawReader{}
-	for _, s := range a.Sources {
+	for _, s := range srcs {
 		raws[s.Name] = parser.NewRawReader(s)
 	}
 	defer func() {
@@ -239,24 +277,14 @@ func linesPodRun(o *LinesPodOptions) error {
 			r.Close()
 		}
 	}()
-	// Only a record's time and place are read: its strings may be the
-	// parser's (Borrow), and cost no allocation. The parser's workers
-	// look for the pod in each record's text and decode only those that
-	// name it, the few a pod has among a large log's lines; the raw
-	// lines are then matched again. Under --redact the needles are the
-	// pod's unmasked names, and only the lines matched are masked, after
-	// the match and before they are printed.
-	popts := parser.Options{Year: o.Load.Year, Location: loc, Borrow: true, Match: match.Match}
-	mr := parser.NewMultiReader(a.Sources, popts)
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.year, Location: o.loc, Borrow: true, Match: match.Match})
 	defer mr.Close()
-	w := bufio.NewWriter(ioS.Out)
-	defer w.Flush()
 	for {
 		rec, err := mr.Next()
 		if err != nil {
 			break
 		}
-		if !from.IsZero() && (rec.Time.Before(from) || rec.Time.After(to)) {
+		if !o.from.IsZero() && (rec.Time.Before(o.from) || rec.Time.After(o.to)) {
 			continue
 		}
 		rr := raws[rec.Pos.Input]
@@ -264,20 +292,17 @@ func linesPodRun(o *LinesPodOptions) error {
 			continue
 		}
 		raw, err := rr.Read(rec.Pos)
-		if err != nil {
+		if err != nil || !match.Match(raw) {
 			continue
 		}
-		if !match.Match(raw) {
-			continue
-		}
-		raw = a.redact.Bytes(raw)
+		raw = o.redact.Bytes(raw)
 		name := rec.Pos.Input
-		if stdinName != "" && name == stdinName {
-			name = "-"
+		if o.rename != nil {
+			name = o.rename(name)
 		}
-		name = a.redact.Text(name)
+		name = o.redact.Text(name)
 		for i, l := range bytes.Split(raw, []byte("\n")) {
-			if !o.NoPrefix {
+			if !o.noPrefix {
 				w.WriteString(oneLineKeepSpace(name))
 				w.WriteByte(':')
 				w.WriteString(strconv.FormatInt(rec.Pos.Line+int64(i), 10))
@@ -287,10 +312,4 @@ func linesPodRun(o *LinesPodOptions) error {
 			w.WriteByte('\n')
 		}
 	}
-	return nil
-}
-
-// oneLineKeepSpace sanitizes one raw line without folding its spaces.
-func oneLineKeepSpace(s string) string {
-	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/podflow/podflow/internal/anystr"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 	"github.com/podflow/podflow/tui"
@@ -261,51 +260,9 @@ func tuiLines(ioS *IO, year int, loc *time.Location) func(*timeline.Flow, []pars
 		if stdin {
 			w.WriteString("(standard input was read once, by the load: its lines are not listed here)\n")
 		}
-		match := anystr.New(podNeedles(f, r.Reveal))
-		raws := map[string]*parser.RawReader{}
-		for _, s := range files {
-			raws[s.Name] = parser.NewRawReader(s)
-		}
-		defer func() {
-			for _, rr := range raws {
-				rr.Close()
-			}
-		}()
 		// As lines pod: with --redact the needles are the pod's unmasked
 		// names, and only the lines matched are masked.
-		popts := parser.Options{Year: year, Location: loc, Borrow: true, Match: match.Match}
-		mr := parser.NewMultiReader(files, popts)
-		defer mr.Close()
-		for {
-			rec, err := mr.Next()
-			if err != nil {
-				break
-			}
-			if !from.IsZero() && (rec.Time.Before(from) || rec.Time.After(to)) {
-				continue
-			}
-			rr := raws[rec.Pos.Input]
-			if rr == nil {
-				continue
-			}
-			raw, err := rr.Read(rec.Pos)
-			if err != nil {
-				continue
-			}
-			if !match.Match(raw) {
-				continue
-			}
-			raw = r.Bytes(raw)
-			name := r.Text(rec.Pos.Input)
-			for i, l := range bytes.Split(raw, []byte("\n")) {
-				w.WriteString(oneLineKeepSpace(name))
-				w.WriteByte(':')
-				w.WriteString(strconv.FormatInt(rec.Pos.Line+int64(i), 10))
-				w.WriteByte(':')
-				w.WriteString(oneLineKeepSpace(string(l)))
-				w.WriteByte('\n')
-			}
-		}
+		writePodLines(w, files, f, podLinesOptions{year: year, loc: loc, from: from, to: to, redact: r})
 		if err := w.Flush(); err != nil {
 			return "", err
 		}
