@@ -289,7 +289,7 @@ func TestCheckPointsAtCause(t *testing.T) {
 		line string // input:line of the cause
 		why  string // in the message
 	}{
-		{"configmap missing", "11-volume-mount-failure.log", []string{"--max-startup", "20s"}, "11-volume-mount-failure.log:761", `stage volumes failed 10 times: MountVolume.SetUp failed for volume "config" : configmap "web-config-v3" not found`},
+		{"configmap missing", "11-volume-mount-failure.log", []string{"--max-startup", "20s"}, "11-volume-mount-failure.log:761", `stage volumes failed 9 times: MountVolume.SetUp failed for volume "config" : configmap "web-config-v3" not found`},
 		{"sandbox retried", "04-sandbox-failure.log", []string{"--max-startup", "20s"}, "04-sandbox-failure.log:769", "stage sandbox failed 4 times: Failed to create pod sandbox"},
 		{"create error", "13-container-create-error.log", []string{"--max-startup", "20s"}, "13-container-create-error.log:797", "container cache stage created failed 3 times: CreateContainerError"},
 		{"slow pull", "03-slow-image-pull.log", []string{"--max-startup", "20s"}, "03-slow-image-pull.log:1649", "the slowest was container nginx stage image (20.006s)"},

@@ -358,7 +358,7 @@ func getPodsRun(o *GetPodsOptions) error {
 // rowOnly keeps of a flow what the table, -o name, the filters and the
 // sort read: its stages, events and evidence go as soon as it is judged.
 func rowOnly(f *timeline.Flow) {
-	f.Stages, f.Events, f.Evidence, f.Startup = nil, nil, nil, nil
+	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil
 	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
 	cs := make([]timeline.Container, len(f.Containers))
 	for i, c := range f.Containers {

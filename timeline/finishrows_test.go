@@ -17,7 +17,7 @@ import (
 // filters and the sort read of a flow. FinishRows must give what
 // FinishEach gives with it.
 func rowOnlyCopy(f *Flow) {
-	f.Stages, f.Events, f.Evidence, f.Startup = nil, nil, nil, nil
+	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil
 	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
 	cs := make([]Container, len(f.Containers))
 	for i, c := range f.Containers {

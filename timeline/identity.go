@@ -197,6 +197,9 @@ func containerTypeFrom(s string) string {
 // part of an aggregated sync error.
 type syncFailure struct {
 	action, target, reason, message string
+	// cut: the line ends inside the target, its closing quote lost (a
+	// terminal's or a pager's cut): the target is what is left of it.
+	cut bool
 }
 
 // parseSyncError splits the kubelet's aggregated sync error
@@ -223,7 +226,10 @@ func parseSyncError(err string) []syncFailure {
 		rest = rest[len(` for "`):]
 		j = strings.IndexByte(rest, '"')
 		if j < 0 {
-			return out
+			// Cut in the target: what is left still names the step, and
+			// perhaps the pod (resolvePartial finds the one it fits).
+			f.target, f.cut = rest, true
+			return append(out, f)
 		}
 		f.target = rest[:j]
 		rest = rest[j+1:]

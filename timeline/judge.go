@@ -48,12 +48,13 @@ func (a *aggStages) set(id string, s *stageState) {
 // judgeScratch is judge's working memory, kept from flow to flow: what
 // judge returns holds none of it. Each goroutine judging has its own.
 type judgeScratch struct {
-	views  []stageView
-	cs     []*containerState
-	cviews [][]stageView
-	group  []int
-	agg    [3]stageState // the aggregate stages of the flow being judged: init-containers, containers, running
-	row    rowScratch    // FinishRows' working memory for what a row does not keep
+	views   []stageView
+	cs      []*containerState
+	cviews  [][]stageView
+	group   []int
+	agg     [3]stageState // the aggregate stages of the flow being judged: init-containers, containers, running
+	row     rowScratch    // FinishRows' working memory for what a row does not keep
+	trouble []Trouble     // the flow's trouble (trouble.go)
 }
 
 // rowScratch holds what judging a flow for a row (FinishRows) needs only
@@ -322,6 +323,11 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		fl.Startup = st
 	}
 	b.verdict(f, &fl, logEnd)
+	js.trouble = b.troubles(js.trouble[:0], all, cs, cviews, logEnd)
+	if len(js.trouble) > 0 {
+		fl.Trouble = slices.Clone(js.trouble)
+	}
+	troubleReason(&fl, fl.Trouble)
 	fl.Diagnosis = diagnose(&fl)
 	return fl
 }
@@ -374,6 +380,10 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts, true))
 	}
 	b.verdict(f, &fl, logEnd)
+	if fl.Verdict == VerdictRunning && fl.Reason == "" {
+		js.trouble = b.troubles(js.trouble[:0], all, cs, cviews, logEnd)
+		troubleReason(&fl, js.trouble)
+	}
 	ctrs := make([]Container, len(cs))
 	for i, c := range cs {
 		ctrs[i] = Container{Name: fl.Containers[i].Name, Type: fl.Containers[i].Type, Restarts: c.restartCount}

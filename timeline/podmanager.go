@@ -108,7 +108,7 @@ func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value
 		// A pod field refFromValue refused: whole, it is no pod; its
 		// closing quote missing, the line was cut in it.
 		if cutField(rec, "pod") {
-			if p, ok := partialFromText(fieldRaw(rec, "pod")[1:], false); ok {
+			if p, ok := partialFromText(strings.TrimPrefix(fieldRaw(rec, "pod"), `"`), false); ok {
 				return b.resolvePartial(n, p, create)
 			}
 		}
@@ -147,6 +147,12 @@ func (b *Builder) resolvePartial(n *nodeState, p partialRef, create bool) *flowS
 			}
 			found = f
 		}
+	}
+	if found == nil && create && p.nameCut && staticName(n, p.Name) {
+		// A static pod's name is its manifest's name and the node's,
+		// "<name>-<node>" (config/common.go generatePodName): cut where the
+		// node's name ends, it is whole.
+		p.nameCut = false
 	}
 	if found != nil || !create || p.nameCut {
 		return found
@@ -340,10 +346,25 @@ func allSame(refs []PodRef) bool {
 	return true
 }
 
+// staticName reports whether a cut pod name ends in "-<node>", the node
+// this log is of (its name or its hostname).
+func staticName(n *nodeState, name string) bool {
+	for _, node := range [2]string{n.name, n.hostname} {
+		if len(node) > 0 && len(name) > len(node)+1 && strings.HasSuffix(name, node) && name[len(name)-len(node)-1] == '-' {
+			return true
+		}
+	}
+	return false
+}
+
 // cutField reports whether rec's field key is a quoted value the line
 // lost the end of (its closing quote; parser.Record.Truncated marks such
 // a record, a pager may add a '>').
 func cutField(rec *parser.Record, key string) bool {
 	raw := fieldRaw(rec, key)
+	if len(raw) > 0 && raw[0] != '"' {
+		// A bare value a pager cut ends in its mark (no name has '>').
+		return strings.HasSuffix(raw, ">") || strings.HasSuffix(raw, "…")
+	}
 	return len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"')
 }

@@ -19,15 +19,11 @@ import (
 // syncError reads "Error syncing pod": each part of the error moves the
 // stage its marker names, on the container it names.
 func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
-	f := b.flowFor(n, rec, false)
+	f := b.flowFor(n, rec, true)
 	if f == nil {
 		if refs := legacyRefs(rec.Msg); len(refs) > 0 {
 			f = b.resolve(n, refs[0], true, refs[0].UID, false)
 		}
-	}
-	if f == nil {
-		b.unattributedLine(rec)
-		return
 	}
 	errText := rec.Err
 	if errText == "" && !rec.Structured() {
@@ -35,14 +31,29 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			errText = rec.Msg[i+len("skipping: "):]
 		}
 	}
+	if len(errText) > 1 && errText[0] == '"' && strings.HasPrefix(errText[1:], `failed to \"`) {
+		// A quoted err the line lost the end of, left quoted by the
+		// parser: its text is the unquoted one.
+		errText = unescapeGo(errText[1:])
+	}
 	parts, markers := b.readSyncError(errText)
+	if f == nil {
+		f = b.syncTargetPod(n, parts)
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	if len(markers) == 0 {
+		markers = b.cutSyncStep(parts)
+	}
 	matched := false
 	for _, smk := range markers {
 		matched = true
 		reason := errText
 		name := ""
 		for _, p := range parts {
-			if strings.Contains(smk.ErrHas, p.reason) || strings.Contains(errText, smk.ErrHas) && strings.Contains(smk.ErrHas, p.reason) {
+			if p.reason != "" && strings.Contains(smk.ErrHas, p.reason) {
 				// Composed in the builder's buffer: it repeats across pods.
 				t := append(append(append(b.text[:0], p.reason...), ": "...), p.message...)
 				if cap(t) <= 4*maxEvidenceText {
@@ -81,6 +92,40 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 		b.stageEffect(f, StSynced, Observe, rec, "")
 		f.stage(StSynced).mark().reason = b.intern(errText)
 	}
+}
+
+// syncTargetPod is the pod a sync error names as its CreatePodSandbox
+// step's target, format.Pod(pod) (kuberuntime_manager.go createSandbox's
+// SyncResult), for a line whose pod field was cut away: whole, or cut
+// short (resolvePartial: the one known pod it fits, or a whole name).
+func (b *Builder) syncTargetPod(n *nodeState, parts []syncFailure) *flowState {
+	for _, p := range parts {
+		if p.action != "CreatePodSandbox" {
+			continue
+		}
+		if !p.cut {
+			if ref, ok := legacyRef(p.target); ok {
+				return b.resolve(n, ref, true, ref.UID, true)
+			}
+		} else if pr, ok := partialFromText(p.target, false); ok {
+			return b.resolvePartial(n, pr, true)
+		}
+	}
+	return nil
+}
+
+// cutSyncStep is the marker of a sync error cut before its reason, when
+// the step alone tells it: the kubelet fails CreatePodSandbox only with
+// CreatePodSandboxError and KillPodSandbox only with KillPodSandboxError
+// (kuberuntime_manager.go, kubecontainer.ErrCreatePodSandbox and
+// ErrKillPodSandbox).
+func (b *Builder) cutSyncStep(parts []syncFailure) []*Marker {
+	for _, p := range parts {
+		if p.reason == "" && (p.action == "CreatePodSandbox" || p.action == "KillPodSandbox") {
+			return b.m.syncError(p.action + "Error")
+		}
+	}
+	return nil
 }
 
 // syncErrorRead is what syncError reads of an error text: its parts and

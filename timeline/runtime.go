@@ -89,7 +89,14 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 		switch {
 		case strings.Contains(msg, "returns successfully"):
-			b.touch(f, rec)
+			// The runtime started it (the CRI StartContainer returned):
+			// what the kubelet's "Started" event would say.
+			if s := c.stages.get(CStStarted); s == nil || s.complete.IsZero() {
+				b.containerEffect(f, c, CStStarted, Complete, rec, "")
+				c.needsID = false // its ID is the one this line names
+			} else {
+				b.touch(f, rec)
+			}
 		case strings.Contains(msg, "failed"):
 			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
 		}

@@ -61,28 +61,32 @@ const maxSandboxes = 64
 
 // sandboxCRI reads the CRI client's "RunPodSandbox from runtime service
 // failed" (remote_runtime.go), which names no pod: only a runtime that
-// names the sandbox in its error (dockershim and CRI-O name it
-// k8s_[POD_]<name>_<namespace>_<uid>_<attempt>) tells whose it is. Without
-// it the kubelet's next lines ("Failed to create sandbox for pod") name
-// the pod.
+// names the sandbox in its error tells whose it is, dockershim and CRI-O
+// as k8s_[POD_]<name>_<namespace>_<uid>_<attempt>, containerd as
+// <name>_<namespace>_<uid>_<attempt> (its sandbox name, in "failed to
+// reserve sandbox name %q": sandbox_run.go, makeSandboxName). Without it
+// the kubelet's next lines ("Failed to create sandbox for pod") name the
+// pod.
 func (b *Builder) sandboxCRI(n *nodeState, rec *parser.Record) {
 	text := rec.Err
 	if text == "" {
 		text = rec.Msg
 	}
-	for rest := text; ; {
-		i := strings.Index(rest, "k8s_")
-		if i < 0 {
+	for _, mark := range [...]string{"k8s_", `sandbox name "`} {
+		for rest := text; ; {
+			i := strings.Index(rest, mark)
+			if i < 0 {
+				break
+			}
+			rest = rest[i+len(mark):]
+			parts := strings.SplitN(strings.TrimPrefix(rest, "POD_"), "_", 4)
+			if len(parts) < 4 || !looksLikeUID(parts[2]) || parts[0] == "" || parts[1] == "" {
+				continue
+			}
+			if f := b.resolve(n, PodRef{Name: parts[0], Namespace: parts[1]}, true, parts[2], true); f != nil {
+				b.stageEffect(f, StSandbox, Fail, rec, "")
+			}
 			return
 		}
-		rest = rest[i+len("k8s_"):]
-		parts := strings.SplitN(strings.TrimPrefix(rest, "POD_"), "_", 4)
-		if len(parts) < 4 || !looksLikeUID(parts[2]) || parts[0] == "" || parts[1] == "" {
-			continue
-		}
-		if f := b.resolve(n, PodRef{Name: parts[0], Namespace: parts[1]}, true, parts[2], true); f != nil {
-			b.stageEffect(f, StSandbox, Fail, rec, "")
-		}
-		return
 	}
 }

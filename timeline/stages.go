@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"math"
+	"strings"
 	"time"
 
 	"github.com/podflow/podflow/parser"
@@ -27,6 +28,39 @@ type trouble struct {
 	first, lastFail, lastRetry stamp
 	attempts, retries          tally
 	reason, rootReason         string
+	// firstReason is the first failure's or back-off's words: the
+	// trouble as it began (Flow.Trouble).
+	firstReason string
+	// failOpen, retryOpen: a failure or back-off was counted from a line
+	// of a sync (the runtime manager's, an event) that the sync's own
+	// "Error syncing pod" has not yet closed (syncCloses).
+	failOpen, retryOpen bool
+}
+
+// syncCloses reports whether rec is the pod worker's "Error syncing pod",
+// which reports at the end of a sync (pod_workers.go) the failures its
+// steps already logged: the runtime manager's lines and events come
+// while SyncPod runs, seconds before it when it goes on with other
+// containers, and are that one attempt.
+func syncCloses(rec *parser.Record) bool {
+	return strings.HasPrefix(rec.Msg, "Error syncing pod")
+}
+
+// countOnce decides whether a report found apart from the last (counted)
+// is a new attempt or back-off: not when it is the sync error closing
+// one the sync's own lines already counted (open).
+func countOnce(counted bool, open *bool, rec *parser.Record) bool {
+	if syncCloses(rec) {
+		if *open {
+			counted = false
+		}
+		*open = false
+		return counted
+	}
+	if counted {
+		*open = true
+	}
+	return counted
 }
 
 // report returns s's trouble to read: the zero trouble when it has none.
@@ -166,19 +200,32 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 		tr := s.mark()
 		if tr.first.IsZero() || b.before(t, tr.first) {
 			tr.first = t
+			tr.firstReason = reason
+		} else if !b.apart(t, tr.first) && len(reason) < len(tr.firstReason) && !syncCloses(rec) {
+			// Another line of the first report: its plainest words (the
+			// event's, not the operation executor's with every ID), not
+			// the sync error's, which wraps them.
+			tr.firstReason = reason
 		}
 		if eff == Fail {
 			// Several lines report one failure (the error line, the event and
 			// the sync error); they count as one attempt.
-			if counted = tr.lastFail.IsZero() || b.apart(t, tr.lastFail); counted {
+			if counted = countOnce(tr.lastFail.IsZero() || b.apart(t, tr.lastFail), &tr.failOpen, rec); counted {
 				tr.attempts.inc()
 			}
 			tr.lastFail = b.later(t, tr.lastFail)
-			tr.rootReason = reason
+			if counted || tr.rootReason == "" || !syncCloses(rec) {
+				tr.rootReason = reason
+			} else {
+				// The sync error wraps the error its sync's own lines gave
+				// (kuberuntime: "Failed to create sandbox for pod %q: %v"):
+				// the root cause stays theirs.
+				reason = tr.reason
+			}
 		} else {
 			// And one back-off ("Container start failed in pod", the BackOff
 			// event, "Error syncing pod" with ImagePullBackOff).
-			if counted = tr.lastRetry.IsZero() || b.apart(t, tr.lastRetry); counted {
+			if counted = countOnce(tr.lastRetry.IsZero() || b.apart(t, tr.lastRetry), &tr.retryOpen, rec); counted {
 				tr.retries.inc()
 			}
 			tr.lastRetry = b.later(t, tr.lastRetry)

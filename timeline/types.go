@@ -197,6 +197,22 @@ type Flow struct {
 	Findings       []string    `json:"findings,omitempty"`  // IDs of node findings that overlap this flow
 	Evidence       []Evidence  `json:"evidence,omitempty"`  // the lines that prove the verdict
 	Hidden         []string    `json:"hidden,omitempty"`    // what a higher -v would reveal
+	Trouble        []Trouble   `json:"trouble,omitempty"`   // the stages that failed, backed off or ran over budget, recovered or not
+}
+
+// Trouble is one stage's trouble on the pod's way: failed attempts,
+// back-offs, or a stage over its budget, whether it recovered or not.
+type Trouble struct {
+	Stage     string    `json:"stage"`
+	Container string    `json:"container,omitempty"`
+	Attempts  int       `json:"attempts,omitempty"` // failed attempts, each counted once however many lines report it
+	BackOffs  int       `json:"backOffs,omitempty"` // the kubelet's back-offs (CrashLoopBackOff, ImagePullBackOff, …)
+	Error     string    `json:"error,omitempty"`    // the first error, in the log's words; "" for a stage only slow
+	First     time.Time `json:"first"`              // the first error (or the slow stage's start)
+	Last      time.Time `json:"last"`               // the latest error (or the slow stage's end)
+	Lasted    Duration  `json:"lasted"`             // from the first error to the stage's completion (or the log's end)
+	Budget    Duration  `json:"budget,omitempty"`   // the stage's budget, when it ran over it
+	Recovered bool      `json:"recovered"`          // the stage completed after it
 }
 
 // Finding is a node-level problem, reported once per node.

@@ -32,7 +32,8 @@ import (
 //	override: Running, and a regular container backed off after it ran
 //	  (CrashLoopBackOff)                            Failed       running, the container's started (crashReason)
 //	  and Stalled at running or at a container's start that only backed
-//	  off (no failed start: it ran)                 Failed       as above
+//	  off (no failed start: it ran), or Incomplete
+//	  there (its back-offs stopped)                 Failed       as above
 //	override: Incomplete and no creation stage done: stalled at nothing
 //	then: failed probes shown (probes.go): a Running pod whose container a
 //	  liveness or startup probe restarted names it, at started
@@ -177,7 +178,10 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Verdict = VerdictFailed
 		}
 	}
-	stalledStart := fl.Verdict == VerdictStalled && (fl.StalledAt == StRunning || fl.StalledAt == StContainers && fl.ContainerStage == CStStarted)
+	// Stalled, or Incomplete (its errors stopped), at a container's start
+	// that, if it only backed off, ran.
+	stalledStart := fl.Verdict == VerdictStalled && (fl.StalledAt == StRunning || fl.StalledAt == StContainers && fl.ContainerStage == CStStarted) ||
+		fl.Verdict == VerdictIncomplete && fl.StalledAt == StContainers && fl.ContainerStage == CStStarted
 	if fl.Verdict == VerdictRunning || stalledStart {
 		// A container that crashes after it ran: the pod is failing. In a
 		// log that shows only the back-offs (errors only, -v=0), the

@@ -1,0 +1,134 @@
+package timeline
+
+import (
+	"fmt"
+	"time"
+)
+
+// Trouble that recovered stays visible (issue #19, gap 9): a pod that
+// reached Running after failed sandbox attempts, mount failures, create
+// errors or a stage over its budget is Running, and says what it got past.
+// Each stage with failed attempts, back-offs or a run over its budget is
+// one Trouble (Flow.Trouble), read from the judged stages: the pod's own
+// and its containers', never the aggregate stages made of the containers'
+// (init-containers, containers, running), so that nothing counts twice. A
+// Running pod's reason names the trouble that held it up longest.
+
+// aggregate reports whether a pod stage is made of its containers' (judge).
+func aggregate(id string) bool {
+	return id == StInitContainers || id == StContainers || id == StRunning
+}
+
+// troubles appends to dst the trouble of a judged flow's stages: all (the
+// pod's, in PodStages order) and each container's (cviews[i] is cs[i]'s).
+func (b *Builder) troubles(dst []Trouble, all []stageView, cs []*containerState, cviews [][]stageView, logEnd time.Time) []Trouble {
+	for i := range all {
+		if !aggregate(all[i].id) {
+			dst = b.stageTrouble(dst, &all[i], "", logEnd)
+		}
+	}
+	for ci, views := range cviews {
+		for i := range views {
+			dst = b.stageTrouble(dst, &views[i], b.texts[cs[ci].name], logEnd)
+		}
+	}
+	return dst
+}
+
+// stageTrouble appends sv's trouble, if it has any.
+func (b *Builder) stageTrouble(dst []Trouble, sv *stageView, container string, logEnd time.Time) []Trouble {
+	var tr *trouble
+	if sv.st != nil {
+		tr = sv.st.trouble
+	}
+	if tr != nil && (tr.attempts > 0 || tr.retries > 0) && !tr.first.IsZero() {
+		t := Trouble{Stage: sv.id, Container: container, Attempts: int(tr.attempts), BackOffs: int(tr.retries), Error: tr.firstReason, First: b.timeOf(tr.first), Recovered: sv.status == StatusDone}
+		if t.Error == "" {
+			t.Error = reasonOf(sv.st)
+		}
+		t.Last = b.timeOf(b.later(tr.lastFail, tr.lastRetry))
+		end := logEnd
+		if t.Recovered {
+			// To the stage's completion, or past it to the last back-off of
+			// a container that ran and then backed off (its started stage).
+			end = t.Last
+			if _, done := sv.times(b, logEnd); done.After(end) {
+				end = done
+			}
+		}
+		if end.After(t.First) {
+			t.Lasted = Duration(end.Sub(t.First))
+		}
+		return append(dst, t)
+	}
+	if sv.status != StatusDone || sv.implied {
+		return dst
+	}
+	if budget := b.budget(sv.id); budget > 0 {
+		start, end := sv.times(b, logEnd)
+		if time.Duration(sv.shownFor) > budget {
+			dst = append(dst, Trouble{Stage: sv.id, Container: container, First: start, Last: end, Lasted: sv.shownFor, Budget: Duration(budget), Recovered: true})
+		}
+	}
+	return dst
+}
+
+// worstTrouble is the recovered trouble that held the pod up longest.
+func worstTrouble(ts []Trouble) *Trouble {
+	var w *Trouble
+	for i := range ts {
+		if t := &ts[i]; t.Recovered && (w == nil || t.Lasted > w.Lasted) {
+			w = t
+		}
+	}
+	return w
+}
+
+// troubleWords name a stage's attempts: "4 failed sandbox attempts".
+var troubleWords = map[string]string{
+	StVolumes: "mount", StSandbox: "sandbox", StAdmitted: "admission", StReady: "readiness",
+	CStImage: "pull", CStCreated: "create", CStStarted: "start", CStCompleted: "run",
+}
+
+// recoveredReason is a Running pod's reason: the trouble it got past, in
+// the log's words.
+func recoveredReason(t *Trouble) string {
+	of := ""
+	if t.Container != "" {
+		of = " of container " + t.Container
+	}
+	word := troubleWords[t.Stage]
+	if word == "" {
+		word = t.Stage
+	}
+	switch {
+	case t.Attempts == 0 && t.BackOffs == 0:
+		return fmt.Sprintf("Running after a slow %s%s: %s, over its %s budget", t.Stage, of, round(t.Lasted), round(t.Budget))
+	case t.Stage == StVolumes:
+		// The volume manager retries a mount with its own back-off: what
+		// held the pod up is how long, not how often.
+		return fmt.Sprintf("Running after %s of FailedMount: %s", round(t.Lasted), t.Error)
+	case t.Attempts == 0:
+		return fmt.Sprintf("Running after %s%s: %s", plural(t.BackOffs, "back-off"), of, t.Error)
+	}
+	return fmt.Sprintf("Running after %s%s: %s", plural(t.Attempts, "failed "+word+" attempt"), of, t.Error)
+}
+
+// plural is "1 failed attempt", "3 failed attempts".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// troubleReason gives a Running pod with no reason of its own the trouble
+// it got past.
+func troubleReason(fl *Flow, ts []Trouble) {
+	if fl.Verdict != VerdictRunning || fl.Reason != "" {
+		return
+	}
+	if w := worstTrouble(ts); w != nil {
+		fl.Reason = recoveredReason(w)
+	}
+}
