@@ -204,6 +204,7 @@ func (b *Builder) Add(rec *parser.Record) {
 		b.runtimeLine(n, rec)
 		return
 	}
+	n.kubeletLines++
 	if rec.PID != n.pid && rec.PID != 0 {
 		b.kubeletPID(n, rec) // a new kubelet process, or a stray line (nodes.go)
 	}

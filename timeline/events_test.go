@@ -149,3 +149,18 @@ func TestEventTableStartsPods(t *testing.T) {
 		t.Errorf("containers %+v: the image's message names none", f.Containers)
 	}
 }
+
+// TestRuntimeLogAloneProvesNoStall: a container runtime's log alone
+// (containerd's, as `kind export logs` keeps it beside the kubelet's)
+// lacks the kubelet's markers that complete most stages: a budget run out
+// there proves no stall, and the pod is Incomplete, not Stalled.
+func TestRuntimeLogAloneProvesNoStall(t *testing.T) {
+	data, err := os.ReadFile("../testdata/formats/containerd.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := onlyFlow(t, buildBytes(t, "containerd.log", data), "web-7d9f8c6b5-x2kqp")
+	if f.Verdict != VerdictIncomplete {
+		t.Errorf("verdict %s at %s/%s:%s, want Incomplete", f.Verdict, f.StalledAt, f.Container, f.ContainerStage)
+	}
+}

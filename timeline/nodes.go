@@ -28,11 +28,14 @@ type nodeState struct {
 	flagV      int
 	start, end time.Time
 	starts     int
-	lastStart  time.Time
-	byUID      map[string]*flowState
-	byName     map[string]*flowState
-	byID       map[rid]*flowState
-	findings   map[string]*Finding
+	// kubeletLines counts the kubelet's records: none means the node is
+	// known from its runtime's log alone, which shows few stages.
+	kubeletLines int
+	lastStart    time.Time
+	byUID        map[string]*flowState
+	byName       map[string]*flowState
+	byID         map[rid]*flowState
+	findings     map[string]*Finding
 	// pulling lists, per image, the pods with a pull of it under way, so
 	// the runtime's PullImage lines (which name only the image) find them.
 	pulling map[string]pullers

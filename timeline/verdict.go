@@ -134,6 +134,17 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	} else if current != nil {
 		switch current.Status {
 		case StatusStalled:
+			if f.node.kubeletLines == 0 && current.Attempts == 0 {
+				// A runtime's log alone: the kubelet's markers that would
+				// complete the stage are not in the input, so a budget run
+				// out proves nothing (failures the runtime logged do).
+				fl.Verdict = VerdictIncomplete
+				fl.StalledAt = current.ID
+				if current.Start != nil {
+					fl.Waited = Duration(logEnd.Sub(*current.Start))
+				}
+				break
+			}
 			fl.Verdict = VerdictStalled
 			setStall(current)
 		case StatusFailed:
