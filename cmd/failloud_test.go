@@ -191,3 +191,21 @@ func TestTZGivenWins(t *testing.T) {
 		}
 	}
 }
+
+// TestRecoveredPodMarked: a pod that ran after trouble (04: four failed
+// sandbox attempts) is marked on a terminal, its verdict yellow and its
+// reason led by ⚠; piped output stays plain words.
+func TestRecoveredPodMarked(t *testing.T) {
+	log := "../testdata/corpus/v1.36.3/04-sandbox-failure.log"
+	ioS, _, out, _ := NewTestIO(true)
+	ioS.Width = 200
+	Main(ioS, []string{"podflow", "get", "pods", "--color", "always", log})
+	if !strings.Contains(out.String(), ansiYellow+"Running") || !strings.Contains(out.String(), "⚠ Running after 4 failed sandbox attempts") {
+		t.Errorf("terminal table:\n%s", out)
+	}
+	ioS, _, out, _ = NewTestIO(false)
+	Main(ioS, []string{"podflow", "get", "pods", log})
+	if strings.Contains(out.String(), "⚠") || !strings.Contains(out.String(), "Running after 4 failed sandbox attempts") {
+		t.Errorf("piped table:\n%s", out)
+	}
+}

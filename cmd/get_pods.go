@@ -517,6 +517,11 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 			row = append(row, flowTime(f))
 		}
 		reasons[i] = sanitize.OneLine(f.Reason)
+		if ioS.OutTTY && f.Recovered() {
+			// On a terminal a pod that ran after trouble is marked, as
+			// one that did not is by its verdict's colour.
+			reasons[i] = "⚠ " + reasons[i]
+		}
 		reason := reasons[i]
 		if !wide {
 			// The short form, like kubectl's STATUS; -o wide, describe and
@@ -535,7 +540,7 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 	}
 	t.Color = func(row, col int) string {
 		if col == colVerdict {
-			return verdictColor(items[row].Verdict)
+			return flowColor(&items[row])
 		}
 		return ""
 	}
@@ -554,7 +559,7 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 		}
 		t.Color = func(row, col int) string {
 			if col == verdictAt {
-				return verdictColor(items[row].Verdict)
+				return flowColor(&items[row])
 			}
 			return ""
 		}

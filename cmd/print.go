@@ -88,6 +88,15 @@ func verdictColor(v timeline.Verdict) string {
 	return ""
 }
 
+// flowColor is the colour of a pod's verdict in a table: its verdict's,
+// yellow for a pod that ran after trouble.
+func flowColor(f *timeline.Flow) string {
+	if f.Recovered() {
+		return ansiYellow
+	}
+	return verdictColor(f.Verdict)
+}
+
 // statusColor is the ANSI colour of a stage status.
 func statusColor(s timeline.Status) string {
 	switch s {

@@ -277,3 +277,10 @@ type FlowList struct {
 // counts a flow's span ends it here, so that its figures are the
 // duration's.
 func (f *Flow) SpanEnd() time.Time { return f.Start.Add(time.Duration(f.Duration)) }
+
+// Recovered reports whether the pod ran after trouble the log shows
+// (failed attempts, back-offs, a probe's restarts, a stage over its
+// budget): a Running or Completed pod with a reason, which says it.
+func (f *Flow) Recovered() bool {
+	return (f.Verdict == VerdictRunning || f.Verdict == VerdictCompleted) && f.Reason != ""
+}

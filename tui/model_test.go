@@ -203,7 +203,7 @@ func TestTUIReplaySteps(t *testing.T) {
 	}
 	// Step until the pod has been seen, then through its stages.
 	seenInFlight := false
-	for i := 0; i < 40 && !strings.Contains(screen(m), "✓ payments"); i++ {
+	for i := 0; i < 40 && !strings.Contains(screen(m), "⚠ payments"); i++ {
 		m = press(m, ".")
 		if strings.Contains(screen(m), "… payments") {
 			seenInFlight = true
@@ -212,7 +212,7 @@ func TestTUIReplaySteps(t *testing.T) {
 	if !seenInFlight {
 		t.Errorf("the pod was never shown in flight:\n%s", screen(m))
 	}
-	if !strings.Contains(screen(m), "✓ payments") {
+	if !strings.Contains(screen(m), "⚠ payments") {
 		t.Errorf("the pod never reached Running:\n%s", screen(m))
 	}
 }

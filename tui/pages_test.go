@@ -95,7 +95,7 @@ func TestTUIPodPages(t *testing.T) {
 func TestTUINodeOfSelectedPod(t *testing.T) {
 	m := loaded(t, Options{}, 120, 40, corpus+"07-twenty-pods.log", corpus+"04-sandbox-failure.log")
 	m = press(m, "/", "q", "9", "z", "enter", "esc")
-	if !strings.Contains(screen(m), ">✓ payments-7b4d9c8f6-q9zrt") {
+	if !strings.Contains(screen(m), ">⚠ payments-7b4d9c8f6-q9zrt") {
 		t.Fatalf("payments not selected:\n%s", screen(m))
 	}
 	s := screen(press(m, "n"))

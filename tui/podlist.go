@@ -127,6 +127,10 @@ func renderList(st styles, items []timeline.Flow, vis []int, cur, off int, c lis
 		if icon == "" {
 			icon = "·"
 		}
+		vs := st.v(f.Verdict)
+		if f.Recovered() {
+			icon, vs = "⚠", st.recovered // ran, after trouble the log shows
+		}
 		row := fit(midShorten(listName(f), c.name), c.name) + " "
 		if c.node > 0 {
 			row += fit(san(f.Node), c.node) + " "
@@ -137,13 +141,13 @@ func renderList(st styles, items []timeline.Flow, vis []int, cur, off int, c lis
 			if st.color {
 				line = st.selected.Render(line)
 				if !focused {
-					line = st.v(f.Verdict).Render(fit(">"+icon+" "+row, w))
+					line = vs.Render(fit(">"+icon+" "+row, w))
 				}
 			}
 			lines = append(lines, line)
 			continue
 		}
-		lines = append(lines, fit(" "+st.v(f.Verdict).Render(icon)+" "+row, w))
+		lines = append(lines, fit(" "+vs.Render(icon)+" "+row, w))
 	}
 	for len(lines) < h {
 		lines = append(lines, strings.Repeat(" ", w))

@@ -9,18 +9,19 @@ import (
 // styles are every style the TUI uses. With colour off they are all empty:
 // no escape sequence at all (NO_COLOR).
 type styles struct {
-	color    bool
-	header   lipgloss.Style
-	dim      lipgloss.Style
-	selected lipgloss.Style
-	focus    lipgloss.Style // title of the focused pane
-	title    lipgloss.Style
-	stall    lipgloss.Style
-	warn     lipgloss.Style
-	match    lipgloss.Style // a search's hit
-	verdict  map[timeline.Verdict]lipgloss.Style
-	status   map[timeline.Status]lipgloss.Style
-	help     help.Styles
+	color     bool
+	header    lipgloss.Style
+	dim       lipgloss.Style
+	selected  lipgloss.Style
+	focus     lipgloss.Style // title of the focused pane
+	title     lipgloss.Style
+	stall     lipgloss.Style
+	warn      lipgloss.Style
+	match     lipgloss.Style // a search's hit
+	verdict   map[timeline.Verdict]lipgloss.Style
+	recovered lipgloss.Style // a pod that ran after trouble (Flow.Recovered)
+	status    map[timeline.Status]lipgloss.Style
+	help      help.Styles
 }
 
 // Basic ANSI colours, so 16-colour terminals look the same.
@@ -60,6 +61,7 @@ func newStyles(color bool) styles {
 	s.verdict[timeline.VerdictCompleted] = n().Foreground(cBlue)
 	s.verdict[timeline.VerdictTerminated] = n().Foreground(cGray)
 	s.verdict[VerdictInFlight] = n().Foreground(cCyan)
+	s.recovered = n().Foreground(cYellow)
 	s.status[timeline.StatusDone] = n().Foreground(cGreen)
 	s.status[timeline.StatusFailed] = n().Foreground(cRed).Bold(true)
 	s.status[timeline.StatusStalled] = n().Foreground(cRed)
