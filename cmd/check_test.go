@@ -294,7 +294,7 @@ func TestCheckPointsAtCause(t *testing.T) {
 		{"create error", "13-container-create-error.log", []string{"--max-startup", "20s"}, "13-container-create-error.log:797", "container cache stage created failed 3 times: CreateContainerError"},
 		{"slow pull", "03-slow-image-pull.log", []string{"--max-startup", "20s"}, "03-slow-image-pull.log:1649", "the slowest was container nginx stage image (20.006s)"},
 		{"crash loop back-off", "05-crashloop-backoff.log", nil, "05-crashloop-backoff.log:1466", "Back-off restarting failed container worker"},
-		{"image pull back-off", "02-image-pull-failure.log", nil, "02-image-pull-failure.log:831", "ImagePullBackOff: Failed to pull image"},
+		{"image pull back-off", "02-image-pull-failure.log", nil, "02-image-pull-failure.log:804", "ImagePullBackOff: Failed to pull image"},
 		{"budget", "04-sandbox-failure.log", []string{"--budget", "sandbox=5s"}, "04-sandbox-failure.log:769", "stage sandbox took"},
 	}
 	for _, tt := range tests {

@@ -110,12 +110,13 @@ type Builder struct {
 	eventMemo     *[eventMemoSize]eventWords
 	eventMRU      [eventMemoSize / 2]uint8 // the way of each set of eventMemo used last
 	eventSeed     maphash.Seed
-	evKey         []byte                // eventKey's buffer
-	eventScratch  eventWords            // the reference's, read anew for each event
-	wordCache     [wordCacheSize]uint32 // wordOf's: indexes of interned texts by wordHash
-	reference     bool                  // tests: no caches, the reference path for every record
-	idBuf         []byte                // packID's
-	keyBuf        []byte                // nameKey's
+	evKey         []byte                     // eventKey's buffer
+	eventScratch  eventWords                 // the reference's, read anew for each event
+	wordCache     [wordCacheSize]uint32      // wordOf's: indexes of interned texts by wordHash
+	reference     bool                       // tests: no caches, the reference path for every record
+	idBuf         []byte                     // packID's
+	images        map[*nodeState]*nodeImages // pull failures naming only an image, and containers by image (images.go)
+	keyBuf        []byte                     // nameKey's
 }
 
 // NewBuilder returns an empty builder.
@@ -293,6 +294,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	case SpecialAdmission:
 		b.admissionLine(n, rec)
+		return
+	case SpecialImagePull:
+		b.imagePullLine(n, rec)
 		return
 	case SpecialInitAction:
 		if f := b.flowFor(n, rec, false); f != nil {

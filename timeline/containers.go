@@ -324,6 +324,7 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 	c := b.container(f, name, typ)
 	if image != "" && c.image == 0 {
 		b.setText(&c.image, image)
+		b.linkImage(f.node, f, c)
 	}
 	text := reason
 	if message != "" {

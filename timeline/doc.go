@@ -24,8 +24,9 @@
 //     pleg.go, status.go (status patches, readiness probes, startup
 //     figures), slo.go (the runtime's own times of an init container),
 //     termination.go (a kill is the pod's only after a pod-level signal),
-//     probes.go (failed probes, kept on their container), eviction.go,
-//     admission.go and nodes.go (the node's own lines and problems, kept
+//     probes.go (failed probes, kept on their container), images.go (pull
+//     failures that name only the image, held until a line ties the image
+//     to a container), eviction.go, admission.go and nodes.go (the node's own lines and problems, kept
 //     as findings). A marker with no Special needs no code of its own:
 //     admission and most volume, sandbox and termination stages are data.
 //  4. Every handler first finds the line's pod (podmanager.go, by the name

@@ -115,6 +115,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 			c := b.containerNamed(f, cname, ctyp, kc, cok)
 			if mk.Stage == CStImage && c.image == 0 {
 				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
+				b.linkImage(n, f, c)
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
 			if reason == "Created" && c.stages.get(CStCreated) != nil {

@@ -139,6 +139,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 				}
 			}
 		}
+		unattrCount += b.pendingUnattributed(n, &unattr)
 	}
 	hasPods := map[*nodeState]bool{}
 	for _, n := range b.nodes {
@@ -150,6 +151,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		}
 	}
 	if !b.snapshot {
+		b.images = nil
 		b.flowCache.reset()
 		defer func() { b.judging = judgeScratch{} }()
 	}

@@ -47,6 +47,7 @@ const (
 	SpecialProbe        Special = "probe"        // a failed probe, kept on its container (probes.go)
 	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
 	SpecialAdmission    Special = "admission"    // an admit result: reason and message (admission.go)
+	SpecialImagePull    Special = "image-pull"   // a pull failure naming only the image: held until a line names its container (images.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -219,6 +220,14 @@ var Reference = Pipeline{
 		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImagePull", V: 0, Versions: "all", Special: SpecialSyncError},
 		{Stage: CStImage, Container: true, Effect: Retry, ErrHas: "with ImagePullBackOff", V: 0, Versions: "all", Special: SpecialSyncError},
 		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImageNeverPull", V: 0, Versions: "all", Special: SpecialSyncError},
+		// Pulls named only by the image (images.go): the image service client's and dockershim's.
+		{Stage: CStImage, Container: true, Effect: Fail, Msg: "PullImage from image service failed", V: 0, Versions: "1.21+", Keys: "image, err", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Fail, Prefix: "PullImage \"", V: 0, Versions: "≤1.20", Keys: "\"<image>\" from image service failed: <err>", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Fail, Msg: "Failed to pull image", V: 0, Versions: "1.21+", Keys: "image, err", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Fail, Prefix: "Pull image \"", V: 0, Versions: "≤1.20", Keys: "\"<image>\" failed: <err>", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Observe, Prefix: "Pulling image \"", V: 2, Versions: "≤1.23 (dockershim)", Keys: "\"<image>\": \"<progress>\"", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Observe, Prefix: "Stop pulling image \"", V: 2, Versions: "≤1.23 (dockershim)", Keys: "\"<image>\": \"<progress>\"", Special: SpecialImagePull},
+		{Stage: CStImage, Container: true, Effect: Fail, Prefix: "Cancel pulling image \"", V: 0, Versions: "≤1.23 (dockershim)", Keys: "\"<image>\" because of no progress for <d>", Special: SpecialImagePull},
 
 		// Containers: create.
 		{Stage: CStCreated, Container: true, Effect: Begin, Msg: "Creating container in pod", V: 4, Versions: "1.21+", Keys: "containerType, container, pod"},

@@ -82,6 +82,10 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 				continue
 			}
 			c := b.container(f, name, "")
+			if img := backOffImage(reason); img != "" && c.image == 0 {
+				b.setText(&c.image, img) // ImagePullBackOff: "Back-off pulling image \"x\""
+				b.linkImage(f.node, f, c)
+			}
 			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
 			continue
 		}

@@ -137,7 +137,9 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 			}
 		}
 	}
-	if !hit {
+	if !hit && strings.Contains(rec.Msg, "\" failed") {
+		b.imagePullLine(n, rec) // held until a line names the image's container (images.go)
+	} else if !hit {
 		b.unattributedLine(rec)
 	}
 }

@@ -64,6 +64,7 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 	c := b.container(f, cs.name, typ)
 	if cs.image != "" && c.image == 0 {
 		b.setText(&c.image, cs.image)
+		b.linkImage(f.node, f, c)
 	}
 	if cs.containerID != "" {
 		f.bindID(c, b.packID(stripRuntime(cs.containerID)))
