@@ -64,6 +64,8 @@ func TestImageOnlyPullFailures(t *testing.T) {
 		{name: "1.36 failure alone", data: lines(c36, 800), unattributed: 1, errHas: "nginx:1.27.99: not found"},
 		{name: "1.36 Pulling event before", data: lines(c36, 721, 790, 800), pod: "api-6f5b9d7c4-pl8wz", ctr: "api", attempts: 1, errHas: "not found", evidenceHasMsg: "PullImage from image service failed"},
 		{name: "1.36 Pulling event after", data: lines(c36, 721, 800, 790), pod: "api-6f5b9d7c4-pl8wz", ctr: "api", attempts: 1, errHas: "not found", evidenceHasMsg: "PullImage from image service failed"},
+		// The status patch after the failure names api's image.
+		{name: "1.36 status patch after", data: lines(c36, 721, 800, 839), pod: "api-6f5b9d7c4-pl8wz", ctr: "api", attempts: 1, errHas: "not found", evidenceHasMsg: "PullImage from image service failed"},
 		// Two lines of one failure (remote_image.go, kuberuntime_image.go):
 		// one attempt; the &Container{…,Image:…} of the V3 "Container start
 		// failed in pod" ties them to api.
