@@ -152,9 +152,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	good := 0
 	for _, ss := range mr.SourceStats() {
 		switch {
-		case ss.Err != nil && ss.Stats.Records+ss.Stats.Filtered == 0: // among mr.Errors()
+		case ss.Err != nil && ss.Stats.Records+ss.Stats.Filtered == 0 && !errors.Is(ss.Err, parser.ErrNoLine): // among mr.Errors()
 		case ss.Err != nil:
-			good++ // read up to the error (a cut gzip): what was read counts
+			good++ // read up to the error (a cut gzip, an endless stream abandoned): what was read counts
 		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
 			a.Warnings = append(a.Warnings, &inputProblem{inputName(ss.Source), "empty", "empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)"})
 		case ss.Stats.Records+ss.Stats.Filtered == 0:

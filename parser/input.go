@@ -283,8 +283,18 @@ func sniff(src Source) string {
 		return none
 	}
 	defer rc.Close()
+	// From the end of a copytruncate hole, if the file starts with one.
+	br := bufio.NewReaderSize(rc, 16<<10)
+	for {
+		b, _ := br.Peek(br.Size())
+		k := zeros(b)
+		br.Discard(k)
+		if k < len(b) || len(b) == 0 {
+			break
+		}
+	}
 	buf := make([]byte, 16<<10)
-	n, _ := io.ReadFull(rc, buf)
+	n, _ := io.ReadFull(br, buf)
 	rd := NewReader(bytes.NewReader(buf[:n]), Options{NoPrescan: true, Year: 2000})
 	for {
 		rec, err := rd.Next()
@@ -304,7 +314,7 @@ func (s Source) Open() (io.ReadCloser, error) {
 	if s.stdin != nil {
 		return s.stdin.open()
 	}
-	f, err := os.Open(s.Path)
+	f, err := openFile(s.Path)
 	if err != nil {
 		return nil, pathError(s.Name, err)
 	}
@@ -313,7 +323,14 @@ func (s Source) Open() (io.ReadCloser, error) {
 		f.Close()
 		return nil, err
 	}
+	guard(rc, f.within)
 	return rc, nil
+}
+
+// guard puts a lineGuard on the text openText returned.
+func guard(rc io.ReadCloser, within func() bool) {
+	sr := rc.(*stackReader)
+	sr.r = &lineGuard{r: sr.r, within: within}
 }
 
 // openText is decompress that also refuses content that is not a text log
@@ -560,10 +577,19 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 		return nil, errors.New("-: standard input can be read only once")
 	}
 	s.opened = true
-	rc, err := openText(io.NopCloser(s.r), "-")
+	r, within := s.r, func() bool { return false }
+	if f, ok := r.(*os.File); ok {
+		// Redirected from a file: its holes end where it does.
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			h := &fileInput{f: f, regular: true, size: fi.Size()}
+			r, within = h, h.within
+		}
+	}
+	rc, err := openText(io.NopCloser(r), "-")
 	if err != nil {
 		return nil, err
 	}
+	guard(rc, within)
 	if f, err := os.CreateTemp("", "podflow-stdin-*"); err == nil {
 		os.Remove(f.Name()) // unlinked: gone when closed
 		s.spool = f

@@ -391,6 +391,14 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
 	for len(data) > 0 {
+		k := r.skipRun(data) // NULs and blank lines, in bulk (holes.go)
+		if data = data[k:]; k > 0 {
+			r.offset += int64(k)
+			r.stats.Bytes += int64(k)
+			if len(data) == 0 {
+				break
+			}
+		}
 		line := data
 		consumed := len(data)
 		if nl := bytes.IndexByte(data, '\n'); nl >= 0 {

@@ -575,6 +575,9 @@ func (r *Reader) nextForward() (*Record, error) {
 			}
 			return nil, io.EOF
 		}
+		if r.skipHoles() { // NULs and blank lines, in bulk (holes.go)
+			continue
+		}
 		start := r.offset
 		line, phys, err := r.readLine()
 		if err != nil {
