@@ -314,7 +314,7 @@ func (s Source) Open() (io.ReadCloser, error) {
 	if s.stdin != nil {
 		return s.stdin.open()
 	}
-	f, err := openFile(s.Path)
+	f, err := openFile(s.Path, s.Name)
 	if err != nil {
 		return nil, pathError(s.Name, err)
 	}
@@ -564,7 +564,7 @@ type corruptReader struct {
 
 func (c *corruptReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
-	if err != nil && err != io.EOF {
+	if err != nil && err != io.EOF && !errors.Is(err, ErrChanged) {
 		err = fmt.Errorf("truncated or corrupt %s stream: %w", c.what, err)
 	}
 	return n, err
@@ -580,8 +580,7 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 	r, within := s.r, func() bool { return false }
 	if f, ok := r.(*os.File); ok {
 		// Redirected from a file: its holes end where it does.
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			h := &fileInput{f: f, regular: true, size: fi.Size()}
+		if h := stdinFile(f); h.regular {
 			r, within = h, h.within
 		}
 	}
