@@ -514,7 +514,7 @@ func binaryData(head []byte) bool {
 // decompress wraps r in a gzip or zstd reader when its first bytes say so.
 // Closing the result closes r.
 func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := bufio.NewReaderSize(r, smallBuf(r, 64<<10))
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:

@@ -29,6 +29,9 @@ type MultiReader struct {
 	last    *mergeSource // the source of the record returned last
 	errs    []error
 	dedupe  dedupe
+	byName  map[string]int // source index by name, for ReadRaw
+	// live counts the sources open, peakLive the most at once.
+	live, peakLive int
 }
 
 type mergeSource struct {
@@ -40,6 +43,9 @@ type mergeSource struct {
 	key  time.Time // rec.Time, or the last time seen when a record has none
 	err  error
 	open bool
+	// parked: s was closed after its first record was read (peek), which
+	// key places; rd is nil until it is opened again.
+	parked bool
 
 	dups int64 // records dropped as duplicates of another source's
 	back clockSteps
@@ -81,31 +87,81 @@ func (m *MultiReader) Sources() []Source {
 	return out
 }
 
+// LiveSources is how many sources a MultiReader reads from the start. It
+// reads the first record of each source beyond them, to know where in the
+// merge it falls, and closes it again until the merge comes to that record:
+// a merge of rotated logs, or of many nodes' logs of different spans,
+// holds a reader (its buffers, its file descriptor) only for the sources
+// whose spans overlap the merge's present, not for all of them at once.
+// (The descriptors of the sources it holds are bounded too: see fdPool.)
+const LiveSources = 64
+
 func (m *MultiReader) start() {
 	m.started = true
-	for _, s := range m.srcs {
-		rc, err := s.src.Open()
-		if err != nil {
-			s.err = err
-			m.errs = append(m.errs, err)
+	for i, s := range m.srcs {
+		if len(m.srcs) > LiveSources && i >= LiveSources {
+			m.peek(s)
 			continue
 		}
-		s.rc, s.open = rc, true
-		o := m.opts
-		o.Name = s.src.Name
-		if !s.src.ModTime.IsZero() {
-			o.ModTime = s.src.ModTime
+		if m.openSource(s, false) {
+			m.advance(s)
 		}
-		if s.src.Node != "" {
-			o.Node = s.src.Node
-		}
-		if s.src.Component != "" {
-			o.Component = s.src.Component
-		}
-		o.Workers = workersFor(o, s.src)
-		s.rd = NewReader(rc, o)
-		m.advance(s)
 	}
+}
+
+// openSource opens s and makes its Reader (sequential, for peek);
+// it reports whether it could.
+func (m *MultiReader) openSource(s *mergeSource, peek bool) bool {
+	rc, err := s.src.Open()
+	if err != nil {
+		s.err = err
+		m.errs = append(m.errs, err)
+		return false
+	}
+	s.rc, s.open = rc, true
+	m.live++
+	m.peakLive = max(m.peakLive, m.live)
+	o := m.opts
+	o.Name = s.src.Name
+	if !s.src.ModTime.IsZero() {
+		o.ModTime = s.src.ModTime
+	}
+	if s.src.Node != "" {
+		o.Node = s.src.Node
+	}
+	if s.src.Component != "" {
+		o.Component = s.src.Component
+	}
+	o.Workers = workersFor(o, s.src)
+	if peek {
+		o.Workers = 1
+	}
+	o.bufBytes = readBufBytes(rc)
+	s.rd = NewReader(rc, o)
+	return true
+}
+
+// peek reads the first record of s, closes s again and puts it on the
+// heap where that record falls in the merge, parked: the merge opens it
+// again when it comes to it. (Its reader is made again then: the record
+// is the same, and the first of the records are read twice, for the sake
+// of holding nothing meanwhile.) A source that ends before a record is
+// done with here.
+func (m *MultiReader) peek(s *mergeSource) {
+	if !m.openSource(s, true) {
+		return
+	}
+	rec, err := s.rd.Next()
+	if err != nil {
+		m.end(s, err)
+		return
+	}
+	if !rec.Time.IsZero() {
+		s.key = rec.Time
+	}
+	m.close(s)
+	s.rd, s.rc, s.parked = nil, nil, true
+	m.h.push(s)
 }
 
 // advance reads the next record of s and puts s back on the heap, or
@@ -113,15 +169,7 @@ func (m *MultiReader) start() {
 func (m *MultiReader) advance(s *mergeSource) {
 	rec, err := s.rd.Next()
 	if err != nil {
-		if !errors.Is(err, io.EOF) {
-			s.err = err
-			m.errs = append(m.errs, err)
-		}
-		if st := s.rd.Stats(); st.Truncated > 0 {
-			m.errs = append(m.errs, &LineTooLongError{Input: s.src.Name, Lines: st.Truncated, Max: s.rd.opts.MaxLineBytes})
-		}
-		s.rec = nil
-		m.close(s)
+		m.end(s, err)
 		return
 	}
 	s.rec = rec
@@ -132,9 +180,23 @@ func (m *MultiReader) advance(s *mergeSource) {
 	m.h.push(s)
 }
 
+// end closes s, at its end or after the error err.
+func (m *MultiReader) end(s *mergeSource, err error) {
+	if !errors.Is(err, io.EOF) {
+		s.err = err
+		m.errs = append(m.errs, err)
+	}
+	if st := s.rd.Stats(); st.Truncated > 0 {
+		m.errs = append(m.errs, &LineTooLongError{Input: s.src.Name, Lines: st.Truncated, Max: s.rd.opts.MaxLineBytes})
+	}
+	s.rec = nil
+	m.close(s)
+}
+
 func (m *MultiReader) close(s *mergeSource) {
 	if s.open {
 		s.open = false
+		m.live--
 		s.rd.Close() // stops its goroutines before the input is closed
 		if err := s.rc.Close(); err != nil && s.err == nil {
 			s.err = fmt.Errorf("%s: close: %w", s.src.Name, err)
@@ -157,6 +219,14 @@ func (m *MultiReader) Next() (*Record, error) {
 	}
 	for m.h.Len() > 0 {
 		s := m.h.pop()
+		if s.parked {
+			// The merge has come to its first record: read it again.
+			s.parked = false
+			if m.openSource(s, false) {
+				m.advance(s)
+			}
+			continue
+		}
 		if len(m.srcs) > 1 && m.dedupe.seen(s.rec, s.idx) {
 			s.dups++
 			m.advance(s)
@@ -242,10 +312,14 @@ func (m *MultiReader) Duplicates() int64 {
 
 // ReadRaw reads back the raw lines of a record returned by this reader.
 func (m *MultiReader) ReadRaw(pos Position) ([]byte, error) {
-	for _, s := range m.srcs {
-		if s.src.Name == pos.Input {
-			return ReadRaw(s.src, pos)
+	if m.byName == nil {
+		m.byName = make(map[string]int, len(m.srcs))
+		for i := len(m.srcs) - 1; i >= 0; i-- {
+			m.byName[m.srcs[i].src.Name] = i
 		}
+	}
+	if i, ok := m.byName[pos.Input]; ok {
+		return ReadRaw(m.srcs[i].src, pos)
 	}
 	return nil, fmt.Errorf("%s: not an input of this reader", pos.Input)
 }

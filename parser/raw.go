@@ -134,24 +134,31 @@ func compressedMagic(magic []byte) bool {
 // errs[i] answer positions[i]; raws[i] is a copy.
 func ReadRaws(srcs []Source, positions []Position) (raws [][]byte, errs []error) {
 	raws, errs = make([][]byte, len(positions)), make([]error, len(positions))
+	byName := make(map[string]int, len(srcs))
+	for k := len(srcs) - 1; k >= 0; k-- {
+		byName[srcs[k].Name] = k
+	}
 	src := make([]int, len(positions))
 	order := make([]int, len(positions))
 	for i, p := range positions {
 		order[i] = i
-		src[i] = slices.IndexFunc(srcs, func(s Source) bool { return s.Name == p.Input })
-		if src[i] < 0 {
+		k, ok := byName[p.Input]
+		if !ok {
+			k = -1
 			errs[i] = fmt.Errorf("%s: not among the inputs", p.Input)
 		}
+		src[i] = k
 	}
 	slices.SortStableFunc(order, func(i, j int) int {
 		return cmp.Or(cmp.Compare(src[i], src[j]), cmp.Compare(positions[i].Offset, positions[j].Offset))
 	})
-	readers := make([]*RawReader, len(srcs))
+	// One source at a time (they come in order): one file open, whatever
+	// the number of inputs.
+	var r *RawReader
+	at := -1
 	defer func() {
-		for _, r := range readers {
-			if r != nil {
-				r.Close()
-			}
+		if r != nil {
+			r.Close()
 		}
 	}()
 	for _, i := range order {
@@ -159,10 +166,13 @@ func ReadRaws(srcs []Source, positions []Position) (raws [][]byte, errs []error)
 		if k < 0 {
 			continue
 		}
-		if readers[k] == nil {
-			readers[k] = NewRawReader(srcs[k])
+		if k != at {
+			if r != nil {
+				r.Close()
+			}
+			r, at = NewRawReader(srcs[k]), k
 		}
-		raw, err := readers[k].Read(positions[i])
+		raw, err := r.Read(positions[i])
 		raws[i], errs[i] = bytes.Clone(raw), err
 	}
 	return raws, errs

@@ -3,6 +3,7 @@ package parser
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -74,6 +75,8 @@ type Options struct {
 	// itself, such as the engine's status-patch decoder, or reads it
 	// rarely (Value.Text unquotes).
 	Quoted []string
+
+	bufBytes int // the line buffer's size (0: 256 KiB); see readBufBytes
 }
 
 // Stats account for every input line: Lines == Records + Filtered +
@@ -410,7 +413,7 @@ func NewReader(r io.Reader, opts Options) *Reader {
 	}
 	rd := &Reader{
 		opts:   opts,
-		br:     bufio.NewReaderSize(r, 256<<10),
+		br:     bufio.NewReaderSize(r, cmp.Or(opts.bufBytes, 256<<10)),
 		clock:  newClock(opts),
 		stats:  Stats{ByFormat: map[string]int64{}},
 		offset: opts.StartOffset,
