@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -135,5 +136,34 @@ func TestManyFilesDisjoint(t *testing.T) {
 	}
 	if perFile[100000] > 4*perFile[10000] {
 		t.Errorf("%v a file for 100,000 files, %v for 10,000: not linear", perFile[100000], perFile[10000])
+	}
+}
+
+// TestManyFilesAndStdin: standard input given after more than LiveSources
+// files is read from the start like the first ones (it can be opened only
+// once: a peek would lose it).
+func TestManyFilesAndStdin(t *testing.T) {
+	dir := t.TempDir()
+	manyFiles(t, dir, LiveSources+10, false)
+	in := "I1122 06:00:30.000000 1 kubelet.go:2709] \"SyncLoop ADD\" source=\"api\" pods=[\"ns/stdin\"]\n"
+	srcs, errs := Discover([]string{dir, "-"}, strings.NewReader(in))
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	m := NewMultiReader(srcs, Options{Year: 2026})
+	defer m.Close()
+	n, stdin := 0, 0
+	for {
+		rec, err := m.Next()
+		if err != nil {
+			break
+		}
+		n++
+		if rec.Pos.Input == "-" {
+			stdin++
+		}
+	}
+	if n != 3*(LiveSources+10)+1 || stdin != 1 || len(m.Errors()) > 0 {
+		t.Fatalf("%d records, %d of stdin, errors %v", n, stdin, m.Errors())
 	}
 }

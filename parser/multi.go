@@ -99,7 +99,7 @@ const LiveSources = 64
 func (m *MultiReader) start() {
 	m.started = true
 	for i, s := range m.srcs {
-		if len(m.srcs) > LiveSources && i >= LiveSources {
+		if len(m.srcs) > LiveSources && i >= LiveSources && !s.src.IsStdin() { // (stdin opens once)
 			m.peek(s)
 			continue
 		}
