@@ -391,8 +391,9 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 		data = data[:bytes.LastIndexByte(data, '\n')+1]
 	}
 	for len(data) > 0 {
-		k := r.skipRun(data) // NULs and blank lines, in bulk (holes.go)
-		if data = data[k:]; k > 0 {
+		if data[0] <= '\r' { // NULs and blank lines, in bulk (holes.go)
+			k := r.skipRun(data)
+			data = data[k:]
 			r.offset += int64(k)
 			r.stats.Bytes += int64(k)
 			if len(data) == 0 {

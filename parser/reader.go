@@ -578,7 +578,7 @@ func (r *Reader) nextForward() (*Record, error) {
 			}
 			return nil, io.EOF
 		}
-		if r.skipHoles() { // NULs and blank lines, in bulk (holes.go)
+		if (len(r.win) == 0 || r.win[0] <= '\r') && r.skipHoles() { // NULs and blank lines, in bulk (holes.go)
 			continue
 		}
 		start := r.offset
