@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -138,13 +139,19 @@ var ErrNoLine = errors.New("no line")
 
 // NoLineError reports an input abandoned because it held nothing but NULs
 // and blank space for NoLineBytes (/dev/zero, a file that is being filled
-// with zeros).
+// with zeros), or no line end for NoLineBytes past DefaultMaxLineBytes (a
+// line cut at the cap whose rest is never seen to end).
 type NoLineError struct {
-	At  int64 // bytes of the (decompressed) input read
-	Run int64 // bytes of NULs and blank space before At
+	At   int64 // bytes of the (decompressed) input read
+	Run  int64 // bytes of NULs and blank space, or of the line, before At
+	Long bool  // a line without end, not blank space
 }
 
 func (e *NoLineError) Error() string {
+	if e.Long {
+		return fmt.Sprintf("no line end in %s: abandoned as an endless stream (a device, or a file filled while it is read?)",
+			byteSize(DefaultMaxLineBytes+NoLineBytes))
+	}
 	return fmt.Sprintf("no line in %s, only NULs and blank space: abandoned as an endless stream (a device, or a file filled with zeros while it is read?)",
 		byteSize(NoLineBytes))
 }
@@ -153,7 +160,8 @@ func (e *NoLineError) Is(target error) bool { return target == ErrNoLine }
 
 // lineGuard passes an input through and abandons it, with a
 // *NoLineError, once it has held nothing but NULs and blank space for
-// NoLineBytes, unless within says that what was read so far lies within
+// NoLineBytes, or a line that goes on NoLineBytes past the longest line
+// kept (DefaultMaxLineBytes, whose rest is skipped to its end), unless within says that what was read so far lies within
 // the file as it was when opened: a hole of a file on disk ends where the
 // file did (a copytruncate hole may be gigabytes long), a device or a pipe
 // may never end.
@@ -162,6 +170,7 @@ type lineGuard struct {
 	within func() bool // nil: the input may go on forever
 	at     int64       // bytes read
 	run    int64       // bytes of NULs and blank space up to at
+	line   int64       // bytes since the last newline
 	err    error
 }
 
@@ -177,8 +186,13 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		} else {
 			g.run += int64(n)
 		}
-		if g.run >= NoLineBytes && (g.within == nil || !g.within()) {
-			g.err = &NoLineError{At: g.at, Run: g.run}
+		if nl := bytes.LastIndexByte(p[:n], '\n'); nl >= 0 {
+			g.line = int64(n - 1 - nl)
+		} else {
+			g.line += int64(n)
+		}
+		if (g.run >= NoLineBytes || g.line >= DefaultMaxLineBytes+NoLineBytes) && (g.within == nil || !g.within()) {
+			g.err = &NoLineError{At: g.at, Run: max(g.run, g.line), Long: g.run < NoLineBytes}
 			return n, g.err
 		}
 	}

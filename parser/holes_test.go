@@ -120,10 +120,11 @@ func (e endless) Read(p []byte) (int, error) {
 }
 
 // TestEndlessInputAbandoned: standard input that yields NULs, or newlines,
-// forever is abandoned after NoLineBytes with a *NoLineError (it was read
-// forever), the records before the hole kept.
+// forever is abandoned after NoLineBytes with a *NoLineError, and one that
+// yields a line without end NoLineBytes past the line cap (they were read
+// forever), the records before kept.
 func TestEndlessInputAbandoned(t *testing.T) {
-	for _, fill := range []endless{0, '\n'} {
+	for _, fill := range []endless{0, '\n', 'x'} {
 		in := io.MultiReader(strings.NewReader(holeLine+"\n"), fill)
 		srcs, errs := Discover([]string{"-"}, in)
 		if len(errs) > 0 {
@@ -150,11 +151,19 @@ func TestEndlessInputAbandoned(t *testing.T) {
 		case <-time.After(60 * time.Second):
 			t.Fatalf("fill %q: still reading after a minute", byte(fill))
 		}
+		if fill == 'x' && len(got) == 2 && errors.Is(got[1], ErrLineTooLong) {
+			got = got[:1] // (and the line cut at the cap is reported)
+		}
 		if n != 1 || len(got) != 1 || !errors.Is(got[0], ErrNoLine) {
 			t.Fatalf("fill %q: %d records, errors %v", byte(fill), n, got)
 		}
-		if st.Bytes < NoLineBytes || st.Bytes > NoLineBytes+2<<20 {
-			t.Errorf("fill %q: read %d bytes, want just over %d", byte(fill), st.Bytes, NoLineBytes)
+		want := int64(NoLineBytes)
+		if fill == 'x' {
+			// A line cut at the cap, whose rest never ends.
+			want += DefaultMaxLineBytes
+		}
+		if st.Bytes < want || st.Bytes > want+2<<20 {
+			t.Errorf("fill %q: read %d bytes, want just over %d", byte(fill), st.Bytes, want)
 		}
 		t.Logf("fill %q: %v", byte(fill), got[0])
 	}
