@@ -3,6 +3,7 @@ package parser
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -242,5 +243,54 @@ func TestSniffPastHole(t *testing.T) {
 	srcs, skipped, errs := DiscoverReport([]string{dir}, nil)
 	if len(srcs) != 1 || len(skipped) > 0 || len(errs) > 0 {
 		t.Fatalf("sources %v, skipped %v, errors %v", srcs, skipped, errs)
+	}
+}
+
+// FuzzHoles builds inputs of NUL runs, blank runs (LF and CRLF), klog
+// lines, `key=<` values with blank lines in them, and text lines, from
+// the fuzzer's bytes, and requires the parallel reader, whose small chunks
+// cut them anywhere, to read them as the sequential one does.
+func FuzzHoles(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3, 4, 5, 6, 7})
+	f.Add([]byte{3, 0x40, 1, 3, 4, 0x21, 5, 3, 7, 0x80})
+	f.Add([]byte{0xf0, 3, 6, 0x11, 3})
+	f.Fuzz(fuzzHolesBody)
+}
+
+func fuzzHolesBody(t *testing.T, ops []byte) {
+	{
+		ops = ops[:min(len(ops), 256)] // (each input is read eight ways)
+		var b strings.Builder
+		records := 0
+		for i, op := range ops {
+			n := int(op>>3) + 1
+			switch op & 7 {
+			case 0:
+				b.WriteString(strings.Repeat("\x00", n*n))
+			case 1:
+				b.WriteString(strings.Repeat("\n", n))
+			case 2:
+				b.WriteString(strings.Repeat("\r\n", n))
+			case 3, 7:
+				b.WriteString(strings.Replace(holeLine, "ns/a", fmt.Sprintf("ns/p%d", i), 1) + "\n")
+				records++
+			case 4:
+				b.WriteString(`I1122 06:03:26.000000 1 a.go:1] "Status" pod="ns/v" patch=<` + "\n")
+				records++
+			case 5:
+				b.WriteString("\t{\"a\": 1}\n")
+			case 6:
+				b.WriteString(" >\n")
+			}
+		}
+		if records == 0 {
+			return
+		}
+		in := b.String()
+		want, wantStats, wantErr := readAllText(t, NewReader(strings.NewReader(in), Options{Year: 2026, Workers: 1}))
+		got, gotStats, gotErr := readAllText(t, NewReader(strings.NewReader(in), Options{Year: 2026, Workers: 2, ChunkBytes: 700}))
+		if fmt.Sprint(got) != fmt.Sprint(want) || gotStats != wantStats || fmt.Sprint(gotErr) != fmt.Sprint(wantErr) {
+			t.Fatalf("parallel:\n%v %s %v\nsequential:\n%v %s %v", got, gotStats, gotErr, want, wantStats, wantErr)
+		}
 	}
 }
