@@ -30,7 +30,7 @@ func (r *Reader) skipRun(b []byte) int {
 	i := 0
 	for i < len(b) {
 		i += zeros(b[i:])
-		if i == len(b) || !r.blankIsPlain() {
+		if i == len(b) || !r.blankIsPlain() || oneByOne {
 			return i
 		}
 		var n int
@@ -51,11 +51,18 @@ func (r *Reader) skipRun(b []byte) int {
 	return i
 }
 
+// oneByOne, for tests, leaves every blank line to the line machine.
+var oneByOne bool
+
 // blankIsPlain reports whether a blank line would be counted as one and
 // change nothing else: not inside a klog `key=<` value, whose blank lines
-// are its own. (Any line state under which consume gives a blank line
+// are its own, nor a JSON export (whose values may hold them), nor a
+// pasted events table or the block systemctl status prints (which a blank
+// line ends). (Any line state under which consume gives a blank line
 // another meaning must be named here.)
-func (r *Reader) blankIsPlain() bool { return !(r.cur.active && r.cur.multiline) }
+func (r *Reader) blankIsPlain() bool {
+	return !(r.cur.active && r.cur.multiline) && r.exp == nil && !r.paste.status && (r.evt == nil || !r.evt.on)
+}
 
 // countBlank counts n blank lines.
 func (r *Reader) countBlank(n int) {

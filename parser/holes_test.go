@@ -294,3 +294,53 @@ func fuzzHolesBody(t *testing.T, ops []byte) {
 		}
 	}
 }
+
+// TestBulkBlanksAsConsumeReadsThem: blank lines passed in bulk are read as
+// the line machine reads blank lines it is given one by one, in every
+// state (an export, an events table, the systemctl status block, a `key=<`
+// value, pasted shapes): every plain text fixture, with runs of empty
+// lines put after some of its lines, reads the same both ways, sequentially
+// and in parallel chunks.
+func TestBulkBlanksAsConsumeReadsThem(t *testing.T) {
+	var paths []string
+	filepath.WalkDir(filepath.Join("..", "testdata", "formats"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".gz") && !strings.HasSuffix(p, ".zst") && !strings.HasSuffix(p, ".yaml") {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	if len(paths) < 30 {
+		t.Fatalf("%d fixtures", len(paths))
+	}
+	read := func(in string, workers int, oneByOneToo bool) (string, string) {
+		oneByOne = oneByOneToo
+		defer func() { oneByOne = false }()
+		rd := NewReader(strings.NewReader(in), Options{Year: 2026, Workers: workers, ChunkBytes: 512})
+		recs, stats, err := readAllText(t, rd)
+		return fmt.Sprint(recs, err), stats
+	}
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, every := range []int{1, 3} {
+			var b strings.Builder
+			for i, line := range strings.SplitAfter(string(data), "\n") {
+				b.WriteString(line)
+				if i%every == 0 && strings.HasSuffix(line, "\n") {
+					b.WriteString("\n\n\r\n\n")
+				}
+			}
+			for _, workers := range []int{1, 2} {
+				// (Each against its own kind: a pasted events table reads
+				// the lines after it, which a chunk does not show.)
+				wantRecs, wantStats := read(b.String(), workers, true)
+				gotRecs, gotStats := read(b.String(), workers, false)
+				if gotRecs != wantRecs || gotStats != wantStats {
+					t.Errorf("%s, blank lines after every %d line, %d workers: read otherwise in bulk\n got %v\nwant %v", p, every, workers, gotStats, wantStats)
+				}
+			}
+		}
+	}
+}
