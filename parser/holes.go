@@ -111,25 +111,32 @@ func (r *Reader) skipHoles() bool {
 }
 
 // zeros returns the number of NULs b starts with.
-func zeros(b []byte) int {
-	i := 0
-	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == 0 {
-		i += 8
-	}
-	for i < len(b) && b[i] == 0 {
-		i++
-	}
-	return i
-}
+func zeros(b []byte) int { return runOf(b, 0, &zeroBlock) }
 
 // newlines returns the number of newlines b starts with.
-func newlines(b []byte) int {
-	const nl8 = 0x0a0a0a0a0a0a0a0a
+func newlines(b []byte) int { return runOf(b, '\n', &nlBlock) }
+
+// zeroBlock and nlBlock are blocks of NULs and of newlines, which runs are
+// compared with a block at a time (bytes.Equal compares many bytes a step).
+var zeroBlock, nlBlock = [512]byte{}, func() (b [512]byte) {
+	for i := range b {
+		b[i] = '\n'
+	}
+	return b
+}()
+
+// runOf returns the number of bytes c that b starts with; block is a block
+// of them.
+func runOf(b []byte, c byte, block *[512]byte) int {
 	i := 0
-	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == nl8 {
+	for i+len(block) <= len(b) && bytes.Equal(b[i:i+len(block)], block[:]) {
+		i += len(block)
+	}
+	w := uint64(c) * 0x0101010101010101
+	for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:]) == w {
 		i += 8
 	}
-	for i < len(b) && b[i] == '\n' {
+	for i < len(b) && b[i] == c {
 		i++
 	}
 	return i
@@ -193,7 +200,10 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		} else {
 			g.run += int64(n)
 		}
-		if nl := bytes.LastIndexByte(p[:n], '\n'); nl >= 0 {
+		// (From the first newline of the read, not the last: IndexByte
+		// runs many bytes a step, LastIndexByte one; the count is over by
+		// less than a read.)
+		if nl := bytes.IndexByte(p[:n], '\n'); nl >= 0 {
 			g.line = int64(n - 1 - nl)
 		} else {
 			g.line += int64(n)
@@ -211,6 +221,9 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 func lastText(b []byte) int {
 	const nl8 = 0x0a0a0a0a0a0a0a0a
 	i := len(b)
+	for i >= len(zeroBlock) && (bytes.Equal(b[i-len(zeroBlock):i], zeroBlock[:]) || bytes.Equal(b[i-len(nlBlock):i], nlBlock[:])) {
+		i -= len(zeroBlock)
+	}
 	for i >= 8 {
 		w := binary.LittleEndian.Uint64(b[i-8:])
 		if w != 0 && w != nl8 {
