@@ -310,6 +310,7 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if mk.Stage == StReady && !probeSaysReady(rec) {
+		b.touch(f, rec) // a line of the pod's all the same: it spans it
 		return
 	}
 	if mk.Container {

@@ -164,3 +164,15 @@ func TestRuntimeLogAloneProvesNoStall(t *testing.T) {
 		t.Errorf("verdict %s at %s/%s:%s, want Incomplete", f.Verdict, f.StalledAt, f.Container, f.ContainerStage)
 	}
 }
+
+// TestPodWithoutTimesHasNoSpan: a pod known only from lines that move no
+// stage (readiness "not ready" in a paste, k8s-138889) spans those lines;
+// it had no times, and its duration was the epoch's age (106751d23h).
+func TestPodWithoutTimesHasNoSpan(t *testing.T) {
+	probe := `I0509 11:47:50.501376  875213 kubelet.go:2668] "SyncLoop (probe)" probe="readiness" status="not ready" pod="ops/ftp-master-0"` + "\n" +
+		`I0509 11:47:56.444371  875213 kubelet.go:2668] "SyncLoop (probe)" probe="readiness" status="not ready" pod="ops/ftp-master-0"` + "\n"
+	f := onlyFlow(t, buildBytes(t, "probe.log", []byte(probe)), "ftp-master-0")
+	if f.Start.IsZero() || time.Duration(f.Duration) > time.Minute {
+		t.Errorf("start %v, duration %s: want the probe lines' span", f.Start, time.Duration(f.Duration))
+	}
+}

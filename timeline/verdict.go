@@ -226,6 +226,11 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		fl.StalledAt = ""
 	}
 	b.probeVerdict(f, fl) // failed probes, in the containers and the reason (probes.go)
+	if fl.Start.IsZero() {
+		// No line of the pod's had a time (a paste whose lines lost
+		// their headers): its span is unknown, not the age of the epoch.
+		return
+	}
 	if !fl.End.IsZero() && fl.End.After(fl.Start) {
 		fl.Duration = Duration(fl.End.Sub(fl.Start))
 	}
