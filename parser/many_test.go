@@ -68,12 +68,12 @@ func readMany(t *testing.T, dir string, n int) *MultiReader {
 func lowFileLimit(t *testing.T, n uint64) {
 	var old syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &old); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	lim := old
 	lim.Cur = min(n, old.Max)
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		t.Skip(err)
+		t.Fatal(err)
 	}
 	files.mu.Lock()
 	files.limit, files.peak = 0, 0
