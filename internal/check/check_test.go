@@ -141,3 +141,27 @@ func TestJUnitTime(t *testing.T) {
 			s.Time, s.Suites[0].Time, s.Suites[0].Cases[0].Time, s.Suites[0].Cases[1].Time)
 	}
 }
+
+// TestGitHubWarnsRecovered: a pod that passed but ran after trouble gets a
+// ⚠ warning annotation pointing at the first failure line of the stage
+// that had it; a pod that ran clean gets none.
+func TestGitHubWarnsRecovered(t *testing.T) {
+	failed := timeline.Evidence{Input: "kubelet.log", Line: 769, Text: `"CreatePodSandbox for pod failed" err="failed to setup network"`}
+	recovered := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "payments"}, Verdict: timeline.VerdictRunning,
+		Reason: "Running after 4 failed sandbox attempts: failed to setup network", Diagnosis: "Running after 1m1s.",
+		Stages: []timeline.Stage{{ID: timeline.StSandbox, Attempts: 4, Evidence: []timeline.Evidence{{Input: "kubelet.log", Line: 728, Text: "No sandbox for pod can be found"}, failed}}}}
+	clean := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "web"}, Verdict: timeline.VerdictRunning}
+	res := &Result{Result: "pass", Pods: []PodResult{
+		{Pod: recovered.Pod, Verdict: recovered.Verdict, Passed: true, Flow: &recovered},
+		{Pod: clean.Pod, Verdict: clean.Verdict, Passed: true, Flow: &clean},
+	}}
+	var b bytes.Buffer
+	WriteGitHub(&b, res)
+	out := b.String()
+	if !strings.Contains(out, "::warning file=kubelet.log,line=769,title=⚠ default/payments Running after trouble::") {
+		t.Errorf("no warning at the failure line for the recovered pod:\n%s", out)
+	}
+	if strings.Contains(out, "default/web") {
+		t.Errorf("a pod that ran clean is annotated:\n%s", out)
+	}
+}

@@ -78,11 +78,22 @@ func WriteGitHub(w io.Writer, res *Result) {
 			anns = append(anns, ghAnnotation{level: "warning", title: "podflow " + r.Rule + " " + r.Spec + ": nothing to judge", msg: r.Message})
 		}
 	}
-	// Pods that look bad but no rule covers (e.g. Incomplete without --fail-on=Incomplete).
+	// Pods that look bad but no rule covers (e.g. Incomplete without
+	// --fail-on=Incomplete), and pods that ran after trouble (⚠): warnings.
 	for _, p := range Rank(res.Pods) {
-		if p.Passed && p.Flow != nil && p.Verdict != timeline.VerdictRunning && p.Verdict != timeline.VerdictCompleted && p.Verdict != timeline.VerdictTerminated {
-			a := ghAnnotation{level: "warning", title: fmt.Sprintf("%s %s", p.Pod.Key(), p.Verdict), msg: p.Flow.Diagnosis}
-			if ev := failure.First(p.Flow.Evidence); ev != nil {
+		if !p.Passed || p.Flow == nil {
+			continue
+		}
+		recovered := p.Flow.Recovered()
+		if recovered || p.Verdict != timeline.VerdictRunning && p.Verdict != timeline.VerdictCompleted && p.Verdict != timeline.VerdictTerminated {
+			title := fmt.Sprintf("%s %s", p.Pod.Key(), p.Verdict)
+			if recovered {
+				title = "⚠ " + title + " after trouble"
+			}
+			a := ghAnnotation{level: "warning", title: title, msg: p.Flow.Diagnosis}
+			if ev := troubleLine(p.Flow); recovered && ev != nil {
+				a.file, a.line = ev.Input, ev.Line
+			} else if ev := failure.First(p.Flow.Evidence); ev != nil {
 				a.file, a.line = ev.Input, ev.Line
 			} else if len(p.Flow.Evidence) > 0 {
 				a.file, a.line = p.Flow.Evidence[0].Input, p.Flow.Evidence[0].Line
@@ -100,4 +111,27 @@ func WriteGitHub(w io.Writer, res *Result) {
 	if res.Result == "pass" {
 		fmt.Fprintf(w, "::notice title=podflow check::%s\n", ghData(fmt.Sprintf("%d pods passed %d rules", len(res.Pods), len(res.Rules))))
 	}
+}
+
+// troubleLine is the first line that shows a failure in the first stage
+// of f that failed or backed off (its own or a container's): where a pod
+// that ran after trouble had it.
+func troubleLine(f *timeline.Flow) *timeline.Evidence {
+	for _, st := range f.Stages {
+		if st.Attempts > 0 {
+			if ev := failure.First(st.Evidence); ev != nil {
+				return ev
+			}
+		}
+	}
+	for _, c := range f.Containers {
+		for _, st := range c.Stages {
+			if st.Attempts > 0 {
+				if ev := failure.First(st.Evidence); ev != nil {
+					return ev
+				}
+			}
+		}
+	}
+	return nil
 }
