@@ -28,6 +28,11 @@ import (
 // cannot see the end of.
 func (r *Reader) skipRun(b []byte) int {
 	i := 0
+	defer func() {
+		// NULs that end what b holds, after its last line: a line of
+		// their own if the input ends there (see nulTail).
+		r.nulTail = i > 0 && b[i-1] == 0
+	}()
 	for i < len(b) {
 		i += zeros(b[i:])
 		if i == len(b) || !r.blankIsPlain() || oneByOne {
@@ -49,6 +54,15 @@ func (r *Reader) skipRun(b []byte) int {
 		i += n
 	}
 	return i
+}
+
+// endNulLine counts, where the input ends, the last line if it was only
+// NULs and had no newline: a line, as every line is, and blank.
+func (r *Reader) endNulLine() {
+	if r.nulTail {
+		r.nulTail = false
+		r.countBlank(1)
+	}
 }
 
 // oneByOne, for tests, leaves every blank line to the line machine.
@@ -84,7 +98,8 @@ func (r *Reader) skipHoles() bool {
 		r.offset += int64(k)
 		r.stats.Bytes += int64(k)
 		if len(r.win) > 0 {
-			return false // a line with text, or one consume reads
+			r.nulTail = false // the NULs are the next line's
+			return false      // a line with text, or one consume reads
 		}
 		// What br held is passed over: read on, if more of the run follows.
 		if r.winUsed > 0 {
@@ -96,6 +111,7 @@ func (r *Reader) skipHoles() bool {
 			// (Peek takes the error from br: Next ends with it as
 			// readLine would have.)
 			r.done = true
+			r.endNulLine()
 			if !errors.Is(err, io.EOF) {
 				r.readErr = &ParseError{Input: r.opts.Name, Line: r.lineNo + 1, Offset: r.offset, Err: err}
 			}

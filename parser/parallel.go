@@ -397,6 +397,9 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 			r.offset += int64(k)
 			r.stats.Bytes += int64(k)
 			if len(data) == 0 {
+				if c.rest == nil {
+					r.endNulLine() // the input's last line, only NULs
+				}
 				break
 			}
 		}

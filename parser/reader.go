@@ -382,6 +382,9 @@ type Reader struct {
 	// endQueue: an export ended; once its queued records are made, the
 	// last one is complete.
 	endQueue bool
+	// nulTail: the last run skipRun passed ended in NULs after its last
+	// line, which make a line of their own if the input ends there.
+	nulTail bool
 	// replay is the line that ended an export, to be read once the
 	// export's records are made. more: records are queued or a line is
 	// to be read again (drainOne).
