@@ -284,3 +284,25 @@ func (f *Flow) SpanEnd() time.Time { return f.Start.Add(time.Duration(f.Duration
 func (f *Flow) Recovered() bool {
 	return (f.Verdict == VerdictRunning || f.Verdict == VerdictCompleted) && f.Reason != ""
 }
+
+// StageLabel names where the flow stopped, as get pods' STAGE column
+// does: the stalled stage, as containers/NAME:STAGE when inside a
+// container, else the last stage; "-" when none. The container's name is
+// the log's: views clean it.
+func (f *Flow) StageLabel() string {
+	st := f.StalledAt
+	if st == "" {
+		st = f.Stage
+	}
+	if f.StalledAt != "" && f.Container != "" {
+		cs := f.ContainerStage
+		if cs == "" {
+			cs = "?"
+		}
+		return st + "/" + f.Container + ":" + cs
+	}
+	if st == "" {
+		return "-"
+	}
+	return st
+}

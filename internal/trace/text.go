@@ -12,23 +12,5 @@ func dash(s string) string {
 	return s
 }
 
-// stageLabel names where a flow stopped, as get pods' STAGE column does:
-// the stalled stage, as containers/NAME:STAGE when inside a container,
-// else the last stage.
-func stageLabel(f *timeline.Flow) string {
-	st := f.StalledAt
-	if st == "" {
-		st = f.Stage
-	}
-	if f.StalledAt != "" && f.Container != "" {
-		cs := f.ContainerStage
-		if cs == "" {
-			cs = "?"
-		}
-		return st + "/" + sanitize.OneLine(f.Container) + ":" + cs
-	}
-	if st == "" {
-		return "-"
-	}
-	return st
-}
+// stageLabel is f's STAGE column (Flow.StageLabel), cleaned for output.
+func stageLabel(f *timeline.Flow) string { return sanitize.OneLine(f.StageLabel()) }
