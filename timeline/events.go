@@ -109,10 +109,12 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 	for _, mk := range w.markers {
 		if mk.Container {
-			if !isC {
+			var c *containerState
+			if isC {
+				c = b.containerNamed(f, cname, ctyp, kc, cok)
+			} else if c = soleBackOff(f, reason); c == nil {
 				continue
 			}
-			c := b.containerNamed(f, cname, ctyp, kc, cok)
 			if mk.Stage == CStImage && c.image == 0 {
 				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
 				b.linkImage(n, f, c)
@@ -125,6 +127,27 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		}
 		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
 	}
+}
+
+// soleBackOff is the container a BackOff event that names none belongs
+// to: the pod's only container. The kubelet records a back-off against
+// the container's reference (kuberuntime_manager.go doBackOff); a pasted
+// table prints no field path, and an older kubelet's message ends at
+// "Back-off restarting failed container" (1.24 in k8s#110977; newer ones
+// add the name), so only a pod of one container says whose.
+func soleBackOff(f *flowState, reason string) *containerState {
+	if reason != "BackOff" {
+		return nil
+	}
+	return f.soleContainer()
+}
+
+// soleContainer is the pod's container when it has one, else nil.
+func (f *flowState) soleContainer() *containerState {
+	if len(f.containers) != 1 {
+		return nil
+	}
+	return f.containers[0]
 }
 
 // eventWords is what an event's words (type, reason, message, field path)

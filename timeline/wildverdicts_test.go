@@ -1,0 +1,96 @@
+package timeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// Pod-level results of pasted event tables and events (issue #19, gaps 1,
+// 3 and 9), on the wild corpus's excerpts: what a table prints without a
+// field path still belongs to a container, a crash loop is a back-off
+// after the last start, and a stage's reason is the failure under the
+// volume manager's timeout.
+
+// buildWildAs builds an input as the CLI does, judged in full or for rows
+// (FinishRows, get pods): both must say the same of a pod.
+func buildWildAs(t *testing.T, path string, rows bool) *FlowList {
+	t.Helper()
+	srcs, errs := parser.Discover([]string{path}, nil)
+	if len(errs) > 0 || len(srcs) == 0 {
+		t.Fatalf("%s: %v", path, errs)
+	}
+	b := NewBuilder(Options{})
+	mr := parser.NewMultiReader(srcs, parser.Options{Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
+	defer mr.Close()
+	for {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		b.Add(rec)
+	}
+	b.Inputs(mr.SourceStats())
+	if rows {
+		return b.FinishRows(nil)
+	}
+	return b.Finish()
+}
+
+// wildEdited writes a wild excerpt with edit applied to its text to a
+// file of the test's and returns its path.
+func wildEdited(t *testing.T, file string, edit func(string) string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(wild, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), file)
+	if err := os.WriteFile(path, []byte(edit(string(data))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// k8s#110977: kube-proxy's describe table, from a 1.24 kubelet whose
+// BackOff event says "Back-off restarting failed container" and no name
+// (kuberuntime_manager.go doBackOff records it against the container's
+// reference, which the table does not print). The pod has one container:
+// the back-off is kube-proxy's, 3m ago, after its last start 48m ago and
+// its kills since: a crash loop, not a recovery.
+func TestContainerlessBackOffIsTheSoleContainers(t *testing.T) {
+	const file = "k8s-110977-kubeproxy-envvars.log"
+	for _, rows := range []bool{false, true} {
+		f := onlyFlow(t, buildWildAs(t, filepath.Join(wild, file), rows), "kube-proxy-7xk2d")
+		if f.Verdict != VerdictFailed || f.StalledAt != StRunning || f.Container != "kube-proxy" || f.ContainerStage != CStStarted {
+			t.Errorf("rows %v: %s at %s/%s:%s; want Failed at running/kube-proxy:started", rows, f.Verdict, f.StalledAt, f.Container, f.ContainerStage)
+		}
+		if !strings.Contains(f.Reason, "Back-off restarting failed container") {
+			t.Errorf("rows %v: reason %q", rows, f.Reason)
+		}
+	}
+	if c := containerOf(onlyFlow(t, buildWild(t, file), "kube-proxy-7xk2d"), "kube-proxy"); c.BackOffs != 1 {
+		t.Errorf("kube-proxy: %d back-offs, want 1 (one row)", c.BackOffs)
+	}
+	// With a second container in the table, the back-off could be either's:
+	// it is no one's, and the pod is judged on what the rows name.
+	two := wildEdited(t, file, func(s string) string {
+		started := "  Normal   Started         48m (x3 over 52m)     kubelet            Started container kube-proxy\n"
+		if !strings.Contains(s, started) {
+			t.Fatal("the excerpt's Started row is not where the test looks")
+		}
+		return strings.Replace(s, started, started+strings.Replace(started, "kube-proxy", "sidecar", 1), 1)
+	})
+	f := onlyFlow(t, buildWildAs(t, two, false), "kube-proxy-7xk2d")
+	for _, c := range f.Containers {
+		if c.BackOffs != 0 {
+			t.Errorf("two containers: %s has %d back-offs; a back-off that names none is neither's", c.Name, c.BackOffs)
+		}
+	}
+	if f.Verdict == VerdictFailed {
+		t.Errorf("two containers: %s (%s), from a back-off no row gives a container", f.Verdict, f.Reason)
+	}
+}
