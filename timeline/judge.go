@@ -363,7 +363,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 	}
 	fl.Containers = sc.ctrs[:0]
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), BackOffs: int(c.backOffs), Reason: b.texts[c.reason]}
+		ct := Container{Name: b.texts[c.name], Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts[c.reason]}
 		if c.hasExit {
 			sc.exits[ci] = c.exitCode
 			ct.ExitCode = &sc.exits[ci]

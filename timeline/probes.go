@@ -174,8 +174,8 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 		if p == nil || p.text == "" {
 			continue
 		}
-		ct.Probe = &Probe{Type: p.kind, Message: strings.TrimSuffix(p.text, ": "), Failures: p.count, Restart: p.restarts}
-		text := strings.TrimSuffix(p.text, ": ")
+		ct.Probe = &Probe{Type: p.kind, Message: strings.TrimRight(p.text, ": "), Failures: p.count, Restart: p.restarts}
+		text := strings.TrimRight(p.text, ": ")
 		if ct.Restarts > 0 && p.kind != "Readiness" {
 			text += " (restarted " + strconv.Itoa(ct.Restarts) + " time"
 			if ct.Restarts > 1 {
@@ -197,6 +197,22 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 	}
 }
 
+// eventOf reports whether the event e (its message msg) is the
+// container name's: by its field path; in a pasted table, which prints
+// none, by the container its message names ("Container x failed liveness
+// probe"), else, for a pod of one container, by being the pod's (the
+// prober records its events against the container's reference).
+func (b *Builder) eventOf(f *flowState, e *event, msg, name string) bool {
+	if cname, _, ok := containerFromFieldPath(b.texts[e.fieldPath]); ok {
+		return cname == name
+	}
+	if from, to, ok := containerInMessage(msg); ok {
+		return msg[from:to] == name
+	}
+	c := f.soleContainer()
+	return c != nil && b.texts[c.name] == name
+}
+
 // probeEvents reads a container's probe failures from its Unhealthy
 // events (kuberuntime's prober events: "<Kind> probe failed: <output>")
 // and its Killing event's "failed liveness probe, will be restarted".
@@ -208,10 +224,10 @@ func (b *Builder) probeEvents(f *flowState, name string) *probeNote {
 		if reason != "Unhealthy" && reason != "Killing" {
 			continue
 		}
-		if cname, _, ok := containerFromFieldPath(b.texts[e.fieldPath]); !ok || cname != name {
+		msg := b.texts[e.text]
+		if !b.eventOf(f, e, msg, name) {
 			continue
 		}
-		msg := b.texts[e.text]
 		kind, _, ok := strings.Cut(msg, " probe ")
 		if reason == "Killing" {
 			if !strings.Contains(msg, " probe, will be restarted") {

@@ -94,3 +94,35 @@ func TestContainerlessBackOffIsTheSoleContainers(t *testing.T) {
 		t.Errorf("two containers: %s (%s), from a back-off no row gives a container", f.Verdict, f.Reason)
 	}
 }
+
+// gadget#187: `kubectl get events -o custom-columns` prints no field path:
+// the Unhealthy rows name no container and the Killing row names it in
+// its words ("Container gadget failed liveness probe, will be
+// restarted"). The prober records both against the container's reference,
+// and the pod has one container: the Running pod names gadget, at its
+// start, with the probe's failures.
+func TestProbeEventsWithoutFieldPath(t *testing.T) {
+	const file = "gadget-187-liveness-events.log"
+	for _, rows := range []bool{false, true} {
+		f := onlyFlow(t, buildWildAs(t, filepath.Join(wild, file), rows), "gadget-x4k2p")
+		if f.Verdict != VerdictRunning || f.StalledAt != "" || f.Container != "gadget" || f.ContainerStage != CStStarted {
+			t.Errorf("rows %v: %s at %q, container %q/%q; want Running, gadget/started", rows, f.Verdict, f.StalledAt, f.Container, f.ContainerStage)
+		}
+		if !strings.HasPrefix(f.Reason, "Liveness probe failed (restarted 1 time)") {
+			t.Errorf("rows %v: reason %q", rows, f.Reason)
+		}
+	}
+	c := containerOf(onlyFlow(t, buildWild(t, file), "gadget-x4k2p"), "gadget")
+	if c.Restarts != 1 || c.Probe == nil || *c.Probe != (Probe{Type: "Liveness", Message: "Liveness probe failed", Failures: 3, Restart: true}) {
+		t.Errorf("gadget: restarts %d, probe %+v; want 1 restart, 3 liveness failures that restarted it", c.Restarts, c.Probe)
+	}
+	// A row (get pods) says the restarts the full judgement says, from
+	// kubelet lines as from a table.
+	for _, tc := range []struct{ file, pod string }{{file, "gadget-x4k2p"}, {"vijayrod-demo-liveness-aks.log", "liveness-exec"}} {
+		full := onlyFlow(t, buildWildAs(t, filepath.Join(wild, tc.file), false), tc.pod)
+		row := onlyFlow(t, buildWildAs(t, filepath.Join(wild, tc.file), true), tc.pod)
+		if row.Reason != full.Reason || !strings.Contains(full.Reason, "(restarted 1 time)") {
+			t.Errorf("%s: row's reason %q, full %q", tc.file, row.Reason, full.Reason)
+		}
+	}
+}
