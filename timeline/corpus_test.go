@@ -191,7 +191,7 @@ var scenarios = []scenario{
 		}
 	}},
 	{file: "v1.36.3/12-container-start-failure.log", pod: "shop-api-84d7f9c6d-t5n2j", verdict: VerdictStalled, stalledAt: StContainers, container: "api", containerStage: CStStarted, reasonHas: []string{"RunContainerError", "/docker-entrypoint.sh"}},
-	{file: "v1.36.3/13-container-create-error.log", pod: "cache-5b9c8d7f4-h7w3k", verdict: VerdictRunning, check: func(t *testing.T, f Flow) {
+	{file: "v1.36.3/13-container-create-error.log", pod: "cache-5b9c8d7f4-h7w3k", verdict: VerdictRunning, container: "cache", containerStage: CStCreated, check: func(t *testing.T, f Flow) {
 		s := cstage(containerOf(f, "cache"), CStCreated)
 		if s.Status != StatusDone || s.Attempts != 3 || !strings.Contains(s.Reason, "no space left on device") {
 			t.Errorf("cache created: %s, %d attempts, %q; want done after 3 CreateContainerError", s.Status, s.Attempts, s.Reason)

@@ -328,6 +328,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		fl.Trouble = slices.Clone(js.trouble)
 	}
 	troubleReason(&fl, fl.Trouble)
+	troubleContainer(&fl, fl.Trouble)
 	fl.Diagnosis = diagnose(&fl)
 	return fl
 }
@@ -380,9 +381,10 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 		fl.Stages = append(fl.Stages, toStage(b, &term[i], logEnd, &ts, true))
 	}
 	b.verdict(f, &fl, logEnd)
-	if fl.Verdict == VerdictRunning && fl.Reason == "" {
+	if fl.Verdict == VerdictRunning && (fl.Reason == "" || fl.Container == "") || fl.Verdict == VerdictIncomplete && fl.Reason == "" && fl.Container == "" {
 		js.trouble = b.troubles(js.trouble[:0], all, cs, cviews, logEnd)
 		troubleReason(&fl, js.trouble)
+		troubleContainer(&fl, js.trouble)
 	}
 	ctrs := make([]Container, len(cs))
 	for i, c := range cs {

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 )
@@ -13,7 +14,9 @@ import (
 // one Trouble (Flow.Trouble), read from the judged stages: the pod's own
 // and its containers', never the aggregate stages made of the containers'
 // (init-containers, containers, running), so that nothing counts twice. A
-// Running pod's reason names the trouble that held it up longest.
+// Running pod's reason names the trouble that held it up longest, and the
+// pod names that trouble's container and stage, as an Incomplete pod with
+// no reason names its latest trouble's (troubleContainer).
 
 // aggregate reports whether a pod stage is made of its containers' (judge).
 func aggregate(id string) bool {
@@ -160,5 +163,30 @@ func troubleReason(fl *Flow, ts []Trouble) {
 	}
 	if w := worstTrouble(ts); w != nil {
 		fl.Reason = recoveredReason(w)
+	}
+}
+
+// troubleContainer names the container a Running or Incomplete pod that
+// names none had its trouble in, at that container's stage: a Running
+// pod's, the trouble its reason tells (worstTrouble); an Incomplete one's
+// with no reason, its latest, where the log last shows it held up (a
+// slow pull the events name: k8s#21029). A pod's own trouble names none.
+func troubleContainer(fl *Flow, ts []Trouble) {
+	if fl.Container != "" || len(ts) == 0 {
+		return
+	}
+	var t *Trouble
+	switch {
+	case fl.Verdict == VerdictRunning:
+		t = worstTrouble(ts)
+	case fl.Verdict == VerdictIncomplete && fl.Reason == "" && !slices.Contains(preStages, fl.StalledAt):
+		for i := range ts {
+			if t == nil || !ts[i].Last.Before(t.Last) {
+				t = &ts[i]
+			}
+		}
+	}
+	if t != nil && t.Container != "" {
+		fl.Container, fl.ContainerStage = t.Container, t.Stage
 	}
 }

@@ -126,3 +126,20 @@ func TestProbeEventsWithoutFieldPath(t *testing.T) {
 		}
 	}
 }
+
+// k8s#21029: a pull the events alone show (at -v=2, nothing else of the
+// pod), two minutes against the pull's one-minute budget. The pod is not
+// known to run, but what held it up is service1's pull: the pod names
+// service1, at its image, in full and in its row.
+func TestIncompletePodNamesItsTroublesContainer(t *testing.T) {
+	for _, rows := range []bool{false, true} {
+		f := onlyFlow(t, buildWildAs(t, filepath.Join(wild, "k8s-21029-slow-pull.log"), rows), "service1-q4m8z")
+		if f.Verdict != VerdictIncomplete && f.Verdict != VerdictRunning || f.Container != "service1" || f.ContainerStage != CStImage {
+			t.Errorf("rows %v: %s, container %q/%q; want Incomplete or Running, service1/image", rows, f.Verdict, f.Container, f.ContainerStage)
+		}
+	}
+	f := onlyFlow(t, buildWild(t, "k8s-21029-slow-pull.log"), "service1-q4m8z")
+	if len(f.Trouble) != 1 || f.Trouble[0].Container != "service1" || f.Trouble[0].Stage != CStImage || f.Trouble[0].Attempts != 0 {
+		t.Errorf("trouble %+v; want service1's pull, over its budget, with no failure", f.Trouble)
+	}
+}
