@@ -214,9 +214,13 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 				tr.attempts.inc()
 			}
 			tr.lastFail = b.later(t, tr.lastFail)
-			if counted || tr.rootReason == "" || !syncCloses(rec) {
+			switch {
+			case tr.rootReason != "" && volumeWait(reason) && !volumeWait(tr.rootReason):
+				// The volume manager's wait, timed out on the failures
+				// already given (volumes.go): the root cause stays theirs.
+			case counted || tr.rootReason == "" || !syncCloses(rec):
 				tr.rootReason = reason
-			} else {
+			default:
 				// The sync error wraps the error its sync's own lines gave
 				// (kuberuntime: "Failed to create sandbox for pod %q: %v"):
 				// the root cause stays theirs.

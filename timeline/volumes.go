@@ -35,3 +35,16 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	}
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
 }
+
+// volumeWait reports whether a volume failure's words are the volume
+// manager's wait for the pod's volumes timing out (kubelet.go syncPod's
+// WaitForAttachAndMount: "Unable to attach or mount volumes: unmounted
+// volumes=[…], unattached volumes=[…]: timed out waiting for the
+// condition", ≤1.12 "… list of unmounted volumes=[…]", and the pod worker's
+// sync error that carries it). The wait only says which volumes are not
+// ready; why is in the operation executor's own failures (MountVolume.SetUp
+// failed, MountVolume.MountDevice failed, AttachVolume.Attach failed), so a
+// wait does not replace one of those as the stage's reason.
+func volumeWait(reason string) bool {
+	return strings.Contains(reason, "unmounted volumes=")
+}

@@ -143,3 +143,29 @@ func TestIncompletePodNamesItsTroublesContainer(t *testing.T) {
 		t.Errorf("trouble %+v; want service1's pull, over its budget, with no failure", f.Trouble)
 	}
 }
+
+// k8s#108963: the events of a pod whose NFS mount the server refuses. The
+// kubelet's "Unable to attach or mount volumes: unmounted volumes=[data]…:
+// timed out waiting for the condition" (syncPod's WaitForAttachAndMount)
+// only says the wait ran out; why is the operation executor's
+// "MountVolume.SetUp failed … access denied by server". The rows by their
+// times: a timeout 5m14s ago, the SetUp failure 58s ago, a timeout 33s
+// ago. The stage's reason is the SetUp failure, which replaces the first
+// timeout and is not replaced by the last. A wait with no failure under it
+// stays the reason (ceph-csi#3476, whose attach failure is the
+// controller's row, not the kubelet's).
+func TestVolumeWaitKeepsTheMountFailure(t *testing.T) {
+	for _, rows := range []bool{false, true} {
+		f := onlyFlow(t, buildWildAs(t, filepath.Join(wild, "k8s-108963-nfs-access-denied.log"), rows), "notes-db-6b8f7c9d54-h7kxp")
+		if f.Verdict != VerdictStalled || f.StalledAt != StVolumes || !strings.HasPrefix(f.Reason, `MountVolume.SetUp failed for volume "pv07"`) || !strings.Contains(f.Reason, "access denied by server") {
+			t.Errorf("rows %v: %s at %s: %q", rows, f.Verdict, f.StalledAt, f.Reason)
+		}
+		if st := stageOf(f, StVolumes); !rows && st.Attempts != 3 {
+			t.Errorf("volumes: %d attempts, want 3 (one a row)", st.Attempts)
+		}
+	}
+	f := onlyFlow(t, buildWild(t, "ceph-csi-3476-attacher-timeout.log"), "cephfs-app-pod-2")
+	if f.Verdict != VerdictStalled || f.StalledAt != StVolumes || !strings.Contains(f.Reason, "unmounted volumes=[shared-fs]") {
+		t.Errorf("ceph-csi#3476: %s at %s: %q; want the wait's words", f.Verdict, f.StalledAt, f.Reason)
+	}
+}
