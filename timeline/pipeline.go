@@ -141,6 +141,13 @@ var Reference = Pipeline{
 		{Stage: StTerminating, Effect: Begin, Prefix: "SyncLoop (DELETE, ", V: 2, Versions: "≤1.20", Special: SpecialSyncLoop},
 		{Stage: StTerminated, Effect: Complete, Msg: "SyncLoop REMOVE", V: 2, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
 		{Stage: StTerminated, Effect: Complete, Prefix: "SyncLoop (REMOVE, ", V: 2, Versions: "≤1.20", Special: SpecialSyncLoop},
+		// A change to a pod the sync loop has (its spec: UPDATE; its status
+		// alone: RECONCILE): a pod the log never saw added was added before
+		// the log begins.
+		{Stage: StObserved, Effect: Observe, Msg: "SyncLoop UPDATE", V: 2, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
+		{Stage: StObserved, Effect: Observe, Prefix: "SyncLoop (UPDATE, ", V: 2, Versions: "≤1.20", Keys: "name_ns(uid)", Special: SpecialSyncLoop},
+		{Stage: StObserved, Effect: Observe, Msg: "SyncLoop RECONCILE", V: 4, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
+		{Stage: StObserved, Effect: Observe, Prefix: "SyncLoop (RECONCILE, ", V: 4, Versions: "≤1.20", Keys: "name_ns(uid)", Special: SpecialSyncLoop},
 		{Stage: StRunning, Effect: Observe, Msg: "SyncLoop (PLEG): event for pod", V: 2, Versions: "1.21+", Keys: "pod, event.ID", Special: SpecialPLEG},
 		{Stage: StRunning, Effect: Observe, Prefix: "SyncLoop (PLEG): ", V: 2, Versions: "≤1.20", Special: SpecialPLEG},
 		{Stage: StReady, Effect: Complete, Msg: "SyncLoop (probe)", V: 1, Versions: "1.23+", Keys: "probe=readiness status=ready, pod"},

@@ -144,7 +144,10 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 	}
 	// podflow's own figure: from the pod's creation to the moment this line
 	// shows the kubelet observed it running.
-	start := b.timeOf(f.first)
+	var start time.Time
+	if !f.addedBefore {
+		start = b.timeOf(f.first)
+	}
 	if v, ok := rec.Field("podCreationTimestamp"); ok && v.Kind == parser.KindString {
 		if t, ok := parseKubeTime(v.Str); ok && t.Before(rec.Time) {
 			st.created = b.stampAt(t)

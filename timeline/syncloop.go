@@ -20,9 +20,11 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 	var refs []PodRef
 	if v, ok := rec.Field("pods"); ok {
 		refs = refsFromList(v)
-		if raw := fieldRaw(rec, "pods"); len(refs) > 0 && strings.HasPrefix(raw, "[") && !strings.HasSuffix(raw, "]") {
+		// The list as written, KObjSlice's quoted "[a b]" too.
+		raw := strings.TrimSuffix(strings.TrimPrefix(fieldRaw(rec, "pods"), `"`), `"`)
+		if len(refs) > 0 && strings.HasPrefix(raw, "[") && !strings.HasSuffix(raw, "]") {
 			// The line was cut in its last pod's name: no pod of its own.
-			if mk.Stage == StObserved {
+			if mk.Stage == StObserved && mk.Effect == Complete {
 				b.keepCutAdd(n, rec, refs[len(refs)-1])
 			}
 			refs = refs[:len(refs)-1]
@@ -36,8 +38,10 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 		}
 	}
 	for _, r := range refs {
-		switch mk.Stage {
-		case StObserved:
+		switch {
+		case mk.Effect == Observe:
+			b.syncLoopUpdate(n, rec, r, source)
+		case mk.Stage == StObserved:
 			f := n.byName[string(b.nameKey(r))]
 			switch {
 			case f == nil:
@@ -68,12 +72,34 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 			}
 			b.stageEffect(f, StObserved, Complete, rec, "")
 			f.run = uint16(min(n.starts, 1<<16-1))
-		case StTerminating:
+		case mk.Stage == StTerminating:
 			b.syncLoopDelete(n, rec, r)
-		case StTerminated:
+		case mk.Stage == StTerminated:
 			b.syncLoopRemove(n, rec, r, source)
 		}
 	}
+}
+
+// syncLoopUpdate reads a SyncLoop UPDATE or RECONCILE of pod r: the config
+// sources send one only for a pod they added (config.go merge), so a pod
+// the log has not seen was added before the log begins. It is started
+// with none of its stages known; the line only spans it.
+func (b *Builder) syncLoopUpdate(n *nodeState, rec *parser.Record, r PodRef, source string) {
+	known := len(b.flows)
+	f := b.resolve(n, r, true, r.UID, true)
+	if f == nil {
+		return
+	}
+	if len(b.flows) > known {
+		f.addedBefore = true
+	}
+	if f.source == 0 {
+		b.setText(&f.source, source)
+	}
+	if source == "file" || source == "http" {
+		f.static = true
+	}
+	b.touch(f, rec)
 }
 
 // addedAgain reports whether an ADD of a pod the sync loop added before is

@@ -1,0 +1,84 @@
+package timeline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Pods that only lines other than the sync loop's ADD name (issue #19,
+// gaps 6 and 7): the wild excerpts' real lines, and where no thread shows
+// a form, lines written from the kubelet's own templates at the versions
+// named.
+
+// wildLine is line n (from 1) of a wild excerpt.
+func wildLine(t *testing.T, file string, n int) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(wild, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	if n < 1 || n > len(lines) {
+		t.Fatalf("%s has no line %d", file, n)
+	}
+	return lines[n-1]
+}
+
+// TestSyncLoopUpdateStartsPod: the config sources send UPDATE and
+// RECONCILE only for pods they added (config.go), so a pod the log sees
+// first in one was added before the log begins (blog-eks-outposts: the
+// journal shown by systemctl status starts after the ADD, and cuts its
+// other lines at the terminal's width). A list cut in its last name
+// starts no pod of it.
+func TestSyncLoopUpdateStartsPod(t *testing.T) {
+	t.Run("excerpt", func(t *testing.T) {
+		fl := buildWild(t, "blog-eks-outposts-systemctl-restart.log")
+		f := onlyFlow(t, fl, "vfio-dpdk-3001-3002-node2-tx")
+		if f.Pod.Namespace != "default" || f.Verdict != VerdictRunning || f.StalledAt != "" {
+			t.Errorf("%s: %s at %q, want Running (its PLEG events and startup figures)", f.Pod.Key(), f.Verdict, f.StalledAt)
+		}
+		if f.Startup == nil || f.Startup.PodflowE2E != nil {
+			t.Errorf("startup %+v: the pod was created before the log began, podflow cannot time its start", f.Startup)
+		}
+		if len(fl.Items) != 4 {
+			t.Errorf("%d pods, want 4: the cut lines name none", len(fl.Items))
+		}
+	})
+	// testdata/formats/klog-1.2x.log's RECONCILE (KObjSlice quoted), and
+	// kubelet.go ≤1.20's printf UPDATE ("SyncLoop (UPDATE, %q): %q", format.Pods).
+	reconcile := `I0315 10:20:30.200000    5120 kubelet.go:2095] "SyncLoop RECONCILE" source="api" pods="[shop/api-0 shop/web-1]"`
+	for _, tc := range []struct {
+		name, line string
+		pods       []string
+	}{
+		{"RECONCILE", reconcile, []string{"shop/api-0", "shop/web-1"}},
+		{"UPDATE", wildLine(t, "blog-eks-outposts-systemctl-restart.log", 16), []string{"default/vfio-dpdk-3001-3002-node2-tx"}},
+		{"RECONCILE cut in its last name", reconcile[:len(reconcile)-4], []string{"shop/api-0"}},
+		{"UPDATE cut in its list", `I0110 15:42:03.131667   21734 kubelet.go:2448] "SyncLoop UPDATE" source="api" pods=["default/vfio-dpdk-3001-3002-node2-tx","default/vfio-dpd>`, []string{"default/vfio-dpdk-3001-3002-node2-tx"}},
+		{"printf UPDATE", `I0504 06:14:38.528913    6904 kubelet.go:1879] SyncLoop (UPDATE, "api"): "web-0_shop(482b3a81-7986-4a12-8465-5580d55927c7)"`, []string{"shop/web-0"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fl := buildLines(t, tc.line)
+			var got []string
+			for _, f := range fl.Items {
+				got = append(got, f.Pod.Key())
+				if s := stageOf(f, StObserved); s.Status == StatusDone {
+					t.Errorf("%s: observed done: the ADD is not in the log", f.Pod.Key())
+				}
+			}
+			if strings.Join(got, " ") != strings.Join(tc.pods, " ") {
+				t.Errorf("pods %v, want %v", got, tc.pods)
+			}
+		})
+	}
+	t.Run("an UPDATE of a pod added is that pod", func(t *testing.T) {
+		add := `Jan 10 15:41:50 ip-10-0-51-92.ec2.internal kubelet[21734]: I0110 15:41:50.000000   21734 kubelet.go:2432] "SyncLoop ADD" source="api" pods=["default/vfio-dpdk-3001-3002-node2-tx"]`
+		fl := buildLines(t, add, wildLine(t, "blog-eks-outposts-systemctl-restart.log", 16))
+		f := onlyFlow(t, fl, "vfio-dpdk-3001-3002-node2-tx")
+		if s := stageOf(f, StObserved); s.Status != StatusDone {
+			t.Errorf("observed %s: the ADD's pod", s.Status)
+		}
+	})
+}
