@@ -48,6 +48,7 @@ const (
 	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
 	SpecialAdmission    Special = "admission"    // an admit result: reason and message (admission.go)
 	SpecialImagePull    Special = "image-pull"   // a pull failure naming only the image: held until a line names its container (images.go)
+	SpecialConfigPod    Special = "config-pod"   // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -148,6 +149,10 @@ var Reference = Pipeline{
 		{Stage: StObserved, Effect: Observe, Prefix: "SyncLoop (UPDATE, ", V: 2, Versions: "≤1.20", Keys: "name_ns(uid)", Special: SpecialSyncLoop},
 		{Stage: StObserved, Effect: Observe, Msg: "SyncLoop RECONCILE", V: 4, Versions: "1.21+", Keys: "source, pods", Special: SpecialSyncLoop},
 		{Stage: StObserved, Effect: Observe, Prefix: "SyncLoop (RECONCILE, ", V: 4, Versions: "≤1.20", Keys: "name_ns(uid)", Special: SpecialSyncLoop},
+		// The file and http config sources make a static pod of a manifest
+		// (config/common.go applyDefaults) before the sync loop adds it.
+		{Stage: StObserved, Effect: Begin, Msg: "Generated pod name", V: 5, Versions: "1.21+", Keys: "pod, podUID, source (the manifest's path or URL)", Special: SpecialConfigPod},
+		{Stage: StObserved, Effect: Begin, Msg: "Set namespace for pod", V: 5, Versions: "1.21+", Keys: "pod, source (the manifest's path or URL)", Special: SpecialConfigPod},
 		{Stage: StRunning, Effect: Observe, Msg: "SyncLoop (PLEG): event for pod", V: 2, Versions: "1.21+", Keys: "pod, event.ID", Special: SpecialPLEG},
 		{Stage: StRunning, Effect: Observe, Prefix: "SyncLoop (PLEG): ", V: 2, Versions: "≤1.20", Special: SpecialPLEG},
 		{Stage: StReady, Effect: Complete, Msg: "SyncLoop (probe)", V: 1, Versions: "1.23+", Keys: "probe=readiness status=ready, pod"},

@@ -26,6 +26,40 @@ func wildLine(t *testing.T, file string, n int) string {
 	return lines[n-1]
 }
 
+// TestConfigSourceStartsStaticPod: the file source makes a static pod of
+// its manifest (config/common.go applyDefaults, -v=5) and the sync loop
+// never adds it (rke2-2080: node sync never completes). "Generated UID"
+// names the manifest's name, no pod's.
+func TestConfigSourceStartsStaticPod(t *testing.T) {
+	fl := buildWild(t, "rke2-2080-etcd-static.log")
+	if len(fl.Items) != 1 {
+		t.Fatalf("want one pod, got %d", len(fl.Items))
+	}
+	f := onlyFlow(t, fl, "etcd-lab2-cp01a")
+	if f.Pod.Namespace != "kube-system" || f.Pod.UID != "96a23f9e8f8b16b038f4d980a41a8939" || !f.Static || f.Source != "file" {
+		t.Errorf("pod %s (UID %s, static %v, source %q): want the file source's static pod", f.Pod.Key(), f.Pod.UID, f.Static, f.Source)
+	}
+	if f.Verdict != VerdictIncomplete && f.Verdict != VerdictStalled {
+		t.Errorf("verdict %s, want Incomplete or Stalled", f.Verdict)
+	}
+	if s := stageOf(f, StObserved); s.Status != StatusActive && s.Status != StatusStalled || s.Start == nil {
+		t.Errorf("observed %s: the source has the pod, the sync loop has not added it", s.Status)
+	}
+	// The sync loop's ADD after it is the same pod.
+	add := `I1103 14:48:16.000000    7214 kubelet.go:2103] "SyncLoop ADD" source="file" pods=[kube-system/etcd-lab2-cp01a]`
+	data, _ := os.ReadFile(filepath.Join(wild, "rke2-2080-etcd-static.log"))
+	var lines []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, "I1103") {
+			lines = append(lines, l)
+		}
+	}
+	f = onlyFlow(t, buildLines(t, append(lines, add)...), "etcd-lab2-cp01a")
+	if s := stageOf(f, StObserved); s.Status != StatusDone || s.Start == nil || s.End == nil || !s.End.After(*s.Start) {
+		t.Errorf("observed %s: from the source's read to the ADD", s.Status)
+	}
+}
+
 // TestSyncLoopUpdateStartsPod: the config sources send UPDATE and
 // RECONCILE only for pods they added (config.go), so a pod the log sees
 // first in one was added before the log begins (blog-eks-outposts: the

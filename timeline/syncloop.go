@@ -173,3 +173,26 @@ func fieldRaw(rec *parser.Record, key string) string {
 	}
 	return ""
 }
+
+// configPod reads the file and http config sources' making of a static pod
+// of its manifest (config/common.go applyDefaults, SpecialConfigPod):
+// "Generated pod name" names it "<manifest name>-<node>" with the UID the
+// manifest's hash gives, "Set namespace for pod" in its namespace. The
+// source has the pod, which the sync loop's ADD has yet to show; a name
+// not yet in a namespace names no pod ("Generated UID" names the
+// manifest's, which is no pod's: no marker reads it).
+func (b *Builder) configPod(n *nodeState, rec *parser.Record, mk *Marker) {
+	f := b.flowFor(n, rec, true)
+	if f == nil {
+		return
+	}
+	f.static = true
+	if f.source == 0 {
+		source := "file"
+		if s := rec.Str("source"); strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
+			source = "http"
+		}
+		b.setText(&f.source, source)
+	}
+	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}
