@@ -303,6 +303,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 			b.initAction(f, rec)
 		}
 		return
+	case SpecialVolumeMount:
+		b.volumeLine(n, rec, mk)
+		return
 	case SpecialConfigPod:
 		b.configPod(n, rec, mk)
 		return

@@ -48,6 +48,7 @@ const (
 	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
 	SpecialAdmission    Special = "admission"    // an admit result: reason and message (admission.go)
 	SpecialImagePull    Special = "image-pull"   // a pull failure naming only the image: held until a line names its container (images.go)
+	SpecialVolumeMount  Special = "volume-mount" // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
 	SpecialConfigPod    Special = "config-pod"   // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
 )
 
@@ -195,7 +196,8 @@ var Reference = Pipeline{
 		{Stage: StVolumes, Effect: Begin, Prefix: "Waiting for volumes to attach and mount for pod ", V: 3, Versions: "≤1.20"},
 		{Stage: StVolumes, Effect: Complete, Msg: "All volumes are attached and mounted for pod", V: 3, Versions: "1.21+", Keys: "pod"},
 		{Stage: StVolumes, Effect: Complete, Prefix: "All volumes are attached and mounted for pod ", V: 3, Versions: "≤1.20"},
-		{Stage: StVolumes, Effect: Observe, Prefix: "MountVolume.SetUp succeeded for volume ", V: 1, Versions: "all", Keys: "pod"},
+		{Stage: StVolumes, Effect: Observe, Prefix: "operationExecutor.MountVolume started for volume ", V: 1, Versions: "all", Keys: "pod \"name\" (UID: \"uid\") in the text; pod (1.21+)", Special: SpecialVolumeMount},
+		{Stage: StVolumes, Effect: Observe, Prefix: "MountVolume.SetUp succeeded for volume ", V: 1, Versions: "all", Keys: "pod \"name\" (UID: \"uid\") in the text; pod (1.21+)", Special: SpecialVolumeMount},
 		{Stage: StVolumes, Effect: Fail, Msg: "Unable to attach or mount volumes for pod; skipping pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
 		{Stage: StVolumes, Effect: Fail, Prefix: "Unable to attach or mount volumes for pod ", V: 0, Versions: "≤1.20"},
 		{Stage: StVolumes, Effect: Fail, Prefix: "Unable to mount volumes for pod ", V: 0, Versions: "≤1.12", Keys: "name_ns(uid)"},

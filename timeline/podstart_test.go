@@ -26,6 +26,69 @@ func wildLine(t *testing.T, file string, n int) string {
 	return lines[n-1]
 }
 
+// TestVolumeManagerStartsPod: a ≤1.20 volume manager names the pod only
+// in its text, pod "name" (UID: "uid") (operationexecutor
+// GenerateMsgDetailed), with no namespace; nestedpendingoperations' error
+// names it by that UID, its text quoted (%q). k8s-90725: the pod is stuck
+// in its volumes on a configmap "not found".
+func TestVolumeManagerStartsPod(t *testing.T) {
+	const (
+		file = "k8s-90725-configmap-notfound.log"
+		uid  = "e4a7c0d9-1b35-4f82-a6e9-70d2c58b13f6"
+		name = "kube-apiserver-7b5c9d8f46-x9w2p"
+	)
+	t.Run("excerpt", func(t *testing.T) {
+		fl := buildWild(t, file)
+		if len(fl.Items) != 1 {
+			t.Fatalf("want one pod, got %d", len(fl.Items))
+		}
+		f := onlyFlow(t, fl, name)
+		if f.Pod.UID != uid || f.Pod.Namespace != "" {
+			t.Errorf("pod %s/%s (UID %q): the lines name it by name and UID, in no namespace", f.Pod.Namespace, f.Pod.Name, f.Pod.UID)
+		}
+		if f.Verdict != VerdictStalled || f.StalledAt != StVolumes {
+			t.Errorf("verdict %s at %q, want Stalled at volumes", f.Verdict, f.StalledAt)
+		}
+		if !strings.Contains(f.Reason, `configmap "kube-apiserver" not found`) || strings.Contains(f.Reason, `\"`) {
+			t.Errorf("reason %q: want the error unquoted, with its cause", f.Reason)
+		}
+		if ev := stageOf(f, StVolumes).Evidence; len(ev) == 0 || !strings.HasPrefix(ev[0].Text, "operationExecutor.MountVolume started") {
+			t.Errorf("volumes evidence %+v: want the mount's start first", ev)
+		}
+	})
+	t.Run("namespace from a later line", func(t *testing.T) {
+		// kubelet.go ≤1.20: "Unable to attach or mount volumes for pod %q: %v; skipping pod", format.Pod(pod).
+		unable := `kubelet.service: E0504 06:16:41.529917    6904 kubelet.go:1681] Unable to attach or mount volumes for pod "` + name + `_master-c1k9f3q70abd2m8xwz51(` + uid + `)": unmounted volumes=[config], unattached volumes=[config oauth]: timed out waiting for the condition; skipping pod`
+		fl := buildLines(t, wildLine(t, file, 9), wildLine(t, file, 10), wildLine(t, file, 11), unable)
+		f := onlyFlow(t, fl, name)
+		if f.Pod.Namespace != "master-c1k9f3q70abd2m8xwz51" || f.Pod.UID != uid {
+			t.Errorf("pod %s (UID %s): the name_ns(uid) line is the same pod", f.Pod.Key(), f.Pod.UID)
+		}
+		if s := stageOf(f, StVolumes); s.Attempts != 2 {
+			t.Errorf("volumes: %d failed attempts, want 2", s.Attempts)
+		}
+	})
+	t.Run("another UID is another pod", func(t *testing.T) {
+		other := strings.ReplaceAll(wildLine(t, file, 11), uid, "0b6c2f3e-9d41-4a7b-8e25-3f1a6c9d7e02")
+		fl := buildLines(t, wildLine(t, file, 9), other)
+		if len(fl.Items) != 2 {
+			t.Errorf("want two pods of the name, got %d", len(fl.Items))
+		}
+	})
+	t.Run("a cut line starts no pod of a cut name or UID", func(t *testing.T) {
+		line := wildLine(t, file, 9)
+		cut := `pod "kube-api`
+		if fl := buildLines(t, line[:strings.Index(line, cut)+len(cut)]); len(fl.Items) != 0 {
+			t.Errorf("cut in the name: %d pods", len(fl.Items))
+		}
+		// The name is whole, the UID cut: the pod of the name, UID unknown.
+		cut = `(UID: "e4a7c0d9-1b35-4f82-a6e9-70d2`
+		if f := onlyFlow(t, buildLines(t, line[:strings.Index(line, cut)+len(cut)]), name); f.Pod.UID != "" {
+			t.Errorf("cut in the UID: pod UID %q", f.Pod.UID)
+		}
+	})
+}
+
 // TestConfigSourceStartsStaticPod: the file source makes a static pod of
 // its manifest (config/common.go applyDefaults, -v=5) and the sync loop
 // never adds it (rke2-2080: node sync never completes). "Generated UID"

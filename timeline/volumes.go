@@ -7,31 +7,97 @@ import (
 )
 
 // The volume manager's waits and failures are marker data (pipeline.go),
-// apart from the one line that names its pod only by UID, in its text.
+// apart from the lines that name their pod only in their text: the
+// operation executor's detailed messages (GenerateMsgDetailed: `<what> for
+// volume "v" (UniqueName: "u") pod "name" (UID: "uid")`), printf before
+// 1.21 and the message of a structured line since, and the failures
+// nestedpendingoperations reports, by UID only.
+
+// volumeLine reads a detailed message of the operation executor
+// (SpecialVolumeMount): the reconciler's "operationExecutor.MountVolume
+// started", the mounter's "MountVolume.SetUp succeeded". Before 1.21 the
+// text is all that names the pod, by its name (Pod.Name, no namespace)
+// and UID: a pod the log has not seen yet starts from it, by both, and
+// learns its namespace from the first line that tells (resolve).
+func (b *Builder) volumeLine(n *nodeState, rec *parser.Record, mk *Marker) {
+	name, uid := detailedPod(rec.Msg)
+	var f *flowState
+	if uid != "" {
+		f = n.byUID[uid]
+	}
+	if f == nil && rec.Structured() {
+		if ref, ok := recordRef(rec); ok {
+			f = b.resolve(n, ref, true, uid, true)
+		}
+	}
+	if f == nil && uid != "" && !rec.Structured() {
+		// The one pod of the name, whatever its namespace, unless it is
+		// another UID's (an earlier pod of the name).
+		f = b.resolvePartial(n, partialRef{PodRef: PodRef{Name: name}}, false)
+		if f != nil && f.ref.UID != "" && f.ref.UID != uid && f.mirror != uid {
+			f = nil
+		}
+		if f == nil {
+			f = b.newFlow(n, PodRef{Name: name, UID: uid})
+		}
+	}
+	if f == nil {
+		f = b.flowFor(n, rec, true)
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	if uid != "" && f.ref.UID == "" {
+		f.ref.UID = strings.Clone(uid)
+		b.indexUID(n, f.ref.UID, f)
+		if isStaticUID(uid) {
+			f.static = true
+		}
+	}
+	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}
+
+// detailedPod reads the pod of a detailed message: `pod "name" (UID:
+// "uid")`, both whole (a line cut in them names no pod), or "", "".
+func detailedPod(msg string) (name, uid string) {
+	_, rest, ok := strings.Cut(msg, `") pod "`)
+	if !ok {
+		return "", ""
+	}
+	name, rest, ok = strings.Cut(rest, `" (UID: "`)
+	if !ok || name == "" || !validName(name) {
+		return "", ""
+	}
+	uid, _, ok = strings.Cut(rest, `"`)
+	if !ok || !looksLikeUID(uid) {
+		return "", ""
+	}
+	return name, uid
+}
 
 // volumeFailureText reads the volume manager's unstructured
 // "MountVolume.SetUp failed" lines (nestedpendingoperations' "Operation for
 // … failed" among them): Add sends them here before any marker lookup.
 func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	// Unstructured nestedpendingoperations lines name the pod by UID only:
-	// … pod "name" (UID: "uid") …
+	// … pod "name" (UID: "uid") …, the error quoted (%q) before 1.20.
 	text := rec.Msg
-	i := strings.Index(text, `(UID: "`)
-	if i < 0 {
+	uid := textUID(text)
+	if uid == "" {
 		return
 	}
-	rest := text[i+len(`(UID: "`):]
-	j := strings.IndexByte(rest, '"')
-	if j < 0 {
-		return
-	}
-	f := n.byUID[rest[:j]]
+	f := n.byUID[uid]
 	if f == nil {
 		return
 	}
 	reason := text
 	if k := strings.Index(text, "MountVolume.SetUp failed"); k >= 0 {
 		reason = text[k:]
+		if k > 0 && text[k-1] == '"' {
+			// Error: "MountVolume.SetUp failed for volume \"config\" … : …"
+			reason = unescapeGo(strings.TrimSuffix(reason, `"`))
+		}
 	}
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
 }
@@ -47,4 +113,23 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 // wait does not replace one of those as the stage's reason.
 func volumeWait(reason string) bool {
 	return strings.Contains(reason, "unmounted volumes=")
+}
+
+// textUID reads the UID of `(UID: "uid")` in a text, its quotes escaped
+// or not, or "".
+func textUID(text string) string {
+	i := strings.Index(text, "(UID: ")
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimPrefix(text[i+len("(UID: "):], `\`)
+	rest, ok := strings.CutPrefix(rest, `"`)
+	if !ok {
+		return ""
+	}
+	j := strings.IndexAny(rest, `"\`)
+	if j < 0 || !looksLikeUID(rest[:j]) {
+		return ""
+	}
+	return rest[:j]
 }
