@@ -309,6 +309,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialConfigPod:
 		b.configPod(n, rec, mk)
 		return
+	case SpecialResize:
+		b.resizeCheck(n, rec, mk)
+		return
 	}
 	f := b.flowFor(n, rec, true)
 	if f == nil {

@@ -114,6 +114,25 @@ func (b *Builder) containerLine(f *flowState, rec *parser.Record, mk *Marker) {
 	b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
 }
 
+// resizeCheck reads the runtime manager's "Missing actuated resource
+// record" (SpecialResize): computing a pod's actions, it checks each
+// running container for an in-place resize (computePodResizeAction) and
+// finds no record of the resources it actuated for this one. The kubelet
+// goes on as if none were; the container runs.
+func (b *Builder) resizeCheck(n *nodeState, rec *parser.Record, mk *Marker) {
+	f := b.flowFor(n, rec, true)
+	name := rec.Str("container")
+	if f == nil || name == "" {
+		b.unattributedLine(rec)
+		return
+	}
+	c := b.container(f, name, "")
+	if c.state == runUnknown || c.state == runWaiting {
+		c.state = runRunning
+	}
+	b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
+}
+
 func (b *Builder) container(f *flowState, name, typ string) *containerState {
 	return b.containerNamed(f, name, typ, 0, false)
 }

@@ -50,6 +50,7 @@ const (
 	SpecialImagePull    Special = "image-pull"   // a pull failure naming only the image: held until a line names its container (images.go)
 	SpecialVolumeMount  Special = "volume-mount" // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
 	SpecialConfigPod    Special = "config-pod"   // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
+	SpecialResize       Special = "resize"       // the in-place resize check of a running container (containers.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -267,6 +268,10 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "container &Container{", V: 0, Versions: "≤1.30", Keys: "<type> &Container{Name:…} start failed in pod <name_ns(uid)>: <Reason>: <message>", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "init container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "ephemeral container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
+		// The runtime manager checks a running container's resources for an
+		// in-place resize (computePodResizeAction) and finds no record of
+		// what it actuated: the container runs, the kubelet goes on.
+		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Missing actuated resource record", V: 0, Versions: "1.33+", Keys: "pod, container", Special: SpecialResize},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Computing init container action", V: 4, Versions: "1.33+ (seen in 1.33 and 1.36)", Keys: "pod, container, status{State, StartedAt, FinishedAt, ExitCode}", Special: SpecialInitAction},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},

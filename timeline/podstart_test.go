@@ -123,6 +123,22 @@ func TestConfigSourceStartsStaticPod(t *testing.T) {
 	}
 }
 
+// TestResizeCheckAttributed: computing a pod's actions, the runtime
+// manager checks each running container for an in-place resize
+// (computePodResizeAction, 1.33+) and logs "Missing actuated resource
+// record" when it has no record of what it actuated (microk8s-5057,
+// before the kubelet panics): a line of that running container.
+func TestResizeCheckAttributed(t *testing.T) {
+	fl := buildWild(t, "microk8s-5057-kubelite-panic.log")
+	f := onlyFlow(t, fl, "coredns-5c7f8d9b4-q7wzk")
+	if f.Pod.Namespace != "kube-system" || len(f.Containers) != 1 || f.Containers[0].Name != "coredns" || f.Containers[0].State != "running" {
+		t.Errorf("pod %s, containers %+v: want coredns, running", f.Pod.Key(), f.Containers)
+	}
+	if f.Verdict == VerdictRunning || f.Verdict == VerdictStalled || f.Verdict == VerdictFailed {
+		t.Errorf("verdict %s from one line that neither fails nor shows the pod ready", f.Verdict)
+	}
+}
+
 // TestSyncLoopUpdateStartsPod: the config sources send UPDATE and
 // RECONCILE only for pods they added (config.go), so a pod the log sees
 // first in one was added before the log begins (blog-eks-outposts: the
