@@ -50,6 +50,19 @@ func (b *Builder) admissionLine(n *nodeState, rec *parser.Record) {
 	}
 }
 
+// refusal reports whether an event of this reason and message is the
+// kubelet's refusal of a pod (rejectPod's event, an admission row of
+// pipeline.go): the pod it names is one the sync loop has just added, so
+// the event starts it when the log begins after its ADD.
+func (b *Builder) refusal(reason, message string) bool {
+	for _, mk := range b.m.event(reason, message) {
+		if mk.Stage == StAdmitted && mk.Effect == Fail {
+			return true
+		}
+	}
+	return false
+}
+
 // reject fails f's admission with "<reason>: <message>". A refusal after
 // a handler's pass (the topology manager's result) is the verdict.
 func (b *Builder) reject(f *flowState, rec *parser.Record, reason, message string) {

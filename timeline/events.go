@@ -83,6 +83,9 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	if !ok {
 		return
 	}
+	if f == nil && b.refusal(e.reason, e.message) {
+		f, _ = b.eventFlow(n, e.object, true) // admission.go
+	}
 	if f == nil {
 		b.unattributedLine(rec)
 		return

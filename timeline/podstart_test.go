@@ -195,3 +195,26 @@ func TestSyncLoopUpdateStartsPod(t *testing.T) {
 		}
 	})
 }
+
+// TestRefusalEventStartsPod: the kubelet refuses a pod it has just added
+// (HandlePodAdditions → rejectPod) with a Warning event whose reason is the
+// admit reason; a log that begins after the ADD shows the pod by that
+// event alone. k8s-124345's poster replaced the pod's name by
+// <namespace>/<podname>: the placeholder is that pod's name, the PLEG
+// line of it the same pod.
+func TestRefusalEventStartsPod(t *testing.T) {
+	fl := buildWild(t, "k8s-124345-gpu-unexpectedadmission.log")
+	f := onlyFlow(t, fl, "<podname>")
+	if f.Pod.Namespace != "<namespace>" || f.Verdict != VerdictRejected || f.StalledAt != StAdmitted || !strings.Contains(f.Reason, "UnexpectedAdmissionError") {
+		t.Errorf("%s: %s at %q (%q), want Rejected at admitted by UnexpectedAdmissionError", f.Pod.Key(), f.Verdict, f.StalledAt, f.Reason)
+	}
+	if f.End == f.Start {
+		t.Errorf("the PLEG line after the event is the pod's too: span %v–%v", f.Start, f.End)
+	}
+	// An event that is no refusal starts no pod: the kubelet's events
+	// follow the pod's ADD.
+	started := strings.NewReplacer(`type="Warning"`, `type="Normal"`, `reason="UnexpectedAdmissionError"`, `reason="Started"`).Replace(wildLine(t, "k8s-124345-gpu-unexpectedadmission.log", 2))
+	if fl := buildLines(t, started); len(fl.Items) != 0 {
+		t.Errorf("a Started event started %d pods", len(fl.Items))
+	}
+}
