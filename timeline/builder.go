@@ -283,6 +283,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialSandboxCRI:
 		b.sandboxCRI(n, rec)
 		return
+	case SpecialSandboxCRIO:
+		b.sandboxCRIO(n, rec, mk)
+		return
 	case SpecialKill:
 		b.killing(n, rec)
 		return

@@ -42,7 +42,8 @@ const (
 	SpecialFlag         Special = "flag"         // FLAG: --v=N
 	SpecialInitAction   Special = "init-action"  // the runtime's own start and finish times of an init container
 	SpecialStartFailed  Special = "start-failed" // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
-	SpecialSandboxCRI   Special = "sandbox-cri"  // the CRI client's sandbox failure: the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt>
+	SpecialSandboxCRI   Special = "sandbox-cri"  // a sandbox failure that names the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt> (the CRI client's, CRI-O's)
+	SpecialSandboxCRIO  Special = "sandbox-crio" // CRI-O's own RunPodSandbox lines, the pod as <ns>/<name>/POD (sandbox.go)
 	SpecialKill         Special = "kill"         // a kill line: the pod's termination only after a pod-level signal (termination.go)
 	SpecialProbe        Special = "probe"        // a failed probe, kept on its container (probes.go)
 	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
@@ -223,6 +224,19 @@ var Reference = Pipeline{
 		{Stage: StSandbox, Effect: Fail, Msg: "RunPodSandbox from runtime service failed", V: 0, Versions: "1.21+", Keys: "err (k8s_<name>_<ns>_<uid>_<attempt>)", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, Prefix: "RunPodSandbox from runtime service failed: ", V: 0, Versions: "≤1.20", Keys: "k8s_<name>_<ns>_<uid>_<attempt>", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "CreatePodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
+		// CRI-O's own lines of a RunPodSandbox (server/sandbox_run_linux.go):
+		// the pod as <ns>/<name>/POD, or only in the sandbox's name inside
+		// an error. Versions are CRI-O's (capitalised forms are also seen
+		// from the versions that write them in lower case).
+		{Stage: StSandbox, Effect: Begin, Prefix: "Attempting to run pod sandbox with infra container: ", V: 0, Versions: "CRI-O ≤1.15", Keys: "<ns>/<name>/POD", Special: SpecialSandboxCRIO},
+		{Stage: StSandbox, Effect: Begin, Prefix: "attempting to run pod sandbox with infra container: ", V: 0, Versions: "CRI-O 1.16–1.18.2", Keys: "<ns>/<name>/POD", Special: SpecialSandboxCRIO},
+		{Stage: StSandbox, Effect: Begin, Prefix: "Running pod sandbox: ", V: 0, Versions: "CRI-O 1.18.3+", Keys: "<ns>/<name>/POD", Special: SpecialSandboxCRIO},
+		{Stage: StSandbox, Effect: Complete, Prefix: "Ran pod sandbox ", V: 0, Versions: "CRI-O ≤1.15, 1.18.3+", Keys: "[<id> ]with infra container: <ns>/<name>/POD", Special: SpecialSandboxCRIO},
+		{Stage: StSandbox, Effect: Complete, Prefix: "ran pod sandbox ", V: 0, Versions: "CRI-O 1.16–1.18.2", Keys: "[<id> ]with infra container: <ns>/<name>/POD", Special: SpecialSandboxCRIO},
+		{Stage: StSandbox, Effect: Fail, Prefix: "error reserving pod name ", V: 0, Versions: "CRI-O all", Keys: "k8s_<name>_<ns>_<uid>_<attempt> for id <id>: name is reserved", Special: SpecialSandboxCRI},
+		{Stage: StSandbox, Effect: Fail, Prefix: "Error reserving pod name ", V: 0, Versions: "CRI-O (capitalised)", Keys: "k8s_<name>_<ns>_<uid>_<attempt> for id <id>: name is reserved", Special: SpecialSandboxCRI},
+		{Stage: StSandbox, Effect: Fail, Prefix: "response error: ", V: 0, Versions: "CRI-O 1.16–1.21 (log_level debug)", Keys: "a RunPodSandbox's error naming k8s_<name>_<ns>_<uid>_<attempt> (name=…/RunPodSandbox when set)", Special: SpecialSandboxCRI},
+		{Stage: StSandbox, Effect: Fail, Prefix: "Response error: ", V: 0, Versions: "CRI-O 1.22+ (log_level debug)", Keys: "a RunPodSandbox's error naming k8s_<name>_<ns>_<uid>_<attempt> (name=…/RunPodSandbox when set)", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "KillPodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
 
 		// Containers: image.

@@ -101,6 +101,9 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
 		}
 	default:
+		if b.runtimeSandbox(n, rec) {
+			return // CRI-O's sandbox lines (sandbox.go)
+		}
 		if id := firstQuoted(msg); id != "" {
 			if f := n.byID[rid(b.packID(id))]; f != nil {
 				b.touch(f, rec)
