@@ -1,7 +1,9 @@
 package parser
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -90,6 +92,53 @@ func TestNewestFirst(t *testing.T) {
 			if recs[i].Pos.Line != int64(len(want)-i+1) {
 				t.Errorf("record %d at line %d", i, recs[i].Pos.Line)
 			}
+		}
+	}
+}
+
+// TestNewestFirstMultilineValues: journalctl -r writes each line of a klog
+// multi-line value (`err=<`, its lines, " >") as a journal entry of its
+// own, so the value's lines, last first, come before its header (sriov-555,
+// a 1.27 kubelet's sandbox errors, the TABs pasted as spaces). Read
+// newest first, each record holds its whole value, as the same lines read
+// forwards do, and spans its lines in the input.
+func TestNewestFirstMultilineValues(t *testing.T) {
+	path := filepath.Join("..", "testdata", "wild", "sriov-555-multus-korean.log")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	slices.Reverse(lines)
+	for _, opts := range []Options{{Year: 2023}, {Year: 2023, Workers: 2, ChunkBytes: 256}} {
+		recs, st := readAll(t, path, opts)
+		fwd, _ := readRecords(t, strings.NewReader(strings.Join(lines, "\n")+"\n"), Options{Year: 2023, Name: path})
+		if !st.NewestFirst || !st.Accounted() || st.Unrecognized != 0 || st.Continuations != 5 || len(recs) != 3 || len(fwd) != 3 {
+			t.Fatalf("%d records, %d forwards; stats %+v", len(recs), len(fwd), st)
+		}
+		for i, want := range []struct {
+			msg, errHas string
+			line        int64
+			lines       int
+		}{
+			{"Error syncing pod, skipping", `"CreatePodSandbox" for "sriov-pod-1_default(`, 8, 1},
+			{"RunPodSandbox from runtime service failed", `"multus-cni-network" failed >` + "\n", 3, 5},
+			{"Failed to create sandbox for pod", `failed to setup network for sandbox "eca0be86`, 1, 2},
+		} {
+			r := recs[i]
+			if r.Msg != want.msg || !strings.Contains(r.Err, want.errHas) || r.Pos.Line != want.line || r.Pos.Lines != want.lines {
+				t.Errorf("record %d: %q err %q at line %d (%d lines); want %q with %q at %d (%d)", i, r.Msg, r.Err, r.Pos.Line, r.Pos.Lines, want.msg, want.errHas, want.line, want.lines)
+			}
+			if f := fwd[i]; r.Msg != f.Msg || r.Err != f.Err || !r.Time.Equal(f.Time) || len(r.Fields) != len(f.Fields) {
+				t.Errorf("record %d: %q %q, forwards %q %q", i, r.Msg, r.Err, f.Msg, f.Err)
+			}
+			// The span is the record's lines in the input.
+			if span := string(data[r.Pos.Offset : r.Pos.Offset+int64(r.Pos.Length)]); strings.Count(span, "\n") != r.Pos.Lines-1 || !strings.Contains(span, want.msg) {
+				t.Errorf("record %d spans %q", i, span)
+			}
+		}
+		if !strings.Contains(recs[1].Err, "StdinData") {
+			t.Errorf("RunPodSandbox's err %q lacks its last line", recs[1].Err)
 		}
 	}
 }

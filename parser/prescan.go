@@ -33,6 +33,9 @@ func (r *Reader) prescan() {
 			r.clock.anchor(t)
 		}
 	}
+	if r.rev != nil {
+		r.regroupValues() // (buf is read no more)
+	}
 }
 
 func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
@@ -73,7 +76,7 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 			}
 		}
 		if klogMonth == 0 {
-			if st, ok := lineStamp(line); ok {
+			if st, _, ok := lineStamp(line); ok {
 				klogMonth = int(st / (32 * 24 * 3600 * 1e6))
 			}
 		}

@@ -683,6 +683,11 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.cur.multiline = false
 			return nil
 		}
+		if pfx.journal && content[0] == ' ' && !startsLogLine(bytes.TrimLeft(content, " ")) {
+			// A journal's line whose TAB a paste turned into spaces.
+			r.appendCont(line, content, '\n', start, phys)
+			return nil
+		}
 		r.cur.multiline = false
 	}
 	format, h, msg := classify(content)
