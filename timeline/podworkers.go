@@ -118,14 +118,14 @@ func (b *Builder) syncTargetPod(n *nodeState, parts []syncFailure) *flowState {
 	return nil
 }
 
-// cutSyncStep is the marker of a sync error cut before its reason, when
-// the step alone tells it: the kubelet fails CreatePodSandbox only with
-// CreatePodSandboxError and KillPodSandbox only with KillPodSandboxError
-// (kuberuntime_manager.go, kubecontainer.ErrCreatePodSandbox and
-// ErrKillPodSandbox).
+// cutSyncStep is the marker of a sync error cut before or in its reason
+// ("with CreatePodSandbox>"), when the step alone tells it: the kubelet
+// fails CreatePodSandbox only with CreatePodSandboxError and
+// KillPodSandbox only with KillPodSandboxError (kuberuntime_manager.go,
+// kubecontainer.ErrCreatePodSandbox and ErrKillPodSandbox).
 func (b *Builder) cutSyncStep(parts []syncFailure) []*Marker {
 	for _, p := range parts {
-		if p.reason == "" && (p.action == "CreatePodSandbox" || p.action == "KillPodSandbox") {
+		if p.action == "CreatePodSandbox" || p.action == "KillPodSandbox" {
 			return b.m.syncError(p.action + "Error")
 		}
 	}

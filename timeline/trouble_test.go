@@ -192,6 +192,15 @@ func TestTroubleWildLines(t *testing.T) {
 		stalledAt: StSandbox,
 		reason:    "CreatePodSandbox",
 	}, {
+		// sriov-555: cut by the pager in its reason; the kubelet fails
+		// the CreatePodSandbox step only with CreatePodSandboxError.
+		name:      "sriov-555 cut in the reason",
+		log:       " 5월 03 18:40:16 edge01 kubelet[4877]: E0503 18:40:16.702886    4877 pod_workers.go:1298] \"Error syncing pod, skipping\" err=\"failed to \\\"CreatePodSandbox\\\" for \\\"sriov-pod-1_default(1e6d7afe-edf7-463a-b08d-2e0dd872bd61)\\\" with CreatePodSandbox>\n",
+		pod:       "sriov-pod-1",
+		verdict:   VerdictStalled,
+		stalledAt: StSandbox,
+		reason:    "CreatePodSandbox",
+	}, {
 		// kubeadm-2853: a pager cut the line in the pod's name, which ends
 		// in the node's: a static pod's whole name (generatePodName).
 		name:      "kubeadm-2853 static pod name cut at the node's",
