@@ -286,6 +286,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialSandboxCRIO:
 		b.sandboxCRIO(n, rec, mk)
 		return
+	case SpecialNodeTaint:
+		b.nodeTaint(n, rec)
+		return
 	case SpecialKill:
 		b.killing(n, rec)
 		return

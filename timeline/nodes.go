@@ -385,6 +385,48 @@ func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
 	}
 }
 
+// nodeTaint reads kube-controller-manager's taint of a NotReady or
+// unresponsive node (its Ready condition False or Unknown): a NodeNotReady
+// finding on that node when the log has its kubelet's lines (a control
+// plane's journal names every node of the cluster). It reports whether the
+// line was read.
+func (b *Builder) nodeTaint(n *nodeState, rec *parser.Record) bool {
+	name := rec.Str("node")
+	if name == "" && strings.HasPrefix(rec.Msg, "Node ") && strings.HasSuffix(rec.Msg, ". Adding it to the Taint queue.") {
+		rest := rec.Msg[len("Node "):]
+		if i := strings.Index(rest, " is NotReady as of "); i > 0 {
+			name = rest[:i]
+		} else if i := strings.Index(rest, " is unresponsive as of "); i > 0 {
+			name = rest[:i]
+		}
+	}
+	if name == "" {
+		return false
+	}
+	target := n
+	if n.name != name {
+		target = nil
+		for _, m := range b.nodes {
+			if m.name == name {
+				target = m
+				break
+			}
+		}
+	}
+	if target == nil || target.kubeletLines == 0 {
+		return false
+	}
+	msg := ""
+	if target.findings["NodeNotReady"] == nil {
+		msg = rec.Msg
+		if rec.Structured() {
+			msg += " node=" + name
+		}
+	}
+	b.finding(target, "NodeNotReady", rec, msg, false)
+	return true
+}
+
 // pressureKinds are the node conditions of a resource under pressure.
 var pressureKinds = [...]string{"MemoryPressure", "DiskPressure", "PIDPressure"}
 

@@ -52,6 +52,7 @@ const (
 	SpecialVolumeMount  Special = "volume-mount" // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
 	SpecialConfigPod    Special = "config-pod"   // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
 	SpecialResize       Special = "resize"       // the in-place resize check of a running container (containers.go)
+	SpecialNodeTaint    Special = "node-taint"   // kube-controller-manager's NotReady taint of a node: a finding on that node when the log has its kubelet (nodes.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -363,6 +364,13 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Msg: "ListContainers with filter from runtime service failed", V: 0, Versions: "1.21+", Keys: "filter, err", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Prefix: "ListContainers with filter ", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Msg: "Started kubelet", V: 0, Versions: "all", Special: SpecialKubeletStart},
+		// kube-controller-manager's node lifecycle controller taints a node
+		// whose Ready condition is False or Unknown (node_lifecycle_controller.go,
+		// V2): in a journal of several daemons, the control plane's word
+		// that the node is NotReady.
+		{Stage: "", Effect: Observe, Msg: "Node is NotReady. Adding it to the Taint queue", V: 2, Versions: "kube-controller-manager, structured", Keys: "node, timeStamp", Special: SpecialNodeTaint},
+		{Stage: "", Effect: Observe, Msg: "Node is unresponsive. Adding it to the Taint queue", V: 2, Versions: "kube-controller-manager, structured", Keys: "node, timeStamp", Special: SpecialNodeTaint},
+		{Stage: "", Effect: Observe, Prefix: "Node ", V: 2, Versions: "kube-controller-manager, printf (seen in 1.23)", Keys: "<node> is NotReady|unresponsive as of <time>. Adding it to the Taint queue.", Special: SpecialNodeTaint},
 	},
 }
 

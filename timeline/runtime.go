@@ -101,8 +101,8 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 			b.containerEffect(f, c, CStStarted, Fail, rec, rec.Err)
 		}
 	default:
-		if b.runtimeSandbox(n, rec) {
-			return // CRI-O's sandbox lines (sandbox.go)
+		if b.componentMarker(n, rec) {
+			return
 		}
 		if id := firstQuoted(msg); id != "" {
 			if f := n.byID[rid(b.packID(id))]; f != nil {
@@ -114,6 +114,24 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 			b.runtimePull(n, rec)
 		}
 	}
+}
+
+// componentMarker reads a line of a component other than the kubelet that
+// a marker of the reference lists: CRI-O's sandbox lines (sandbox.go), the
+// node lifecycle controller's NotReady taints (nodes.go). It reports
+// whether the line was read.
+func (b *Builder) componentMarker(n *nodeState, rec *parser.Record) bool {
+	for _, mk := range b.m.lookup(rec.Msg) {
+		switch mk.Special {
+		case SpecialSandboxCRI:
+			return b.sandboxCRI(n, rec)
+		case SpecialSandboxCRIO:
+			return b.sandboxCRIO(n, rec, mk)
+		case SpecialNodeTaint:
+			return b.nodeTaint(n, rec)
+		}
+	}
+	return false
 }
 
 // runtimePull joins the runtime's PullImage lines, which name only the

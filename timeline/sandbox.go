@@ -157,17 +157,3 @@ func (b *Builder) sandboxCRIO(n *nodeState, rec *parser.Record, mk *Marker) bool
 	b.stageEffect(f, StSandbox, mk.Effect, rec, "")
 	return true
 }
-
-// runtimeSandbox reads a runtime's line that a sandbox marker of the
-// reference lists (CRI-O's); it reports whether the line named its pod.
-func (b *Builder) runtimeSandbox(n *nodeState, rec *parser.Record) bool {
-	for _, mk := range b.m.lookup(rec.Msg) {
-		switch mk.Special {
-		case SpecialSandboxCRI:
-			return b.sandboxCRI(n, rec)
-		case SpecialSandboxCRIO:
-			return b.sandboxCRIO(n, rec, mk)
-		}
-	}
-	return false
-}
