@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"strconv"
 	"strings"
 	"time"
@@ -143,10 +145,20 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 	}
 	b.Inputs(mr.SourceStats())
+	// Memory peaks at the end of a big log: the judged list, the view's
+	// table and the builder's state, which judging frees flow by flow,
+	// all at once, on top of whatever the read left as garbage since the
+	// last collection (up to the live heap again, by chance). Collected
+	// here, the read's garbage no longer counts, and collected again once
+	// judged, the builder's is room for the view (see collectBig).
+	collected := collectBig()
 	if o.rows {
 		a.Flows = b.FinishRows(o.trim)
 	} else {
 		a.Flows = b.FinishEach(o.trim)
+	}
+	if collected {
+		runtime.GC()
 	}
 	a.Stats = mr.Stats()
 	good := 0
@@ -186,6 +198,25 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	a.redact = ioS.Redact
 	present(a.redact, a.Flows)
 	return a, nil
+}
+
+// bigHeap is the heap from which Analyze collects the garbage between
+// reading and judging: on the 1 GiB bench log (10,000 pods, some 55 MB of
+// heap by then) the peak RSS of get pods falls from some 82-88 MiB to
+// 70-75 MiB for two collections of 20 and 10 ms; a small log's heap is
+// far below it, and its run pays nothing. A variable for the tests.
+var bigHeap uint64 = 32 << 20
+
+// collectBig collects the garbage now when the heap holds bigHeap bytes or
+// more, and reports whether it did.
+func collectBig() bool {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	if s[0].Value.Kind() != metrics.KindUint64 || s[0].Value.Uint64() < bigHeap {
+		return false
+	}
+	runtime.GC()
+	return true
 }
 
 // bytesRead is how many bytes of the inputs mr has read so far.
