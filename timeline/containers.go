@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"math"
 	"strings"
 
 	"github.com/podflow/podflow/parser"
@@ -201,6 +202,63 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		b.setText(&c.reason, "ImagePullBackOff")
 		c.state = runWaiting
 	}
+	if rec.Format == parser.FormatEventTable {
+		b.tableCounts(c, id, s, eff, counted)
+	}
+}
+
+// tableCounts counts the events an events table's row stands for: its
+// "(x3 over 52m)", a COUNT column, is the kubelet's reports of that event
+// up to the row's time, which the log's own lines of the same event (the
+// same reason and message) are among. The row's event's new reports
+// (addEvent's fresh) are the starts, failed attempts or back-offs it
+// adds to container c's stage s, where applying it counted one, or none
+// (counted).
+func (b *Builder) tableCounts(c *containerState, id string, s *stageState, eff Effect, counted bool) {
+	fresh := b.eventRec.fresh
+	switch eff {
+	case Complete:
+		if id == CStStarted {
+			c.starts.add(fresh - 1) // containerEffect counted the row as one
+			c.restartCount = max(c.restartCount, int(c.starts)-1)
+		}
+		return
+	case Fail, Retry:
+	default:
+		return
+	}
+	more := fresh
+	if counted {
+		more--
+	}
+	tr := s.trouble
+	if more == 0 || tr == nil {
+		return
+	}
+	if eff == Fail {
+		tr.attempts.add(more)
+		return
+	}
+	tr.retries.add(more)
+	switch id {
+	case CStStarted, CStCompleted:
+		c.backOffs.add(more)
+	case CStImage:
+		c.pullBackOffs.add(more)
+	}
+}
+
+// tableCount is the count an events table's row gives its event (its
+// count field, parser/eventtable.go: "(x3 over 52m)", a COUNT column),
+// ok false for a row without one and any other record.
+func tableCount(rec *parser.Record) (n tally, ok bool) {
+	if rec.Format != parser.FormatEventTable {
+		return 1, false
+	}
+	if v, ok := rec.Field("count"); ok && v.Kind == parser.KindNumber && v.Num >= 1 {
+		return tally(min(v.Num, math.MaxInt32)), true
+	}
+	return 1, false
 }
 
 // containerByID is the container whose ID is p (packID).

@@ -24,6 +24,8 @@ type eventRecord struct {
 	rec             *parser.Record
 	reason, message string
 	words           *eventWords
+	// fresh is the reports of its event the record adds (addEvent).
+	fresh tally
 }
 
 // eventFields are the fields of an "Event occurred" record, the first of
@@ -93,7 +95,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	w := b.eventWordsOf(&e)
 	b.eventRec.words = w
 	reason, message := e.reason, e.message
-	b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
+	b.eventRec.fresh = b.addEvent(f, rec, w, e.typ, reason, message, e.fieldPath)
 	// An event is a line of the pod's, whatever stage it moves: a pod
 	// known from a pasted events table alone spans its rows.
 	b.touch(f, rec)
@@ -284,7 +286,13 @@ type event struct {
 	at, last               stamp
 }
 
-func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ, reason, message, fieldPath string) {
+// addEvent keeps the event of record rec with the pod's events, and
+// returns how many reports of it the record adds: a line, or a table's
+// row with no count (a watch's, custom columns'), one; a row with a count
+// (tableCount), the reports it gives beyond those of its event the pod
+// has (the log's own lines of the event, an earlier table's row), which
+// it counts again.
+func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ, reason, message, fieldPath string) (fresh tally) {
 	// Reasons, types and most messages are interned: their indexes, known
 	// from the event's words, tell an event from the pod's others without
 	// reading texts all over the heap.
@@ -294,13 +302,18 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	for i := range f.events {
 		e := &f.events[i]
 		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.isText(e.text, message, km, mok) {
-			e.count.inc()
+			fresh = 1
+			if n, ok := tableCount(rec); ok {
+				fresh = max(n-e.count, 0)
+			}
+			e.count.add(fresh)
 			e.last = b.stampAt(rec.Time)
-			return
+			return fresh
 		}
 	}
+	fresh, _ = tableCount(rec)
 	if len(f.events) >= maxEvents {
-		return
+		return fresh
 	}
 	if len(f.events) == cap(f.events) {
 		// A pod has some five to ten events: grown by half, not doubled,
@@ -321,7 +334,8 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 		kfp = b.internID(fieldPath)
 	}
 	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
-		at: b.stampAt(rec.Time), count: 1})
+		at: b.stampAt(rec.Time), count: fresh})
+	return fresh
 }
 
 // events returns a flow's events in their public form.

@@ -72,8 +72,10 @@ func TestContainerlessBackOffIsTheSoleContainers(t *testing.T) {
 			t.Errorf("rows %v: reason %q", rows, f.Reason)
 		}
 	}
-	if c := containerOf(onlyFlow(t, buildWild(t, file), "kube-proxy-7xk2d"), "kube-proxy"); c.BackOffs != 1 {
-		t.Errorf("kube-proxy: %d back-offs, want 1 (one row)", c.BackOffs)
+	// The rows count their events: BackOff (x164 over 49m) is 164 back-offs,
+	// Started (x3 over 52m) three starts, two of them restarts.
+	if c := containerOf(onlyFlow(t, buildWild(t, file), "kube-proxy-7xk2d"), "kube-proxy"); c.BackOffs != 164 || c.Restarts != 2 {
+		t.Errorf("kube-proxy: %d back-offs, %d restarts; want 164 and 2 (the rows' counts)", c.BackOffs, c.Restarts)
 	}
 	// With a second container in the table, the back-off could be either's:
 	// it is no one's, and the pod is judged on what the rows name.
