@@ -257,6 +257,8 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 			}
 			visit(&c.attemptAt)
 			visit(&c.died)
+			visit(&c.startedAt)
+			visit(&c.troubleAt)
 			visit(&c.plegAt)
 			visit(&c.pullOpen)
 			visit(&c.ran.from)

@@ -14,7 +14,7 @@ import (
 // which a status patch later binds to the name (bindID) and which, until
 // then, is guessed from the order of starts (claimID).
 
-// containerState is a container as the builder keeps it, in 176 bytes: a
+// containerState is a container as the builder keeps it, in 192 bytes: a
 // pod has two or three.
 type containerState struct {
 	ids          []rid
@@ -24,6 +24,11 @@ type containerState struct {
 	attemptAt    stamp
 	died         stamp
 	plegAt       stamp
+	// startedAt is its latest start (Started, PLEG's ContainerStarted) and
+	// troubleAt its latest trouble but an exit (died): a failed or
+	// backed-off stage, a kill, a liveness or startup probe's failure.
+	// Whether a crash loop is over reads them (crashRecovered).
+	startedAt, troubleAt stamp
 	// pulls are the image pulls the events show (Pulling → Pulled), for the
 	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
 	pulls    []stampSpan
@@ -169,6 +174,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		c.starts.inc()
 		c.needsID = true
 		c.attemptAt = b.stampAt(rec.Time)
+		c.startedAt = b.later(c.attemptAt, c.startedAt)
 		c.state = runRunning
 		if c.starts > 1 && c.restartCount < int(c.starts)-1 {
 			c.restartCount = int(c.starts) - 1
@@ -188,6 +194,9 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		}
 	}
 	counted := b.applyEffect(s, eff, rec, reason)
+	if eff == Fail || eff == Retry {
+		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+	}
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
 		if counted {
 			c.backOffs.inc()

@@ -132,6 +132,33 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 		}
 		b.stageEffect(f, mk.Stage, mk.Effect, rec, message)
 	}
+	if reason == "Killing" || reason == "Unhealthy" {
+		b.eventTrouble(f, rec, w, message, cname, kc, cok)
+	}
+}
+
+// eventTrouble marks a container's kill (Killing) or failing liveness or
+// startup probe (Unhealthy) as its latest trouble: the container its
+// field path or message names, else the pod's only one (the prober and
+// kuberuntime record these against the container's reference); one the
+// pod's other lines did not show is left alone. A readiness probe's
+// failure restarts nothing.
+func (b *Builder) eventTrouble(f *flowState, rec *parser.Record, w *eventWords, message, cname string, kc uint32, cok bool) {
+	if strings.HasPrefix(message, "Readiness probe") {
+		return
+	}
+	var c *containerState
+	if !w.isC {
+		c = f.soleContainer()
+	}
+	for _, x := range f.containers {
+		if w.isC && b.isText(x.name, cname, kc, cok) {
+			c = x
+		}
+	}
+	if c != nil {
+		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+	}
 }
 
 // soleBackOff is the container a BackOff event that names none belongs

@@ -112,6 +112,19 @@ const (
 	StTerminated  = "terminated"
 )
 
+// CrashLoopReset is how long a container the kubelet restarted must run
+// for its crash loop to be over, beside the stages' budgets: the kubelet
+// forgets a container's restart back-off when the container, at its next
+// exit, had run longer than this since the back-off last moved (its
+// restart). Before 1.32, client-go's util/flowcontrol/backoff.go
+// hasExpired, past twice the maximum, pkg/kubelet/kubelet.go's
+// MaxContainerBackOff of 300 s; since, kubelet.go's crash-loop back-off
+// sets its HasExpiredFunc to 600 s whatever its configured maximum. The
+// docs: after 10 minutes without any problems the kubelet resets the
+// restart back-off timer. A container whose last start the log shows,
+// then this long with nothing failing, has recovered (crashRecovered).
+const CrashLoopReset = 10 * time.Minute
+
 // Reference is the built-in reference pipeline, reviewed against the
 // kubelet source of 1.19, 1.20, 1.23, 1.26, 1.28 and 1.33–1.36 (see
 // shared/reference/kubelet-log-catalog.md) and the real logs in testdata/.

@@ -73,9 +73,11 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			n.byID[key] = f
 		}
 		c.plegStarted = true
+		at := b.stampAt(rec.Time)
 		if c.plegAt.IsZero() {
-			c.plegAt = b.stampAt(rec.Time)
+			c.plegAt = at
 		}
+		c.startedAt = b.later(at, c.startedAt)
 		if c.state != runTerminated {
 			c.state = runRunning
 		}

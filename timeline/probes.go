@@ -48,7 +48,9 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 		if strings.Contains(msg, "failed startup probe") {
 			kind = "Startup"
 		}
-		p := n.probeNote(b.container(f, name, ""), kind)
+		c := b.container(f, name, "")
+		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		p := n.probeNote(c, kind)
 		p.restarts = true
 		if p.text == "" || p.kind != kind {
 			p.kind = kind
@@ -62,7 +64,12 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 	if name == "" || kind == "" {
 		return
 	}
-	p := n.probeNote(b.container(f, name, ""), kind)
+	c := b.container(f, name, "")
+	if kind != "Readiness" {
+		// A liveness or startup probe failing: on the way to a restart.
+		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+	}
+	p := n.probeNote(c, kind)
 	if p.kind == kind {
 		p.text = strings.Clone(text)
 		p.count++
@@ -188,7 +195,9 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 			// A running pod's trouble, or all a short log shows of one.
 			fl.Container, fl.ContainerStage, fl.Reason = name, CStStarted, text
 			fl.Evidence = p.evidence
-		case fl.Verdict == VerdictFailed && fl.Container == name && fl.StalledAt == StRunning && p.kind != "Readiness":
+		case (fl.Verdict == VerdictFailed && fl.StalledAt == StRunning || fl.Verdict == VerdictRunning && fl.Reason != "") && fl.Container == name && p.kind != "Readiness":
+			// Its crash loop, going on or over (verdict.go): the probe's
+			// failures too.
 			fl.Reason += "; " + text
 		case fl.StalledAt == StReady && fl.Reason == "" && p.kind == "Readiness":
 			fl.Container, fl.Reason = name, text

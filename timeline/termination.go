@@ -87,6 +87,7 @@ func (b *Builder) killing(n *nodeState, rec *parser.Record) {
 		// sandbox: its first ContainerStarted of a pod usually is).
 		f.bindID(c, id)
 		c.state = runTerminating
+		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
 	}
 	b.evictionKill(n, f, rec)
 	if f.stages.get(StTerminating) != nil {

@@ -34,6 +34,9 @@ import (
 //	  and Stalled at running or at a container's start that only backed
 //	  off (no failed start: it ran), or Incomplete
 //	  there (its back-offs stopped)                 Failed       as above
+//	  unless the loop is over (crashRecovered: its last start ran
+//	  CrashLoopReset with nothing failing): Running, the container's
+//	  restarts and back-off its reason (recoveredCrashReason)
 //	override: Incomplete and no creation stage done: stalled at nothing
 //	then: failed probes shown (probes.go): a Running pod whose container a
 //	  liveness or startup probe restarted names it, at started
@@ -200,9 +203,19 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		// restarting a container that exited (kuberuntime_manager.go
 		// doBackOff), while one that never started failed its start
 		// (RunContainerError, an attempt of its started stage).
+		//
+		// Unless the crash loop is over: the container's last start ran
+		// the kubelet's reset period with nothing failing (crashRecovered).
+		var over *Container
 		for i := range fl.Containers {
 			c := &fl.Containers[i]
 			if c.Type == ContainerRegular && c.BackOffs > 0 && (!stalledStart || ranThenCrashed(c) && (fl.Container == "" || fl.Container == c.Name)) {
+				if b.crashRecovered(f, c.Name, logEnd) {
+					if over == nil {
+						over = c
+					}
+					continue
+				}
 				fl.Verdict = VerdictFailed
 				// The pod got to running and does not stay there: that is
 				// where it fails, since its container's first start.
@@ -220,6 +233,10 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 				}
 				break
 			}
+		}
+		if over != nil && fl.Verdict == VerdictRunning {
+			fl.Container, fl.ContainerStage = over.Name, CStStarted
+			fl.Reason = recoveredCrashReason(over)
 		}
 	}
 	if fl.Verdict == VerdictIncomplete && fl.Stage == "" && len(fl.Stages) > 0 && fl.Reason == "" {
@@ -257,6 +274,40 @@ func ranThenCrashed(c *Container) bool {
 		}
 	}
 	return true
+}
+
+// crashRecovered reports whether the crash loop of the pod's container
+// name is over, by the kubelet's own rule (CrashLoopReset): the log shows
+// its latest start (a new ID's ContainerStarted, Started), nothing of it
+// failing since (no exit, back-off, failed stage, kill or failing
+// liveness or startup probe), and runs on past that start for longer
+// than the kubelet's reset period. A container the log shows just
+// started again in its loop has not recovered: its next exit may come.
+func (b *Builder) crashRecovered(f *flowState, name string, logEnd time.Time) bool {
+	for _, c := range f.containers {
+		if b.texts[c.name] != name {
+			continue
+		}
+		if c.startedAt.IsZero() || !b.after(c.startedAt, b.later(c.died, c.troubleAt)) {
+			return false
+		}
+		return logEnd.Sub(b.timeOf(c.startedAt)) > CrashLoopReset
+	}
+	return false
+}
+
+// recoveredCrashReason is the reason of a pod running again after its
+// container c's crash loop: how often it restarted, and why.
+func recoveredCrashReason(c *Container) string {
+	n := plural(c.Restarts, "restart")
+	if c.Restarts == 0 {
+		n = plural(c.BackOffs, "back-off")
+	}
+	why := crashReason(c)
+	if !strings.Contains(why, "CrashLoopBackOff") {
+		why = "CrashLoopBackOff: " + why
+	}
+	return "Running after " + n + " of container " + c.Name + ": " + why
 }
 
 // admittedAt is StAdmitted's place in PodStages.
