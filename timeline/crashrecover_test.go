@@ -161,6 +161,13 @@ func TestCrashLoopNotOverBeforeResetPeriod(t *testing.T) {
 					t.Errorf("%s at %s/%s:%s (%s); want Failed at running/worker:started", f.Verdict, f.StalledAt, f.Container, f.ContainerStage, f.Reason)
 				}
 			}
+			// The loop goes on: its trouble is not one the pod got past,
+			// though the worker's start completed before each exit.
+			for _, tr := range full.Trouble {
+				if tr.Container == "worker" && tr.Stage == CStStarted && tr.Recovered {
+					t.Errorf("trouble %+v marked recovered in a crash loop that goes on", tr)
+				}
+			}
 			if tc.name == "a liveness failure since" && !strings.Contains(full.Reason, "Liveness probe failed: connection refused") {
 				t.Errorf("reason %q: want the probe's type and output", full.Reason)
 			}

@@ -326,6 +326,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	js.trouble = b.troubles(js.trouble[:0], all, cs, cviews, logEnd)
 	if len(js.trouble) > 0 {
 		fl.Trouble = slices.Clone(js.trouble)
+		stillFailing(&fl, fl.Trouble, logEnd)
 	}
 	troubleReason(&fl, fl.Trouble)
 	troubleContainer(&fl, fl.Trouble)

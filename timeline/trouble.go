@@ -77,6 +77,28 @@ func (b *Builder) stageTrouble(dst []Trouble, sv *stageView, container string, l
 	return dst
 }
 
+// stillFailing marks the trouble where a pod that did not end running is
+// stuck as not recovered: its stage may have completed once (a crash
+// loop's container started, then exited and backs off), but the pod fails
+// there, so the trouble lasts to the log's end.
+func stillFailing(fl *Flow, ts []Trouble, logEnd time.Time) {
+	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictCompleted {
+		return
+	}
+	for i := range ts {
+		t := &ts[i]
+		here := t.Container == "" && t.Stage == fl.StalledAt ||
+			t.Container != "" && t.Container == fl.Container && t.Stage == fl.ContainerStage
+		if !here || !t.Recovered {
+			continue
+		}
+		t.Recovered = false
+		if logEnd.After(t.First) {
+			t.Lasted = Duration(logEnd.Sub(t.First))
+		}
+	}
+}
+
 // worstTrouble is the recovered trouble that held the pod up longest.
 func worstTrouble(ts []Trouble) *Trouble {
 	var w *Trouble
