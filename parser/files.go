@@ -273,14 +273,17 @@ func (e *ChangedError) Error() string { return "file " + e.What + " while it was
 func (e *ChangedError) Is(target error) bool { return target == ErrChanged }
 
 // smallBuf is the size of a buffer for reading r: n, or less for a small
-// file, whose whole text (and 4 KiB more, should it grow) it holds. A
-// merge of many small files spends no 320 KiB of buffers on each.
+// file, whose whole text (and growRoom more, should it grow: more is read
+// on a later fill) it holds. A merge of many small files spends no 320
+// KiB of buffers on each.
 func smallBuf(r io.Reader, n int) int {
-	if h, ok := r.(*fileInput); ok && h.regular && h.size < int64(n)-4<<10 {
-		return int(h.size) + 4<<10
+	if h, ok := r.(*fileInput); ok && h.regular && h.size < int64(n)-growRoom {
+		return int(h.size) + growRoom
 	}
 	return n
 }
+
+const growRoom = 512
 
 // readBufBytes is the size of the line buffer of a Reader of rc, which
 // Source.Open returned: a small plain file's whole text, with room to grow,

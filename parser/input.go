@@ -344,6 +344,11 @@ func openText(r io.ReadCloser, name string) (io.ReadCloser, error) {
 	var head []byte
 	if br, ok := sr.r.(*bufio.Reader); ok {
 		head, _ = br.Peek(sniffBytes) // a read error shows again on the first Read
+		// Plain text: what the buffer holds is served once, and the
+		// buffer goes with it, so that a reader waiting in a merge of many
+		// inputs does not keep it (its own Reader buffers the input).
+		held, _ := br.Peek(br.Buffered())
+		sr.r = &headReader{head: held, r: r}
 	} else {
 		// Decompressed: read the head and serve it again before the rest.
 		buf := make([]byte, sniffBytes)
@@ -375,6 +380,9 @@ func (h *headReader) Read(p []byte) (int, error) {
 	if len(h.head) > 0 {
 		n := copy(p, h.head)
 		h.head = h.head[n:]
+		if len(h.head) == 0 {
+			h.head = nil // (its memory goes)
+		}
 		return n, nil
 	}
 	if h.err != nil {

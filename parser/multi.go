@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -49,6 +51,10 @@ type mergeSource struct {
 
 	dups int64 // records dropped as duplicates of another source's
 	back clockSteps
+	// stats is rd's accounting once s ended: rd and rc are dropped then,
+	// so a merge of many inputs holds no reader (buffers, tables) of an
+	// input read to its end.
+	stats *Stats
 }
 
 // SourceStats is the accounting of one source.
@@ -186,11 +192,13 @@ func (m *MultiReader) end(s *mergeSource, err error) {
 		s.err = err
 		m.errs = append(m.errs, err)
 	}
-	if st := s.rd.Stats(); st.Truncated > 0 {
+	st := s.rd.Stats()
+	if st.Truncated > 0 {
 		m.errs = append(m.errs, &LineTooLongError{Input: s.src.Name, Lines: st.Truncated, Max: s.rd.opts.MaxLineBytes})
 	}
 	s.rec = nil
 	m.close(s)
+	s.stats, s.rd, s.rc = &st, nil, nil
 }
 
 func (m *MultiReader) close(s *mergeSource) {
@@ -287,8 +295,14 @@ func (m *MultiReader) SourceStats() []SourceStats {
 	out := make([]SourceStats, len(m.srcs))
 	for i, s := range m.srcs {
 		out[i] = SourceStats{Source: s.src, Err: s.err, Duplicates: s.dups, Backwards: s.back.behind}
-		if s.rd != nil {
-			out[i].Stats = s.rd.Stats()
+		if s.rd != nil || s.stats != nil {
+			if s.stats != nil {
+				out[i].Stats = *s.stats
+				out[i].Stats.ByFormat = maps.Clone(s.stats.ByFormat)
+				out[i].Stats.Unread = slices.Clone(s.stats.Unread)
+			} else {
+				out[i].Stats = s.rd.Stats()
+			}
 			// Dropped duplicates were not returned: count them with the
 			// records the caller did not want, so every line stays in
 			// exactly one bucket.
@@ -299,6 +313,21 @@ func (m *MultiReader) SourceStats() []SourceStats {
 		}
 	}
 	return out
+}
+
+// BytesRead returns how many bytes of the sources have been read so far
+// (Stats().Bytes, without the rest of the accounting).
+func (m *MultiReader) BytesRead() int64 {
+	var n int64
+	for _, s := range m.srcs {
+		switch {
+		case s.stats != nil:
+			n += s.stats.Bytes
+		case s.rd != nil:
+			n += s.rd.stats.Bytes
+		}
+	}
+	return n
 }
 
 // Duplicates returns the records dropped as duplicates, over all sources.

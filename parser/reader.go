@@ -423,6 +423,14 @@ func NewReader(r io.Reader, opts Options) *Reader {
 		lineNo: opts.StartLine,
 	}
 	rd.scratch.text = &rd.text
+	if opts.bufBytes > 0 {
+		// A small file (readBufBytes): its tables and the blocks of its
+		// records' strings start small too, so that a merge of thousands
+		// of small inputs, each waiting on its next record, holds little
+		// for each.
+		rd.strs.small, rd.wantMemo.small = true, true
+		rd.text.block = min(opts.bufBytes, textBlock)
+	}
 	rd.scratch.setQuoted(opts.Quoted)
 	if opts.Workers > 1 && opts.MaxLineBytes == DefaultMaxLineBytes {
 		// (Cutting lines at a smaller MaxLineBytes is left to the
@@ -860,6 +868,7 @@ func (r *Reader) want(format Format, msg []byte) (bool, *strSlot) {
 type strTable struct {
 	slots []strSlot // a power of two of them, at most half used
 	n     int
+	small bool // starts with a few slots, not 256 (a small input's)
 }
 
 type strSlot struct {
@@ -890,7 +899,11 @@ func (t *strTable) find(b []byte) *strSlot {
 func (t *strTable) add(s string) *strSlot {
 	if 2*(t.n+1) > len(t.slots) {
 		old := t.slots
-		t.slots = make([]strSlot, max(256, 2*len(old)))
+		least := 256
+		if t.small {
+			least = 8
+		}
+		t.slots = make([]strSlot, max(least, 2*len(old)))
 		t.n = 0
 		for _, e := range old {
 			if e.used {

@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"math/bits"
 	"slices"
@@ -103,6 +104,9 @@ type textArena struct {
 	blk []byte
 	// made counts the bytes given out since the last reset (see reset).
 	made int
+	// block is the size of a new block; 0: textBlock. (A small input's
+	// reader makes smaller ones: see NewReader.)
+	block int
 }
 
 const (
@@ -120,7 +124,7 @@ func (t *textArena) room(n int) []byte {
 		return nil
 	}
 	if cap(t.blk)-len(t.blk) < n {
-		t.blk = make([]byte, 0, textBlock)
+		t.blk = make([]byte, 0, max(n, cmp.Or(t.block, textBlock)))
 	}
 	return t.blk[len(t.blk):len(t.blk)]
 }
