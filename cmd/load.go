@@ -38,9 +38,11 @@ type LoadOptions struct {
 	// judged only as far as its row needs (timeline.Builder.FinishRows):
 	// what rowOnly keeps.
 	rows bool
-	// progress, when set, is told how many bytes of the inputs have been
-	// read, now and then (every 1,024 records).
-	progress func(read int64)
+	// progress, when set, is called now and then (every 1,024 records)
+	// with what tells how many bytes of the inputs have been read, which
+	// it calls only when it shows them (a sum over every input: thousands
+	// of them, each open while their times overlap).
+	progress func(read func() int64)
 	// nameArgs are arguments taken as pod names because no file or
 	// directory has their name, given while no input was: when standard
 	// input then holds nothing, the error says so (a path typed without
@@ -131,8 +133,9 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
 	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
 	defer mr.Close()
+	read := func() int64 { return mr.BytesRead() }
 	if o.progress != nil {
-		o.progress(0)
+		o.progress(func() int64 { return 0 })
 	}
 	for n := 1; ; n++ {
 		rec, err := mr.Next()
@@ -141,7 +144,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 		b.Add(rec)
 		if o.progress != nil && n&1023 == 0 {
-			o.progress(bytesRead(mr))
+			o.progress(read)
 		}
 	}
 	b.Inputs(mr.SourceStats())
@@ -217,15 +220,6 @@ func collectBig() bool {
 	}
 	runtime.GC()
 	return true
-}
-
-// bytesRead is how many bytes of the inputs mr has read so far.
-func bytesRead(mr *parser.MultiReader) int64 {
-	var n int64
-	for _, ss := range mr.SourceStats() {
-		n += ss.Stats.Bytes
-	}
-	return n
 }
 
 // runtimeOnly reports whether the inputs held container-runtime lines

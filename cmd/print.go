@@ -445,7 +445,7 @@ func analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 			pr = &progress{w: ioS.RawErrOut(), now: time.Now, start: start, notBefore: start.Add(progressAfter)}
 		}
 		if pr != nil {
-			o.progress = pr.update
+			o.progress = pr.poll
 		}
 	}
 	a, err := Analyze(ioS, paths, o)

@@ -28,6 +28,15 @@ type progress struct {
 // progressEvery is how often the line is redrawn at most.
 const progressEvery = 100 * time.Millisecond
 
+// poll is update for the bytes read tells, asked only when the line is
+// to be redrawn.
+func (p *progress) poll(read func() int64) {
+	if t := p.now(); t.Before(p.notBefore) || p.drawn && t.Sub(p.last) < progressEvery {
+		return
+	}
+	p.update(read())
+}
+
 // update redraws the line for read bytes, unless it was drawn less than
 // progressEvery ago.
 func (p *progress) update(read int64) {
