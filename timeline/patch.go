@@ -41,6 +41,10 @@ type cstatus struct {
 	terminated               bool
 	exitCode                 int
 	terminatedReason         string
+	// lastState.terminated: how the container's previous run ended.
+	lastTerminated bool
+	lastExitCode   int
+	lastReason     string
 }
 
 // quotedFields are the record fields the engine reads in their escaped
@@ -127,8 +131,9 @@ var (
 	topKeys             = keyLens("metadata", "status")
 	statusKeys          = keyLens("phase", "conditions", "initContainerStatuses", "containerStatuses")
 	conditionKeys       = keyLens("type", "status")
-	containerStatusKeys = keyLens("name", "containerID", "image", "ready", "restartCount", "state")
+	containerStatusKeys = keyLens("name", "containerID", "image", "ready", "restartCount", "state", "lastState")
 	stateKeys           = keyLens("waiting", "running", "terminated")
+	lastStateKeys       = keyLens("terminated")
 	waitingKeys         = keyLens("reason", "message")
 	terminatedKeys      = keyLens("exitCode", "reason")
 )
@@ -258,6 +263,8 @@ func (d *patchDecoder) containerStatus(cs *cstatus) bool {
 			ok = d.intField(&cs.restartCount, &cs.hasRestartCount)
 		case d.is(k, "state"):
 			ok = d.state(cs)
+		case d.is(k, "lastState"):
+			ok = d.lastState(cs)
 		default:
 			ok = d.skip()
 		}
@@ -357,6 +364,57 @@ func (d *patchDecoder) terminated(cs *cstatus) bool {
 			ok = d.intField(&cs.exitCode, nil)
 		case d.is(k, "reason"):
 			ok = d.strField(&cs.terminatedReason)
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+// lastState reads a container's lastState: of it, the terminated state
+// (the only one the kubelet keeps there).
+func (d *patchDecoder) lastState(cs *cstatus) bool {
+	if open, ok := d.object(); !open {
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.unread(k, lastStateKeys):
+			ok = d.skip()
+		case d.is(k, "terminated"):
+			ok = d.lastTerminated(cs)
+		default:
+			ok = d.skip()
+		}
+		if !ok {
+			return false
+		}
+	}
+}
+
+func (d *patchDecoder) lastTerminated(cs *cstatus) bool {
+	if open, ok := d.pointer(&cs.lastTerminated); !open {
+		cs.lastExitCode, cs.lastReason = 0, ""
+		return ok
+	}
+	for first := true; ; first = false {
+		k, done, ok := d.member(first)
+		if !ok || done {
+			return ok
+		}
+		switch {
+		case d.unread(k, terminatedKeys):
+			ok = d.skip()
+		case d.is(k, "exitCode"):
+			ok = d.intField(&cs.lastExitCode, nil)
+		case d.is(k, "reason"):
+			ok = d.strField(&cs.lastReason)
 		default:
 			ok = d.skip()
 		}

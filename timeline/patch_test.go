@@ -53,6 +53,12 @@ type cstatusRef struct {
 			Reason   string `json:"reason"`
 		} `json:"terminated"`
 	} `json:"state"`
+	LastState struct {
+		Terminated *struct {
+			ExitCode int    `json:"exitCode"`
+			Reason   string `json:"reason"`
+		} `json:"terminated"`
+	} `json:"lastState"`
 }
 
 // docOf renders patchRef in patchDoc's form.
@@ -79,6 +85,9 @@ func docOf(r *patchRef) patchDoc {
 			}
 			if w := r.State.Terminated; w != nil {
 				c.terminated, c.exitCode, c.terminatedReason = true, w.ExitCode, w.Reason
+			}
+			if w := r.LastState.Terminated; w != nil {
+				c.lastTerminated, c.lastExitCode, c.lastReason = true, w.ExitCode, w.Reason
 			}
 			out = append(out, c)
 		}
@@ -253,6 +262,10 @@ var hostilePatches = []string{
 	`{"status":{"containerStatuses":[{"name":"a","state":{"running":{"startedAt":5}}}]}}`, `{"status":{"containerStatuses":[{"name":"a","state":{"terminated":{"exitCode":"0"}}}]}}`,
 	`{"status":{"containerStatuses":[{"name":"a","state":{"terminated":{"exitCode":-9223372036854775808}}}]}}`,
 	`{"status":{"containerStatuses":[{"name":"a","unknown":{"deep":[[{"x":null}]]}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled"},"running":{}},"lastState":null}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":1},"terminated":null,"terminated":{"reason":"r"}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":1}},"lastState":{"terminated":{"reason":"Error"}}}]}}`,
+	`{"status":{"containerStatuses":[{"name":"a","lastState":[]}]}}`, `{"status":{"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":"1"}}}]}}`,
 	`{"status":{"containerStatuses":[{"name":"a","state":{"waiting":{"reason":"ErrImagePull","message":"\"quoted\""}}}],"phase":"Pending"},"status":{"phase":"Failed"}}`,
 	`{"metadata":{"uid":"11111111-1111-1111-1111-111111111111"},"metadata":{"uid":null}}`,
 	deep(9998), deep(9999), deep(10000), deep(10001),
