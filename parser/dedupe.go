@@ -109,6 +109,9 @@ type clockSteps struct {
 }
 
 func (c *clockSteps) see(rec *Record) {
+	if rec.Format == FormatDescribe {
+		return // (a container state's time is the API's, not the log's: describe.go)
+	}
 	t := rec.Time
 	if !c.max.IsZero() && t.Before(c.max.Add(-BackwardsTolerance)) {
 		c.behind++

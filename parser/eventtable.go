@@ -77,8 +77,15 @@ type eventTable struct {
 	describe bool
 	indent   int  // the describe block's top-level indentation
 	skip     bool // the row before was not the kubelet's: its wrapped lines are annotations
-	rowOpen  bool // row is the pending record's
+	rowOpen  bool // row (ctr, in a containers section) is the pending record's
 	row      eventRow
+	// The describe block's containers section being read (describe.go):
+	// its containers' indentation (0 before the first), whether a
+	// container's lines are being read, and what they state.
+	section   describeSection
+	ctrIndent int
+	inCtr     bool
+	ctr       describeCtr
 }
 
 // eventRow is what a row of a table gives its record.
@@ -755,9 +762,12 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		}
 	}
 	if name, ok := describeName(text); ok && (t.cols != nil || !t.describe || indent <= t.indent) {
-		// The next pod's describe block.
-		*t = eventTable{on: true, last: r.lineNo, describe: true, name: name, indent: indent, assigned: t.assigned[:0], row: t.row, rowOpen: t.rowOpen}
-		return r.tableAnnotation(), true
+		// The next pod's describe block, once the record before is
+		// complete.
+		rec := r.tableRecordDone()
+		*t = eventTable{on: true, last: r.lineNo, describe: true, name: name, indent: indent, assigned: t.assigned[:0]}
+		r.stats.Annotations++
+		return rec, true
 	}
 	if cols, msg, ok := eventHeader(text); ok {
 		t.cols, t.msg, t.base, t.skip = cols, msg, r.tableBase(), false
@@ -766,9 +776,15 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 	if t.cols == nil {
 		switch {
 		case isEventsLine(text):
+			t.section, t.inCtr = sectionNone, false
+			r.stats.Annotations++
+			return r.tableRecordDone(), true
 		case t.describe && describeLine(text, indent, t.indent):
 			if ns, ok := describeValue(text, "Namespace:"); ok && indent == t.indent {
 				t.ns = ns
+			}
+			if rec, ok := r.describeContainer(line, text, indent, pfx, phys, start); ok {
+				return rec, true
 			}
 		default:
 			return r.endTable(line, phys, start)
@@ -814,11 +830,7 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 // and completes the row before it.
 func (r *Reader) tableAnnotation() *Record {
 	r.stats.Annotations++
-	t := r.evt
-	if t.rowOpen && r.cur.active && r.cur.format == FormatEventTable {
-		return r.flush()
-	}
-	return nil
+	return r.tableRecordDone()
 }
 
 // endTable ends the table at a line that is not its own: the row before
@@ -826,7 +838,7 @@ func (r *Reader) tableAnnotation() *Record {
 func (r *Reader) endTable(line []byte, phys int, start int64) (*Record, bool) {
 	t := r.evt
 	t.on = false
-	if t.rowOpen && r.cur.active && r.cur.format == FormatEventTable {
+	if t.rowOpen && r.cur.active && (r.cur.format == FormatEventTable || r.cur.format == FormatDescribe) {
 		if rec := r.flush(); rec != nil {
 			r.replay, r.replayPhys, r.replayStart, r.more = line, phys, start, true
 			r.stats.Lines-- // (counted again then)

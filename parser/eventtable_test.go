@@ -34,7 +34,7 @@ func TestEventTables(t *testing.T) {
 		// the modification time).
 		ahead bool
 	}{
-		{file: "describe-pod.txt",
+		{file: "describe-pod.txt", other: 1, // its container's status (describe.go)
 			rows: []row{
 				{at: mod.Add(-3 * time.Minute), object: "shop/web-7d9f8c6b5-x2kqp", typ: "Normal", reason: "Pulling", msg: `Pulling image "registry.example.com/shop/web:1.4.2"`, age: "3m (x4 over 5m)", count: 4, first: mod.Add(-5 * time.Minute)},
 				{at: mod.Add(-3 * time.Minute), object: "shop/web-7d9f8c6b5-x2kqp", typ: "Warning", reason: "Failed", msg: `Failed to pull image "registry.example.com/shop/web:1.4.2": rpc error: code = NotFound desc = failed to pull and unpack image "registry.example.com/shop/web:1.4.2": not found`, age: "3m (x4 over 5m)", count: 4, first: mod.Add(-5 * time.Minute)},
@@ -42,7 +42,7 @@ func TestEventTables(t *testing.T) {
 				{at: mod.Add(-36 * time.Second), object: "shop/web-7d9f8c6b5-x2kqp", typ: "Normal", reason: "BackOff", msg: `Back-off pulling image "registry.example.com/shop/web:1.4.2"`, age: "36s (x15 over 5m)", count: 15, first: mod.Add(-5 * time.Minute)},
 				{at: mod.Add(-2*time.Minute - 3*time.Second), object: "shop/web-7d9f8c6b5-x2kqp", typ: "Warning", reason: "Failed", msg: "Error: ImagePullBackOff", age: "2m3s"},
 			},
-			stats: counts{Records: 5, Continuations: 1, Annotations: 22}},
+			stats: counts{Records: 6, Continuations: 4, Annotations: 18}},
 		{file: "describe-pod-old.txt",
 			rows: []row{
 				{at: mod.Add(-2 * time.Minute), object: "default/legacy-1", fieldPath: "spec.containers{web}", typ: "Normal", reason: "Pulling", msg: `pulling image "kubernetes/pause"`, age: "2m", count: 8, first: mod.Add(-18 * time.Minute)},

@@ -82,6 +82,7 @@ func (r *Reader) findAnchor(buf []byte) (time.Time, bool) {
 		}
 		if len(weak) < 16 {
 			weak = appendDates(weak, line, r, false)
+			weak = appendDescribeDate(weak, line)
 		}
 	}
 	// The most frequent year among the weak times in the klog month wins;

@@ -1096,6 +1096,8 @@ func (r *Reader) flush() *Record {
 		ok = r.decodeLogrus(p.data(), rec, p.pfx.component != "")
 	case FormatEventTable:
 		r.decodeEventRow(p.data(), rec)
+	case FormatDescribe:
+		r.decodeDescribe(rec)
 	}
 	if !ok {
 		// Looked like JSON or logrus but did not decode: keep it countable.
@@ -1123,8 +1125,9 @@ func (r *Reader) flush() *Record {
 		// rec.Time is the second the clock was moved to and the
 		// header's microseconds.
 		r.seeMicros(r.clock.sec, p.hdr.micros)
-	case p.format == FormatEventTable:
-		// (Counted back from an age: a time the input does not state.)
+	case p.format == FormatEventTable, p.format == FormatDescribe:
+		// (Counted back from an age: a time the input does not state; or
+		// the API's time of a container's state, not the log's.)
 	default:
 		r.seeTime(rec.Time)
 	}

@@ -23,9 +23,14 @@ const (
 	// time is counted back from an age unless it has no "age" field
 	// (eventtable.go).
 	FormatEventTable
+	// FormatDescribe is a container's status in a pasted kubectl
+	// describe pod block, read as the status manager's "Patch status for
+	// pod" record: its time is the state's own, else as an events
+	// table's row with an unknown age (describe.go).
+	FormatDescribe
 )
 
-var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus", "event-table"}
+var formatNames = [...]string{"unknown", "klog", "klog-legacy", "json", "logrus", "event-table", "describe"}
 
 func (f Format) String() string {
 	if int(f) < len(formatNames) {

@@ -252,7 +252,7 @@ func (b *Builder) Add(rec *parser.Record) {
 		return
 	}
 	for _, mk := range markers {
-		if mk.V > n.maxV && rec.Format != parser.FormatJSON {
+		if mk.V > n.maxV && rec.Format != parser.FormatJSON && rec.Format != parser.FormatDescribe {
 			n.maxV = mk.V
 		}
 		b.apply(n, rec, mk)
