@@ -277,7 +277,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		b.pleg(n, rec)
 		return
 	case SpecialStatusPatch:
-		if f := b.flowFor(n, rec, false); f != nil {
+		// A pasted describe's container status (status.go) starts its pod,
+		// as a pasted events table's row does.
+		if f := b.flowFor(n, rec, rec.Format == parser.FormatDescribe); f != nil {
 			b.statusPatch(f, rec)
 		}
 		return

@@ -183,7 +183,11 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	case Fail, Retry:
-		if s.begin.IsZero() {
+		if s.begin.IsZero() || rec.Format == parser.FormatEventTable && b.before(t, s.begin) {
+			// (An events table's row may tell of an earlier failure than
+			// the line that began the stage: describe prints a pod's
+			// containers, with the state they wait in now, before its
+			// events.)
 			s.begin = t
 		}
 		if reason == "" {

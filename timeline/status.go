@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -44,11 +45,16 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	if p.phase != "" {
 		b.setText(&f.phase, p.phase)
 	}
+	described := rec.Format == parser.FormatDescribe
 	for i := range p.init {
-		b.applyCStatus(f, &p.init[i], ContainerInit, rec)
+		if c := b.applyCStatus(f, &p.init[i], ContainerInit, rec); c != nil && described {
+			b.describedStatus(f, c, &p.init[i], rec)
+		}
 	}
 	for i := range p.ctrs {
-		b.applyCStatus(f, &p.ctrs[i], ContainerRegular, rec)
+		if c := b.applyCStatus(f, &p.ctrs[i], ContainerRegular, rec); c != nil && described {
+			b.describedStatus(f, c, &p.ctrs[i], rec)
+		}
 	}
 	for _, c := range p.conds {
 		if c.typ == "Ready" && c.status == "True" {
@@ -57,9 +63,9 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	}
 }
 
-func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) {
+func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) *containerState {
 	if cs.name == "" {
-		return
+		return nil
 	}
 	c := b.container(f, cs.name, typ)
 	if cs.image != "" && c.image == 0 {
@@ -98,6 +104,79 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 				s.begin, s.complete = c.died, c.died
 			}
 		}
+	}
+	return c
+}
+
+// describedStatus reads a container's status that a pasted kubectl
+// describe pod shows (parser.FormatDescribe, often all a thread shows of
+// the pod) for what the kubelet's own lines say of the same state. A
+// container waits with a reason other than ContainerCreating or
+// PodInitializing because its last start failed with that error
+// (kubelet.go: the reason cache keeps the last SyncPod's StartContainer
+// error, which "Error syncing pod" reports): the stage that error moves
+// there. A running container was created and started, and the kubelet
+// saw it running (PLEG), at its startedAt, the record's time. How its run
+// before ended (lastState) is its last exit, and, while it runs again,
+// its reason. (A kubelet's own patch follows the lines that said all
+// this already.)
+func (b *Builder) describedStatus(f *flowState, c *containerState, cs *cstatus, rec *parser.Record) {
+	if cs.lastTerminated && !cs.terminated {
+		c.exitCode, c.hasExit = cs.lastExitCode, true
+		if cs.running {
+			b.setText(&c.reason, cs.lastReason)
+		}
+	}
+	switch {
+	case cs.waiting && cs.waitingReason != "":
+		for _, mk := range b.m.syncError(errWith + cs.waitingReason) {
+			if mk.Container {
+				b.containerEffect(f, c, mk.Stage, mk.Effect, rec, cs.waitingReason)
+			}
+		}
+	case cs.running:
+		// Created and started, as one start: the Started event of the
+		// same start, in the events table after, counts none more.
+		b.touch(f, rec)
+		for _, id := range [...]string{CStCreated, CStStarted} {
+			s := c.stages.get(id)
+			if s == nil {
+				s = &stageState{}
+				c.stages.put(id, s)
+			}
+			b.applyEffect(s, Complete, rec, "")
+		}
+		c.plegStarted = true
+		if c.plegAt.IsZero() {
+			c.plegAt = b.stampAt(rec.Time)
+		}
+	}
+}
+
+// restartVerdict names, for a Running pod that names no container, a
+// regular container that was restarted after a run that failed (its last
+// exit code not 0: OOMKilled, Error), as a status tells (restartCount,
+// lastState): the pod runs, its container does not stay up (k8s#98157,
+// OOMKilled 21 times). A probe's restarts are named before
+// (probeVerdict).
+func restartVerdict(fl *Flow) {
+	if fl.Verdict != VerdictRunning || fl.Container != "" {
+		return
+	}
+	for i := range fl.Containers {
+		c := &fl.Containers[i]
+		if c.Type != ContainerRegular || c.Restarts == 0 || c.ExitCode == nil || *c.ExitCode == 0 {
+			continue
+		}
+		fl.Container, fl.ContainerStage = c.Name, CStStarted
+		if fl.Reason == "" {
+			r := "last exit code " + strconv.Itoa(*c.ExitCode)
+			if c.Reason != "" {
+				r = c.Reason + " (" + r + ")"
+			}
+			fl.Reason = r + "; " + plural(c.Restarts, "restart")
+		}
+		return
 	}
 }
 

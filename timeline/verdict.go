@@ -40,6 +40,9 @@ import (
 //	override: Incomplete and no creation stage done: stalled at nothing
 //	then: failed probes shown (probes.go): a Running pod whose container a
 //	  liveness or startup probe restarted names it, at started
+//	then: a Running pod that names no container names one its status says
+//	  restarted after a non-zero exit (OOMKilled, Error), at started
+//	  (status.go)
 //
 // (*) in init-containers or containers, the container and its stage that
 // did not complete (containerStall); for Incomplete, the one whose errors
@@ -243,6 +246,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		fl.StalledAt = ""
 	}
 	b.probeVerdict(f, fl) // failed probes, in the containers and the reason (probes.go)
+	restartVerdict(fl)    // a container restarted after a failed run (status.go)
 	if fl.Start.IsZero() {
 		// No line of the pod's had a time (a paste whose lines lost
 		// their headers): its span is unknown, not the age of the epoch.
