@@ -8,7 +8,10 @@ import (
 
 // klogHeader is the decoded fixed part of `Lmmdd hh:mm:ss.uuuuuu PID file:line] `.
 type klogHeader struct {
-	sev                    Severity
+	sev Severity
+	// noTime: the line had no "Lmmdd hh:mm:ss.uuuuuu" (headerless.go):
+	// the record's time is its prefix's, or none; the clock is not moved.
+	noTime                 bool
 	month, day             int
 	hour, min, sec, micros int
 	pid                    int
@@ -89,7 +92,7 @@ func parseKlogHeaderTo(h *klogHeader, b []byte) bool {
 	if b[21] != ' ' {
 		return false
 	}
-	h.msgEnd = 0
+	h.msgEnd, h.noTime = 0, false
 	i := 30
 	if pid, ok := klogPID(b); ok {
 		h.pid = pid
@@ -283,7 +286,9 @@ func (r *Reader) decodeKlog(b []byte, h *klogHeader, rec *Record, k *knownText, 
 	if rec.Source = k.source; rec.Source == "" {
 		rec.Source = r.intern(b[h.srcStart:h.srcEnd])
 	}
-	rec.Time = r.clock.klogTime(h)
+	if !h.noTime {
+		rec.Time = r.clock.klogTime(h)
+	}
 	rec.Verbosity = -1
 	payload := b[h.payload:]
 	if len(payload) > 0 && payload[0] == '"' {

@@ -720,6 +720,9 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 	if pfx.journal {
 		r.judgeComponent(&pfx, format, content, &h)
 	}
+	if format == FormatUnknown && !pfx.annotation && len(content) > 0 && r.headerless(content, &pfx, &h) {
+		format, msg = klogPayload(content, &h) // a kubelet line without its time (headerless.go)
+	}
 	if format == FormatUnknown {
 		switch {
 		case len(bytes.TrimSpace(content)) == 0:
@@ -759,7 +762,7 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 	r.open(line, content, pfx, format, want, known, phys, start)
 	if want {
 		r.cur.hdr = *h
-	} else if format == FormatKlog || format == FormatKlogLegacy {
+	} else if (format == FormatKlog || format == FormatKlogLegacy) && !h.noTime {
 		// Declined records still move the clock, in the order of the
 		// records: the log's end time and the December→January rollover
 		// must see every line.
@@ -1050,7 +1053,7 @@ func (r *Reader) flush() *Record {
 	if r.opts.Match != nil && !r.opts.Match(p.data()) {
 		r.stats.Filtered++
 		r.byFormat[p.format]++
-		if p.format == FormatKlog || p.format == FormatKlogLegacy {
+		if (p.format == FormatKlog || p.format == FormatKlogLegacy) && !p.hdr.noTime {
 			// As begin does for a record Want declines.
 			r.seeKlogTime(&p.hdr)
 		}
@@ -1121,6 +1124,8 @@ func (r *Reader) flush() *Record {
 	case rec.Time.IsZero() && p.pfx.hasTime:
 		rec.Time = p.pfx.time
 		r.seeTime(rec.Time)
+	case p.hdr.noTime && rec.Time.IsZero():
+		// (A klog line without its time and no prefix's: headerless.go.)
 	case p.format == FormatKlog || p.format == FormatKlogLegacy:
 		// rec.Time is the second the clock was moved to and the
 		// header's microseconds.
