@@ -206,6 +206,10 @@ var Reference = Pipeline{
 		{Stage: StSynced, Effect: Complete, Msg: "syncPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StSynced, Effect: Fail, Msg: "Error syncing pod, skipping", V: 0, Versions: "1.21+", Keys: "err, pod, podUID", Special: SpecialSyncError},
 		{Stage: StSynced, Effect: Fail, Prefix: "Error syncing pod ", V: 0, Versions: "≤1.20", Keys: "uid, name_ns(uid)", Special: SpecialSyncError},
+		// A later part of a ≤1.20 sync error on a journal line of its own (the
+		// part before it ended in a newline): its head, and the pod it named,
+		// are on the line before.
+		{Stage: StSynced, Effect: Fail, Prefix: ", failed to \"", V: 0, Versions: "≤1.20", Keys: "a KillPodSandbox part's target: the pod's UID", Special: SpecialSyncError},
 
 		// Volumes.
 		{Stage: StVolumes, Effect: Begin, Msg: "Waiting for volumes to attach and mount for pod", V: 3, Versions: "1.21+", Keys: "pod"},

@@ -25,10 +25,14 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			f = b.resolve(n, refs[0], true, refs[0].UID, false)
 		}
 	}
-	errText := rec.Err
+	errText, tail := rec.Err, false
 	if errText == "" && !rec.Structured() {
 		if i := strings.Index(rec.Msg, "skipping: "); i >= 0 {
 			errText = rec.Msg[i+len("skipping: "):]
+		} else if strings.HasPrefix(rec.Msg, ", failed to \"") {
+			// A later part, alone on its journal line (see tailMarkers).
+			// (The list's closing "]" on a line of its own joins it.)
+			errText, tail = strings.TrimSuffix(rec.Msg[len(", "):], "\n]"), true
 		}
 	}
 	if len(errText) > 1 && errText[0] == '"' && strings.HasPrefix(errText[1:], `failed to \"`) {
@@ -46,6 +50,9 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	}
 	if len(markers) == 0 {
 		markers = b.cutSyncStep(parts)
+	}
+	if tail {
+		markers = tailMarkers(markers)
 	}
 	matched := false
 	for _, smk := range markers {
@@ -98,12 +105,35 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	}
 }
 
+// tailMarkers are the markers of a sync error's later part read without
+// its head: all but KillPodSandboxError's. The head tells why the pod was
+// killed, which the part does not: "error killing pod: " (kubelet.go
+// syncPod) when it is terminated, else SyncPod's kill before it makes a
+// new sandbox (kuberuntime_manager.go), the sandbox stage's failure. Its
+// failure is kept on the pod, at no stage.
+func tailMarkers(markers []*Marker) []*Marker {
+	for i, mk := range markers {
+		if mk.ErrHas == "KillPodSandboxError" {
+			return append(markers[:i:i], markers[i+1:]...)
+		}
+	}
+	return markers
+}
+
 // syncTargetPod is the pod a sync error names as its CreatePodSandbox
 // step's target, format.Pod(pod) (kuberuntime_manager.go createSandbox's
 // SyncResult), for a line whose pod field was cut away: whole, or cut
 // short (resolvePartial: the one known pod it fits, or a whole name).
 func (b *Builder) syncTargetPod(n *nodeState, parts []syncFailure) *flowState {
 	for _, p := range parts {
+		if p.action == "KillPodSandbox" && !p.cut && looksLikeUID(p.target) {
+			// killPodWithSyncResult's SyncResult names the running pod by
+			// its ID, the pod's UID.
+			if f := n.byUID[p.target]; f != nil {
+				return f
+			}
+			return b.newFlow(n, PodRef{UID: strings.Clone(p.target)})
+		}
 		if p.action != "CreatePodSandbox" {
 			continue
 		}
