@@ -450,6 +450,12 @@ func (r *Reader) beginExportRec(q *exportRec) *Record {
 	}
 	format, h, msg := classify(content)
 	if format == FormatUnknown {
+		if _, ok := kubeletEventOf(content); ok {
+			// The message of an event the kubelet records (exportevent.go).
+			format, msg = FormatEventTable, eventOccurred
+		}
+	}
+	if format == FormatUnknown {
 		// (Counted by placeExport: such a line takes no line of its own
 		// unless it is alone, then its lines are unrecognized.)
 		r.stats.Unrecognized += int64(q.acct)

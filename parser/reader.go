@@ -1098,7 +1098,11 @@ func (r *Reader) flush() *Record {
 	case FormatLogrus:
 		ok = r.decodeLogrus(p.data(), rec, p.pfx.component != "")
 	case FormatEventTable:
-		r.decodeEventRow(p.data(), rec)
+		if p.export {
+			r.decodeExportEvent(p.data(), rec) // an event's message in an export
+		} else {
+			r.decodeEventRow(p.data(), rec)
+		}
 	case FormatDescribe:
 		r.decodeDescribe(rec)
 	}

@@ -75,6 +75,10 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	// here already (the first field of each name, as Record.Str reads).
 	b.eventRec = eventRecord{rec: rec, reason: e.reason, message: e.message}
 	defer func() { b.eventRec = eventRecord{} }()
+	if e.kind == "Node" {
+		b.nodeEvent(n, rec, e.reason, e.message) // nodes.go
+		return
+	}
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {
 		return
 	}

@@ -226,6 +226,7 @@ const (
 	signVersion uint8 = 1 << iota
 	signStarted
 	signSyncLoop
+	signEvent // the node's Starting event
 )
 
 func startSign(msg string) uint8 {
@@ -242,6 +243,15 @@ func (b *Builder) kubeletStartLine(n *nodeState, rec *parser.Record, sign uint8)
 	}
 	n.runSigns |= sign
 	n.lastStart = rec.Time
+}
+
+// nodeEvent reads an event the kubelet records about its node. Its
+// Starting event ("Starting kubelet.", kubelet.go) is a start line: the
+// one word of a start an export of the node's events keeps.
+func (b *Builder) nodeEvent(n *nodeState, rec *parser.Record, reason, message string) {
+	if reason == "Starting" && message == "Starting kubelet." {
+		b.kubeletStartLine(n, rec, signEvent)
+	}
 }
 
 // kubeletPID reads a kubelet line whose PID is not the node's last: a new
