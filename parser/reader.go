@@ -1076,8 +1076,12 @@ func (r *Reader) flush() *Record {
 	if p.pfx.component != "" {
 		rec.Component = p.pfx.component
 	}
-	ok := true
-	switch p.format {
+	ok, format := true, p.format
+	if format == FormatEventTable && p.export {
+		r.decodeExportEvent(p.data(), rec) // an event's message in an export (exportevent.go)
+		format = FormatUnknown
+	}
+	switch format {
 	case FormatKlog, FormatKlogLegacy:
 		// (A record of one line in a chunk is where it was read until it
 		// is handed on; buf is written again by the next record.)
@@ -1098,11 +1102,7 @@ func (r *Reader) flush() *Record {
 	case FormatLogrus:
 		ok = r.decodeLogrus(p.data(), rec, p.pfx.component != "")
 	case FormatEventTable:
-		if p.export {
-			r.decodeExportEvent(p.data(), rec) // an event's message in an export
-		} else {
-			r.decodeEventRow(p.data(), rec)
-		}
+		r.decodeEventRow(p.data(), rec)
 	case FormatDescribe:
 		r.decodeDescribe(rec)
 	}
