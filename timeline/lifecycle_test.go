@@ -40,22 +40,7 @@ func buildLines(t *testing.T, lines ...string) *FlowList {
 // buildWild builds a wild excerpt as the CLI does.
 func buildWild(t *testing.T, file string) *FlowList {
 	t.Helper()
-	srcs, errs := parser.Discover([]string{filepath.Join(wild, file)}, nil)
-	if len(errs) > 0 || len(srcs) == 0 {
-		t.Fatalf("%s: %v", file, errs)
-	}
-	b := NewBuilder(Options{})
-	mr := parser.NewMultiReader(srcs, parser.Options{Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
-	defer mr.Close()
-	for {
-		rec, err := mr.Next()
-		if err != nil {
-			break
-		}
-		b.Add(rec)
-	}
-	b.Inputs(mr.SourceStats())
-	return b.Finish()
+	return buildWildAs(t, filepath.Join(wild, file), false)
 }
 
 func findingKinds(fl *FlowList) []string {

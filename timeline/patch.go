@@ -348,8 +348,14 @@ func (d *patchDecoder) running(cs *cstatus) bool {
 }
 
 func (d *patchDecoder) terminated(cs *cstatus) bool {
-	if open, ok := d.pointer(&cs.terminated); !open {
-		cs.exitCode, cs.terminatedReason = 0, ""
+	return d.terminatedState(&cs.terminated, &cs.exitCode, &cs.terminatedReason)
+}
+
+// terminatedState reads a terminated state's exit code and reason, the
+// fields state and lastState share.
+func (d *patchDecoder) terminatedState(has *bool, exitCode *int, reason *string) bool {
+	if open, ok := d.pointer(has); !open {
+		*exitCode, *reason = 0, ""
 		return ok
 	}
 	for first := true; ; first = false {
@@ -361,9 +367,9 @@ func (d *patchDecoder) terminated(cs *cstatus) bool {
 		case d.unread(k, terminatedKeys):
 			ok = d.skip()
 		case d.is(k, "exitCode"):
-			ok = d.intField(&cs.exitCode, nil)
+			ok = d.intField(exitCode, nil)
 		case d.is(k, "reason"):
-			ok = d.strField(&cs.terminatedReason)
+			ok = d.strField(reason)
 		default:
 			ok = d.skip()
 		}
@@ -399,27 +405,5 @@ func (d *patchDecoder) lastState(cs *cstatus) bool {
 }
 
 func (d *patchDecoder) lastTerminated(cs *cstatus) bool {
-	if open, ok := d.pointer(&cs.lastTerminated); !open {
-		cs.lastExitCode, cs.lastReason = 0, ""
-		return ok
-	}
-	for first := true; ; first = false {
-		k, done, ok := d.member(first)
-		if !ok || done {
-			return ok
-		}
-		switch {
-		case d.unread(k, terminatedKeys):
-			ok = d.skip()
-		case d.is(k, "exitCode"):
-			ok = d.intField(&cs.lastExitCode, nil)
-		case d.is(k, "reason"):
-			ok = d.strField(&cs.lastReason)
-		default:
-			ok = d.skip()
-		}
-		if !ok {
-			return false
-		}
-	}
+	return d.terminatedState(&cs.lastTerminated, &cs.lastExitCode, &cs.lastReason)
 }
