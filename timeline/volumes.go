@@ -20,6 +20,20 @@ import (
 // and UID: a pod the log has not seen yet starts from it, by both, and
 // learns its namespace from the first line that tells (resolve).
 func (b *Builder) volumeLine(n *nodeState, rec *parser.Record, mk *Marker) {
+	if rec.Structured() {
+		// Since 1.21 the line's pod key names the pod, as any other line's
+		// does; its text is read only for a UID the pod lacks (a line for
+		// every volume of every pod: the text is not scanned for each).
+		if ref, ok := recordRef(rec); ok {
+			if f := b.resolve(n, ref, true, "", true); f != nil {
+				if f.ref.UID == "" {
+					b.learnUID(n, f, rec.Msg)
+				}
+				b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+				return
+			}
+		}
+	}
 	name, uid := detailedPod(rec.Msg)
 	var f *flowState
 	if uid != "" {
@@ -49,13 +63,24 @@ func (b *Builder) volumeLine(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	if uid != "" && f.ref.UID == "" {
-		f.ref.UID = strings.Clone(uid)
-		b.indexUID(n, f.ref.UID, f)
-		if isStaticUID(uid) {
-			f.static = true
-		}
+		b.setUID(n, f, uid)
 	}
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}
+
+// learnUID gives f the UID a detailed message's text names.
+func (b *Builder) learnUID(n *nodeState, f *flowState, msg string) {
+	if _, uid := detailedPod(msg); uid != "" {
+		b.setUID(n, f, uid)
+	}
+}
+
+func (b *Builder) setUID(n *nodeState, f *flowState, uid string) {
+	f.ref.UID = strings.Clone(uid)
+	b.indexUID(n, f.ref.UID, f)
+	if isStaticUID(uid) {
+		f.static = true
+	}
 }
 
 // detailedPod reads the pod of a detailed message: `pod "name" (UID:
