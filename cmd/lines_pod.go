@@ -208,6 +208,7 @@ func linesPodRun(o *LinesPodOptions) error {
 	// Only the pod asked for needs its whole flow (IDs, stages), as in
 	// describe pod.
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
+	o.Load.oneFlow = true
 	a, err := analyze(ioS, paths, o.Load)
 	if err != nil {
 		if stdinName != "" {
@@ -220,6 +221,7 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return err
 	}
+	redact.Flow(a.redact, f)
 	var from, to time.Time
 	if o.Stage != "" {
 		if from, to, err = stageWindow(f, o.Stage); err != nil {

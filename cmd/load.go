@@ -34,6 +34,10 @@ type LoadOptions struct {
 	// called from several goroutines at once, each on its own flow
 	// (FinishRows judges on every core): it must touch nothing else.
 	trim func(*timeline.Flow)
+	// oneFlow, set by a view that prints one flow of many (lines pod),
+	// has --redact learn the hosts and IDs and mask the names only: the
+	// view masks the flow it prints (redact.Flow).
+	oneFlow bool
 	// rows, set by a view that prints one row per flow, has each flow
 	// judged only as far as its row needs (timeline.Builder.FinishRows):
 	// what rowOnly keeps.
@@ -199,7 +203,12 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		a.Flows.Summary.Inputs = append(a.Flows.Summary.Inputs, s.Name)
 	}
 	a.redact = ioS.Redact
-	present(a.redact, a.Flows)
+	if o.oneFlow {
+		redact.Learn(a.redact, a.Flows)
+		redact.Names(a.redact, a.Flows)
+	} else {
+		present(a.redact, a.Flows)
+	}
 	return a, nil
 }
 
