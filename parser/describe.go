@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -44,7 +45,8 @@ import (
 // moves the input's time span (Stats): describe's times are the API's,
 // not the log's; they are a weak source of the klog headers' year
 // (prescan), as RFC 3339 times in lines are. Only a block that names its
-// pod ("Name:") is read so.
+// pod is read so: by its "Name:" line, or by the kubectl describe command
+// line pasted before it (describeCmd).
 
 // describeSection is the containers section of a describe block being
 // read, and the key of the status list its containers go in.
@@ -223,8 +225,11 @@ func (r *Reader) describeContainer(line, text []byte, indent int, pfx *prefix, p
 	t := r.evt
 	if indent <= t.indent {
 		// A top-level line: a containers section begins, or the one read
-		// ends.
+		// ends; or the pod's own status.
 		t.section, t.ctrIndent, t.inCtr = describeSectionOf(text), 0, false
+		if rec, ok := r.describePodLine(line, text, pfx, phys, start); ok {
+			return rec, true
+		}
 		r.stats.Annotations++
 		return r.tableRecordDone(), true
 	}
@@ -247,7 +252,7 @@ func (r *Reader) describeContainer(line, text []byte, indent int, pfx *prefix, p
 		// holds.)
 		rec := r.begin(line, text, pfx, FormatDescribe, &h, patchStatusMsg, phys, start)
 		t.ctr = describeCtr{section: t.section, ns: t.ns, pod: t.name, name: name, base: t.base}
-		t.inCtr, t.rowOpen = true, r.cur.active
+		t.inCtr, t.rowOpen, t.podRec = true, r.cur.active, false
 		return rec, true
 	}
 	if !t.inCtr {
@@ -386,7 +391,8 @@ func (c *describeCtr) time() (t time.Time, stated bool) {
 	return c.base, false
 }
 
-// decodeDescribe makes the record of a describe block's container.
+// decodeDescribe makes the record of a describe block's container, or of
+// its pod's own status.
 func (r *Reader) decodeDescribe(rec *Record) {
 	t := r.evt
 	c := &t.ctr
@@ -396,19 +402,323 @@ func (r *Reader) decodeDescribe(rec *Record) {
 	rec.Msg = string(patchStatusMsg)
 	rec.Verbosity = -1
 	rec.Severity = SeverityInfo
-	at, stated := c.time()
+	ns, name := c.ns, c.pod
+	var patch string
+	at, stated := t.base, false
+	if t.podRec {
+		t.podRec = false
+		ns, name, patch = t.ns, t.name, t.pod.patch()
+	} else {
+		at, stated = c.time()
+		patch = c.patch()
+	}
 	rec.Time = at
 	str := func(k, v string) {
 		rec.Fields = append(rec.Fields, Field{Key: k, Raw: strconv.Quote(v), Value: Value{Kind: KindString, Str: v}})
 	}
-	if c.ns != "" {
-		str("pod", c.ns+"/"+c.pod)
+	if ns != "" {
+		str("pod", ns+"/"+name)
 	} else {
-		o := `{"name":` + strconv.Quote(c.pod) + `}`
+		o := `{"name":` + strconv.Quote(name) + `}`
 		rec.Fields = append(rec.Fields, Field{Key: "pod", Raw: o, Value: Value{Kind: KindObject, Str: o}})
 	}
-	str("patch", c.patch())
+	str("patch", patch)
 	if !stated {
 		str("age", "<unknown>")
 	}
+}
+
+// The pod's own status in a describe block: kubectl's describePod prints,
+// at the block's top level, "Status:" (the phase, or "Terminating (lasts
+// …)" while the pod is being deleted), then "Reason:" and "Message:" when
+// the status has them. The kubelet sets a reason and message when it
+// ends a pod itself: the eviction manager's Failed, Evicted, "The node was
+// low on resource: memory. …" (eviction_manager.go), a pod rejected at
+// admission, a node shutdown. Such a status is read as one record shaped
+// as the status manager's "Patch status for pod" with the pod's phase,
+// reason and message (its lines from "Status:", or from "Reason:" when
+// the phase says no more than the containers do); a phase of Pending or
+// Running with neither is not read.
+
+// describePod is the status a describe block states of its pod.
+type describePod struct {
+	phase, reason, message string
+}
+
+// describePhase is the pod phase a describe "Status:" value names; none
+// for "Terminating (lasts …)".
+func describePhase(v string) string {
+	switch v {
+	case "Pending", "Running", "Succeeded", "Failed", "Unknown":
+		return v
+	}
+	return ""
+}
+
+// describePodLine reads a top-level line of a describe block for its
+// pod's status: done false leaves it an annotation.
+func (r *Reader) describePodLine(line, text []byte, pfx *prefix, phys int, start int64) (*Record, bool) {
+	t := r.evt
+	if len(text) == 0 || !bytes.ContainsAny(text[:1], "SRMNP") {
+		return nil, false
+	}
+	if !t.podLike {
+		// Lines describe prints of a pod alone (not of a volume, whose
+		// Status may be Failed with a Reason and Message).
+		for _, k := range [...]string{"Node:", "Service Account:", "Start Time:", "Priority:"} {
+			if _, ok := describeValue(text, k); ok {
+				t.podLike = true
+			}
+		}
+		if !t.podLike {
+			return nil, false
+		}
+	}
+	open := t.podRec && t.rowOpen && r.cur.active && r.cur.format == FormatDescribe
+	if v, ok := describeValue(text, "Status:"); ok {
+		t.pod = describePod{phase: describePhase(v)}
+		if t.pod.phase != "Succeeded" && t.pod.phase != "Failed" {
+			return nil, false
+		}
+		return r.beginPodStatus(line, text, pfx, phys, start), true
+	}
+	v, ok := describeValue(text, "Reason:")
+	dst := &t.pod.reason
+	if !ok {
+		if v, ok = describeValue(text, "Message:"); !ok {
+			return nil, false
+		}
+		dst = &t.pod.message
+	}
+	if v == "" {
+		return nil, false // (before 1.9, printed when empty too)
+	}
+	*dst = v
+	if open {
+		r.appendCont(line, text, '\n', start, phys)
+		return nil, true
+	}
+	return r.beginPodStatus(line, text, pfx, phys, start), true
+}
+
+// beginPodStatus begins the record of the pod's status at line,
+// completing the record before it.
+func (r *Reader) beginPodStatus(line, text []byte, pfx *prefix, phys int, start int64) *Record {
+	t := r.evt
+	if t.base.IsZero() {
+		t.base = r.tableBase()
+	}
+	var h klogHeader
+	// (begin completes the record before, whose state t still holds.)
+	rec := r.begin(line, text, pfx, FormatDescribe, &h, patchStatusMsg, phys, start)
+	t.podRec, t.rowOpen = true, r.cur.active
+	return rec
+}
+
+// patch is the pod's status patch: {"status":{"message":…,"phase":…,
+// "reason":…}}, what it states.
+func (p *describePod) patch() string {
+	var v struct {
+		Status struct {
+			Message string `json:"message,omitempty"`
+			Phase   string `json:"phase,omitempty"`
+			Reason  string `json:"reason,omitempty"`
+		} `json:"status"`
+	}
+	v.Status.Message, v.Status.Phase, v.Status.Reason = p.message, p.phase, p.reason
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(&v) // (strings only: it cannot fail)
+	return string(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+}
+
+// A describe block pasted without its "Name:" line is named by the
+// command that printed it when the paste shows that command on the line
+// before: "kubectl describe po|pod|pods <name>" (or pod/<name>), with -n
+// or --namespace, kubectl's alias k or OpenShift's oc, behind a shell
+// prompt ("$ ", "# ", "root@host:~# ") or a wrapper (sudo, microk8s,
+// k3s). A command that describes several pods (a selector, several
+// names) names none.
+
+// describeCmd is the pod a describe command line named, and the line.
+type describeCmd struct {
+	line     int64
+	ns, name string
+}
+
+var describeWord = []byte("describe ")
+
+// noteCommand keeps the pod a kubectl describe command line names. It
+// runs on the lines no format reads: one search for "describe ".
+func (r *Reader) noteCommand(b []byte) {
+	if len(b) > 512 || bytes.Index(b, describeWord) < 0 {
+		return
+	}
+	if ns, name, ok := describeCommand(b); ok {
+		r.cmd = describeCmd{line: r.lineNo, ns: ns, name: name}
+	}
+}
+
+// cmdBefore reports whether the line before this one was a describe
+// command line.
+func (r *Reader) cmdBefore() bool {
+	return r.cmd.name != "" && r.cmd.line == r.lineNo-1
+}
+
+// describeTop reports a top-level line describe prints near the top of a
+// pod's block, before its containers: where a paste without the "Name:"
+// line begins.
+func describeTop(t []byte) bool {
+	for _, k := range [...]string{"Namespace:", "Priority:", "Priority Class Name:", "Runtime Class Name:", "Service Account:",
+		"Node:", "Start Time:", "Labels:", "Annotations:", "Status:"} {
+		if _, ok := describeValue(t, k); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// describeCommand reads a command line that describes one pod.
+func describeCommand(b []byte) (ns, name string, ok bool) {
+	ws := strings.Fields(string(b))
+	cmd := -1
+	for i, w := range ws {
+		if w == "kubectl" || w == "k" || w == "oc" || w == "kubectl.exe" || strings.HasSuffix(w, "/kubectl") {
+			cmd = i
+			break
+		}
+	}
+	if cmd < 0 {
+		return "", "", false
+	}
+	// Before the command: a prompt (its last word ends in $, #, % or >),
+	// then wrappers.
+	i := cmd - 1
+	for i >= 0 && (ws[i] == "sudo" || ws[i] == "microk8s" || ws[i] == "k3s" || ws[i] == "k0s") {
+		i--
+	}
+	if i >= 0 && !strings.ContainsAny(ws[i][len(ws[i])-1:], "$#%>") {
+		return "", "", false
+	}
+	var pos []string // the words that are not flags
+	for k := cmd + 1; k < len(ws); k++ {
+		w := ws[k]
+		switch {
+		case w == "|" || w == ">" || w == ";" || w == "&&" || w == "||" || w == "2>&1" || strings.HasPrefix(w, "|"):
+			k = len(ws)
+		case w == "-n" || w == "--namespace":
+			if k+1 < len(ws) {
+				ns = ws[k+1]
+				k++
+			}
+		case strings.HasPrefix(w, "--namespace="):
+			ns = w[len("--namespace="):]
+		case strings.HasPrefix(w, "-n="):
+			ns = w[len("-n="):]
+		case len(w) > 2 && strings.HasPrefix(w, "-n") && w[2] != '-':
+			ns = w[2:]
+		case w == "-l" || w == "--selector" || w == "-f" || w == "--filename" || w == "-A" || w == "--all-namespaces" ||
+			strings.HasPrefix(w, "--selector=") || strings.HasPrefix(w, "-l="):
+			return "", "", false // several pods
+		case w == "--context" || w == "--kubeconfig" || w == "--cluster" || w == "--user" || w == "-s" || w == "--server" ||
+			w == "--request-timeout" || w == "--as" || w == "--token":
+			k++ // and its value
+		case strings.HasPrefix(w, "-"):
+		default:
+			pos = append(pos, w)
+		}
+	}
+	if len(pos) < 2 || pos[0] != "describe" {
+		return "", "", false
+	}
+	kind, obj, _ := strings.Cut(pos[1], "/")
+	switch kind {
+	case "po", "pod", "pods":
+	default:
+		return "", "", false
+	}
+	switch {
+	case obj != "" && len(pos) == 2:
+		name = obj
+	case obj == "" && len(pos) == 3:
+		name = pos[2]
+	default:
+		return "", "", false
+	}
+	if !dnsName(name, 253) || ns != "" && !dnsName(ns, 63) {
+		return "", "", false
+	}
+	return ns, name, true
+}
+
+// dnsName reports whether s may be an object's name: lower-case letters,
+// digits, '-' and '.', starting and ending with a letter or digit.
+func dnsName(s string, max int) bool {
+	if s == "" || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || (c == '-' || c == '.') && i > 0 && i < len(s)-1) {
+			return false
+		}
+	}
+	return true
+}
+
+// Pasted describe blocks and events tables have no host of their own. An
+// input whose journald lines name one kubelet host is that node's: its
+// pasted records are given that host, so that what they say of a pod is
+// said of the pod the kubelet's lines follow, not of another pod of a
+// node of its own. The host is the one the input showed before the block
+// and in what the reader holds after it (up to 64 KiB); none when they
+// name several.
+
+// seeKubeletHost notes the journald host of a kubelet record.
+func (r *Reader) seeKubeletHost(h string) {
+	if r.khost == "" {
+		r.khost = h
+	} else {
+		r.khostMany = true
+	}
+}
+
+// pastedHost is the host of the block or table being read: the input's
+// one kubelet host, if it has one.
+func (r *Reader) pastedHost() string {
+	t := r.evt
+	if t == nil {
+		return ""
+	}
+	if t.hostRead {
+		return t.host
+	}
+	t.hostRead = true
+	if r.khostMany {
+		return ""
+	}
+	h := r.khost
+	buf := r.win[:min(len(r.win), prescanBytes)]
+	for len(buf) > 0 {
+		line := buf
+		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
+			line, buf = buf[:nl], buf[nl+1:]
+		} else {
+			buf = nil
+		}
+		line, _ = tableText(line)
+		jp := parseJournal(line)
+		if !jp.ok || r.identComponent(line[jp.idS:jp.idE]) != "kubelet" {
+			continue
+		}
+		switch host := line[jp.hostS:jp.hostE]; {
+		case h == "":
+			h = r.interned.get(host)
+		case h != string(host):
+			return ""
+		}
+	}
+	t.host = h
+	return h
 }

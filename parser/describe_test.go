@@ -23,6 +23,7 @@ func TestDescribeContainers(t *testing.T) {
 		at          time.Time
 		pod, patch  string
 		age         string
+		host        string
 	}
 	type counts struct{ Records, Continuations, Annotations, Blank, Unrecognized int64 }
 	tests := []struct {
@@ -55,10 +56,25 @@ func TestDescribeContainers(t *testing.T) {
 			ctrs: []ctr{{line: 17, lines: 15, at: time.Date(2021, 1, 16, 15, 31, 57, 0, time.FixedZone("", 8*3600)), pod: "ops-tools/bastion-relay-6c7d84b9f5-q8k2w",
 				patch: `{"status":{"containerStatuses":[{"containerID":"docker://5e2c91a7f04b38d6c1e9a72f80b4d3c6157e9a0f2d48b6c3e71a5f09d2c84e61","image":"registry.example.com/base/sshd:v1.0.0","imageID":"docker-pullable://registry.example.com/base/sshd@sha256:4c1e9f07a2d8b35e6f90c14d7a2b8e53f61c09d4a7b2e85f3c06d19a4e7b2c58f","lastState":{"terminated":{"exitCode":137,"finishedAt":"2021-01-16T15:31:55+08:00","reason":"OOMKilled","startedAt":"2021-01-16T15:29:20+08:00"}},"name":"bastion-relay","ready":true,"restartCount":21,"state":{"running":{"startedAt":"2021-01-16T15:31:57+08:00"}}}]}}`}},
 			stats: counts{Records: 7, Continuations: 14, Annotations: 27, Blank: 1}, klogYear: 2021},
-		// Describe blocks that do not name their pod (no "Name:" line):
-		// nothing to say whose containers they are.
-		{name: "no name", path: filepath.Join("..", "testdata", "wild", "notes-aks-subpath-unhandled-error.log"), rows: 3},
-		{name: "no name, evicted", path: filepath.Join("..", "testdata", "wild", "vijayrod-demo-eviction-memory-aks.log"), rows: 2},
+		// Describe blocks pasted without their "Name:" line, under the
+		// command that printed them ("k describe po subpath-emptydir-test",
+		// "kubectl describe po nginx"): named by it, their pods' lines
+		// counted back from the journal's kubelet lines after them, and on
+		// that journal's one host. The evicted pod's own status (Status:
+		// Failed, Reason: Evicted, Message: …) is a record of its own; a
+		// Pending one without a reason is not.
+		{name: "named by k describe po", path: filepath.Join("..", "testdata", "wild", "notes-aks-subpath-unhandled-error.log"),
+			ctrs: []ctr{{line: 6, lines: 7, at: utc(2026, 6, 14, 18, 3, 21, 715631000), pod: `{"name":"subpath-emptydir-test"}`, age: "<unknown>", host: "aks-nodepool1-29384756-vmss000002",
+				patch: `{"status":{"containerStatuses":[{"name":"app","ready":false,"state":{"waiting":{"reason":"CreateContainerConfigError"}}}]}}`}},
+			rows: 3},
+		{name: "named by kubectl describe po, evicted", path: filepath.Join("..", "testdata", "wild", "vijayrod-demo-eviction-memory-aks.log"),
+			ctrs: []ctr{
+				{line: 3, lines: 3, at: utc(2026, 10, 12, 16, 46, 45, 429424000), pod: `{"name":"nginx"}`, age: "<unknown>", host: "aks-nodepool1-58310927-vmss000001",
+					patch: `{"status":{"message":"The node was low on resource: memory. Threshold quantity: 750Mi, available: 231464Ki. Container nginx was using 4412088Ki, request is 0, has larger consumption of memory.","phase":"Failed","reason":"Evicted"}}`},
+				{line: 10, lines: 20, at: utc(2026, 10, 12, 16, 46, 45, 429424000), pod: `{"name":"nginx"}`, age: "<unknown>", host: "aks-nodepool1-58310927-vmss000001",
+					patch: `{"status":{"containerStatuses":[{"image":"nginx","lastState":{"terminated":{"exitCode":137,"message":"The container could not be located when the pod was deleted.  The container used to be Running","reason":"ContainerStatusUnknown"}},"name":"nginx","ready":false,"restartCount":1,"state":{"terminated":{"exitCode":137,"message":"The container could not be located when the pod was terminated","reason":"ContainerStatusUnknown"}}}]}}`},
+			},
+			rows: 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -103,8 +119,12 @@ func TestDescribeContainers(t *testing.T) {
 						t.Errorf("container %d: time %v, want %v", i, r.Time, w.at)
 					}
 					pod, _ := r.Field("pod")
+					podText := pod.String()
+					if pod.Kind == KindObject {
+						podText = pod.Str // its JSON
+					}
 					for _, c := range []struct{ key, got, want string }{
-						{"pod", pod.String(), w.pod}, {"patch", r.Str("patch"), w.patch}, {"age", r.Str("age"), w.age},
+						{"pod", podText, w.pod}, {"patch", r.Str("patch"), w.patch}, {"age", r.Str("age"), w.age}, {"host", r.Host, w.host},
 					} {
 						if c.got != c.want {
 							t.Errorf("container %d: %s\n %s\nwant\n %s", i, c.key, c.got, c.want)
@@ -167,5 +187,74 @@ func TestDescribeContainerStates(t *testing.T) {
 		if got := recs[i].Str("patch"); got != want {
 			t.Errorf("record %d: patch %s, want %s", i, got, want)
 		}
+	}
+}
+
+// TestDescribeCommand: the command lines that name the pod of the
+// describe block after them, behind prompts and wrappers, with the
+// namespace flags; those that describe no pod, or several, or are prose,
+// name none.
+func TestDescribeCommand(t *testing.T) {
+	for _, tc := range []struct{ line, ns, name string }{
+		{"kubectl describe po nginx", "", "nginx"},
+		{"k describe po subpath-emptydir-test", "", "subpath-emptydir-test"},
+		{"$ kubectl describe pod web-0 -n shop", "shop", "web-0"},
+		{"# kubectl -n kube-system describe pods coredns-5d78c9869d-x2k4q", "kube-system", "coredns-5d78c9869d-x2k4q"},
+		{"root:~# kubectl describe pod/app-1 --namespace=demo", "demo", "app-1"},
+		{"root@aks-nodepool1-29384756-vmss000002:/# sudo kubectl describe po app --namespace demo | less", "demo", "app"},
+		{"[user@host ~]$ oc describe pod router-1-abcde -nopenshift-ingress", "openshift-ingress", "router-1-abcde"},
+		{"$ microk8s kubectl --context prod describe pod api-7f9c", "", "api-7f9c"},
+		{"kubectl describe pod", "", ""},                                  // no pod
+		{"kubectl describe pods -l app=web", "", ""},                      // a selector: several pods
+		{"kubectl describe pod a b", "", ""},                              // two pods
+		{"kubectl describe node aks-nodepool1-1", "", ""},                 // a node
+		{"To see why, run kubectl describe pod nginx", "", ""},            // prose
+		{"kubectl describe pod Nginx", "", ""},                            // no object name
+		{"kubectl get pod nginx -o yaml | kubectl describe -f -", "", ""}, // a pipe
+	} {
+		ns, name, ok := describeCommand([]byte(tc.line))
+		if ok != (tc.name != "") || ns != tc.ns || name != tc.name {
+			t.Errorf("%q: %q %q %v, want %q %q", tc.line, ns, name, ok, tc.ns, tc.name)
+		}
+	}
+}
+
+// TestDescribePodStatus: the pod's own status in a describe block (kubectl
+// describePod's Status, Reason and Message) is read when it says more
+// than the containers do (a phase that ended, a reason), for a block that
+// is a pod's; not for a volume's (a PersistentVolume's Status may be
+// Failed, with a Message). The host of an input with no journal is none.
+func TestDescribePodStatus(t *testing.T) {
+	mod := utc(2026, 11, 22, 6, 30, 0, 0)
+	read := func(lines ...string) []Record {
+		recs, st := readRecords(t, strings.NewReader(strings.Join(lines, "\n")+"\n"), Options{ModTime: mod})
+		if !st.Accounted() {
+			t.Errorf("lines not accounted: %+v", st)
+		}
+		var out []Record
+		for _, r := range recs {
+			if r.Format == FormatDescribe {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	recs := read("Name:         job-x-4kq2z", "Namespace:    batch", "Priority:     0", "Node:         node-1/10.0.0.4",
+		"Status:       Failed", "IP:           10.244.0.9", "Containers:")
+	if len(recs) != 1 || recs[0].Str("patch") != `{"status":{"phase":"Failed"}}` || recs[0].Str("pod") != "batch/job-x-4kq2z" || recs[0].Pos.Line != 5 || recs[0].Host != "" {
+		t.Errorf("a Failed phase: %+v", recs)
+	}
+	recs = read("Name:         web-0", "Namespace:    shop", "Node:         node-1/10.0.0.4", "Status:       Pending",
+		"Reason:       UnexpectedAdmissionError", "Message:      Pod was rejected: Allocate failed due to no healthy devices present", "IP:")
+	if len(recs) != 1 || recs[0].Str("patch") != `{"status":{"message":"Pod was rejected: Allocate failed due to no healthy devices present","phase":"Pending","reason":"UnexpectedAdmissionError"}}` ||
+		recs[0].Pos.Line != 5 || recs[0].Pos.Lines != 2 {
+		t.Errorf("a reason: %+v", recs)
+	}
+	if recs := read("Name:         web-0", "Namespace:    shop", "Node:         node-1/10.0.0.4", "Status:       Running", "IP:"); len(recs) != 0 {
+		t.Errorf("Running alone: %d records, want none", len(recs))
+	}
+	if recs := read("Name:            pvc-3f2a", "Labels:          <none>", "StorageClass:    standard", "Status:          Failed",
+		"Claim:           db/data-0", "Message:         Error deleting EBS volume"); len(recs) != 0 {
+		t.Errorf("a volume's status: %d records, want none", len(recs))
 	}
 }

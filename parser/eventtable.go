@@ -86,6 +86,14 @@ type eventTable struct {
 	ctrIndent int
 	inCtr     bool
 	ctr       describeCtr
+	// The block's own status (Status:, Reason:, Message:), and whether
+	// the pending record is it (describe.go).
+	pod     describePod
+	podRec  bool
+	podLike bool // the block is a pod's: named by its command, or it has a Node: line …
+	// host is the input's one kubelet host, once asked (pastedHost).
+	host     string
+	hostRead bool
 }
 
 // eventRow is what a row of a table gives its record.
@@ -672,8 +680,8 @@ func (r *Reader) tableBase() time.Time {
 
 // aheadTime is the latest klog header's time in what the reader holds
 // past the line it reads (a sequential reader's buffer, up to 64 KiB of
-// it): a table pasted before the log lines counts back from them. The
-// clock is not moved.
+// it), bare or behind a journald prefix: a table pasted before the log
+// lines counts back from them. The clock is not moved.
 func (r *Reader) aheadTime() time.Time {
 	var latest time.Time
 	buf := r.win[:min(len(r.win), prescanBytes)]
@@ -685,6 +693,11 @@ func (r *Reader) aheadTime() time.Time {
 			buf = nil
 		}
 		line, _ = tableText(line)
+		if len(line) >= 30 && !bareHeaderByte[line[0]] {
+			if jp := parseJournal(line); jp.ok {
+				line = line[jp.rest:] // the journal's kubelet lines as well
+			}
+		}
 		if len(line) < 30 || !bareHeaderByte[line[0]] {
 			continue
 		}
@@ -721,6 +734,12 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		var msg int
 		name, describe := describeName(text)
 		row := false // a row without its header
+		// A block without its "Name:" line, named by the kubectl
+		// describe command line before it (describe.go).
+		named := !describe && r.cmdBefore() && describeTop(text)
+		if named {
+			describe, name = true, r.cmd.name
+		}
 		if !describe && !isEventsLine(text) {
 			var ok bool
 			if cols, msg, ok = eventHeader(text); !ok {
@@ -738,7 +757,10 @@ func (r *Reader) eventLine(line, content []byte, pfx *prefix, phys int, start in
 		if cols != nil {
 			t.base = r.tableBase()
 		}
-		if !row {
+		if named {
+			t.ns, t.podLike = r.cmd.ns, true
+		}
+		if !row && !named {
 			r.stats.Annotations++
 			return rec, true
 		}

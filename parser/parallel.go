@@ -374,6 +374,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 	r.secTimes = secTimes{}
 	r.byFormat = [len(formatNames)]int64{}
 	r.lineNo, r.offset = c.lineNo, c.offset
+	r.cmd = describeCmd{} // (line numbers start again at a stand-in)
 	c.recs, c.spans, c.fields = c.recs[:0], c.spans[:0], c.fields[:0]
 	if r.opts.Borrow {
 		// The records the chunk held before were handed out and done
@@ -409,6 +410,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 			line, consumed = data[:nl], nl+1
 		}
 		data = data[consumed:]
+		r.win = data // what the reader holds past the line (aheadTime, pastedHost)
 		phys := len(line)
 		if k := len(line); k > 0 && line[k-1] == '\r' {
 			line = line[:k-1]
@@ -425,6 +427,7 @@ func (r *Reader) runChunk(c *chunk, st *lineState) {
 			r.drain(c)
 		}
 	}
+	r.win = nil
 	if r.exp != nil {
 		// (The next line begins a record, which would end the export,
 		// or is read by the sequential reader: it reads the rest of a

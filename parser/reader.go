@@ -398,6 +398,13 @@ type Reader struct {
 	par  *parallel // set while chunks are parsed in parallel
 
 	evt *eventTable // the pasted events table being read (eventtable.go)
+	// cmd is the pod the last kubectl describe command line named, and
+	// khost the kubelet's journald host the input showed (khostMany: more
+	// than one): for the describe blocks and tables pasted without a
+	// name or a host (describe.go).
+	cmd       describeCmd
+	khost     string
+	khostMany bool
 }
 
 // The bits of Reader.slow.
@@ -712,7 +719,10 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			return r.exportLine(body, phys, start, cap(line)-cap(body))
 		}
 	}
-	if format == FormatUnknown && (r.evt != nil && r.evt.on || maybeEventTable(content)) {
+	if format == FormatUnknown && len(content) > 0 {
+		r.noteCommand(content) // a kubectl describe pod command line (describe.go)
+	}
+	if format == FormatUnknown && (r.evt != nil && r.evt.on || maybeEventTable(content) || r.cmdBefore()) {
 		if rec, done := r.eventLine(line, content, &pfx, phys, start); done {
 			return rec // a line of a pasted events table (eventtable.go)
 		}
@@ -1076,10 +1086,16 @@ func (r *Reader) flush() *Record {
 	if p.pfx.component != "" {
 		rec.Component = p.pfx.component
 	}
+	if p.pfx.journal && p.pfx.host != r.khost && rec.Component == "kubelet" {
+		r.seeKubeletHost(p.pfx.host)
+	}
 	ok, format := true, p.format
 	if format == FormatEventTable && p.export {
 		r.decodeExportEvent(p.data(), rec) // an event's message in an export (exportevent.go)
 		format = FormatUnknown
+	}
+	if rec.Host == "" && (format == FormatEventTable || format == FormatDescribe) {
+		rec.Host = r.pastedHost() // the input's one kubelet host (describe.go)
 	}
 	switch format {
 	case FormatKlog, FormatKlogLegacy:
