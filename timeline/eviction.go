@@ -24,6 +24,7 @@ import (
 type evictNote struct {
 	message  string // the eviction message, when the log gives it
 	resource string // the resource reclaimed then, when known
+	finding  string // the key of the pressure finding its message made
 	at       time.Time
 	evidence []Evidence
 }
@@ -81,6 +82,19 @@ func (b *Builder) evictionLine(n *nodeState, rec *parser.Record) {
 	}
 }
 
+// evictedStatus reads the pod status the eviction manager gives the pod
+// it evicts (phase Failed, reason Evicted, the message of its Evicted
+// event: "The node was low on resource: memory. …"), in the status
+// manager's patch or a pasted describe's status: the pod was evicted,
+// and the message names the signal. A pod the manager's admit handler
+// refused ("… The node had condition: [DiskPressure]") was not evicted.
+func (b *Builder) evictedStatus(f *flowState, rec *parser.Record, message string) {
+	if f.node == nil || strings.Contains(message, "The node had condition") {
+		return
+	}
+	b.evict(f.node, f, rec, message)
+}
+
 // evictionRefs are the pods an eviction line names: pod= or pods=, or
 // the ≤1.20 name_ns(uid) renderings in its sentence.
 func evictionRefs(rec *parser.Record, body string) []PodRef {
@@ -121,18 +135,36 @@ func (b *Builder) evict(n *nodeState, f *flowState, rec *parser.Record, message 
 		if len(n.ranked) > 0 && n.ranked[0].Name == f.ref.Name {
 			n.ranked = n.ranked[1:]
 		}
+	} else if !rec.Time.IsZero() && rec.Time.Before(e.at) {
+		// A pasted describe's status came first, at the time its block
+		// counts back from: the eviction, and the pressure its message
+		// named, were when the kubelet's lines say.
+		e.at = rec.Time
+		if fd := n.findings[e.finding]; fd != nil && rec.Time.Before(fd.Time) {
+			fd.Time = rec.Time
+		}
 	}
 	if message != "" && e.message == "" {
 		e.message = strings.Clone(message)
 		if res := lowResource(message); res != "" {
 			e.resource = res
-			b.pressure(n, rec, res, message)
+			at := rec
+			if rec.Format == parser.FormatDescribe && e.at.Before(rec.Time) {
+				cp := *rec // a pasted status, after the kubelet's lines: the pressure was when they evicted the pod
+				cp.Time = e.at
+				at = &cp
+			}
+			e.finding = b.pressure(n, at, res, message)
 		}
 	}
 	if len(e.evidence) < 3 {
 		e.evidence = append(e.evidence, b.evidenceOf(rec))
 	}
-	b.stageEffect(f, StTerminating, Begin, rec, "")
+	if rec.Format != parser.FormatDescribe {
+		// (A pasted describe's status is the pod's after its eviction, at
+		// no time the log states: it begins no stage.)
+		b.stageEffect(f, StTerminating, Begin, rec, "")
+	}
 }
 
 // lowResource is the resource of an eviction message: "The node was low
@@ -161,11 +193,13 @@ func pressureKind(res string) string {
 	return ""
 }
 
-// pressure records the node's pressure on resource res.
-func (b *Builder) pressure(n *nodeState, rec *parser.Record, res, msg string) {
+// pressure records the node's pressure on resource res; it returns the
+// finding's key ("" for a resource of no node condition).
+func (b *Builder) pressure(n *nodeState, rec *parser.Record, res, msg string) string {
 	if kind := pressureKind(res); kind != "" {
-		b.finding(n, kind, rec, msg, false)
+		return b.finding(n, kind, rec, msg, false)
 	}
+	return ""
 }
 
 // evictionVerdict makes an evicted pod Failed, with reason Evicted and

@@ -125,10 +125,50 @@ func TestProbeKillIsARestart(t *testing.T) {
 // node has the pressure the eviction manager reclaimed.
 func TestEviction(t *testing.T) {
 	t.Run("1.26 ranked and killed (vijayrod memory demo)", func(t *testing.T) {
-		fl := buildWild(t, "vijayrod-demo-eviction-memory-aks.log")
+		// The kubelet's lines name no signal; the pod's status pasted from
+		// kubectl describe above them (Status: Failed, Reason: Evicted,
+		// Message: The node was low on resource: memory. …, the block
+		// named by the command line before it) does. It is the same pod
+		// on the same node: the paste has no host, the journal one.
+		for _, rows := range []bool{false, true} {
+			fl := buildWildAs(t, filepath.Join(wild, "vijayrod-demo-eviction-memory-aks.log"), rows)
+			f := onlyFlow(t, fl, "nginx")
+			if f.Verdict != VerdictFailed || !strings.HasPrefix(f.Reason, "Evicted: The node was low on resource: memory.") || f.Pod.Namespace != "default" {
+				t.Errorf("rows %v: %s verdict %s reason %q", rows, f.Pod.Key(), f.Verdict, f.Reason)
+			}
+			const node = "aks-nodepool1-58310927-vmss000001"
+			if len(fl.Nodes) != 1 || fl.Nodes[0].Name != node || f.Node != node {
+				t.Errorf("rows %v: nodes %v, the pod's %q: want %s alone", rows, fl.Nodes, f.Node, node)
+			}
+			if len(fl.Findings) != 1 || fl.Findings[0].Kind != "MemoryPressure" || fl.Findings[0].Node != node || !slices.Contains(fl.Findings[0].Pods, f.Pod) {
+				t.Errorf("rows %v: findings %+v: want MemoryPressure on %s, with nginx", rows, fl.Findings, node)
+			}
+		}
+	})
+	t.Run("1.26 the status manager's patch", func(t *testing.T) {
+		// status_manager.go's "Patch status for pod" (V3) with the status
+		// the eviction manager set: phase Failed, reason Evicted, the
+		// Evicted event's message; the V0 lines of the demo around it.
+		fl := buildLines(t,
+			`I1012 16:46:44.983517    2611 eviction_manager.go:374] "Eviction manager: pods ranked for eviction" pods="[default/nginx kube-system/kube-proxy-w7n4k]"`,
+			`I1012 16:46:44.984406    2611 kuberuntime_container.go:709] "Killing container with a grace period" pod="default/nginx" podUID=8de8c455-07d4-4a32-a1a5-7103edf557b7 containerName="nginx" containerID="containerd://d461dddb058be3f5fa9881d985b8aee2e3a11d75563b19e708480e470f8d921a" gracePeriod=30`,
+			`I1012 16:46:45.300000    2611 status_manager.go:874] "Patch status for pod" pod="default/nginx" podUID=8de8c455-07d4-4a32-a1a5-7103edf557b7 patch="{\"metadata\":{\"uid\":\"8de8c455-07d4-4a32-a1a5-7103edf557b7\"},\"status\":{\"message\":\"The node was low on resource: memory. Threshold quantity: 750Mi, available: 231464Ki. Container nginx was using 4412088Ki, request is 0, has larger consumption of memory.\",\"phase\":\"Failed\",\"reason\":\"Evicted\"}}"`,
+			`I1012 16:46:45.429424    2611 eviction_manager.go:595] "Eviction manager: pod is evicted successfully" pod="default/nginx"`,
+		)
 		f := onlyFlow(t, fl, "nginx")
-		if f.Verdict != VerdictFailed || !strings.HasPrefix(f.Reason, "Evicted") {
+		if f.Verdict != VerdictFailed || !strings.HasPrefix(f.Reason, "Evicted: The node was low on resource: memory.") {
 			t.Errorf("verdict %s reason %q", f.Verdict, f.Reason)
+		}
+		if got := findingKinds(fl); !slices.Equal(got, []string{"MemoryPressure"}) {
+			t.Errorf("findings %v, want MemoryPressure", got)
+		}
+		// Refused at admission for the node's condition: not an eviction.
+		fl = buildLines(t,
+			`I1012 16:46:45.200000    2611 kubelet.go:2157] "SyncLoop ADD" source="api" pods=["default/nginx"]`,
+			`I1012 16:46:45.300000    2611 status_manager.go:874] "Patch status for pod" pod="default/nginx" podUID=8de8c455-07d4-4a32-a1a5-7103edf557b7 patch="{\"metadata\":{\"uid\":\"8de8c455-07d4-4a32-a1a5-7103edf557b7\"},\"status\":{\"message\":\"Pod was rejected: The node had condition: [MemoryPressure]. \",\"phase\":\"Failed\",\"reason\":\"Evicted\"}}"`,
+		)
+		if f := onlyFlow(t, fl, "nginx"); strings.HasPrefix(f.Reason, "Evicted") || len(fl.Findings) != 0 {
+			t.Errorf("rejected: verdict %s reason %q findings %v: not an eviction", f.Verdict, f.Reason, findingKinds(fl))
 		}
 	})
 	t.Run("1.30 pod is evicted successfully (k8s#132001)", func(t *testing.T) {

@@ -22,8 +22,11 @@ import "github.com/podflow/podflow/parser"
 // the patch text: copy what is kept.
 type patchDoc struct {
 	uid, phase string
-	conds      []patchCond
-	init, ctrs []cstatus
+	// The status's reason and message: the eviction manager's "Evicted",
+	// "The node was low on resource: …" (eviction.go).
+	reason, message string
+	conds           []patchCond
+	init, ctrs      []cstatus
 }
 
 type patchCond struct{ typ, status string }
@@ -103,7 +106,7 @@ func (d *patchDecoder) decodeQuoted(v *parser.Value) bool {
 // encoding/json.Unmarshal would return an error.
 func (d *patchDecoder) decode(s string) bool {
 	d.s, d.i, d.depth = s, 0, 0
-	d.doc.uid, d.doc.phase = "", ""
+	d.doc.uid, d.doc.phase, d.doc.reason, d.doc.message = "", "", "", ""
 	d.doc.conds = resetSlice(d.doc.conds)
 	d.doc.init = resetSlice(d.doc.init)
 	d.doc.ctrs = resetSlice(d.doc.ctrs)
@@ -129,7 +132,7 @@ func (d *patchDecoder) decode(s string) bool {
 // apart without trying each name (unread).
 var (
 	topKeys             = keyLens("metadata", "status")
-	statusKeys          = keyLens("phase", "conditions", "initContainerStatuses", "containerStatuses")
+	statusKeys          = keyLens("phase", "reason", "message", "conditions", "initContainerStatuses", "containerStatuses")
 	conditionKeys       = keyLens("type", "status")
 	containerStatusKeys = keyLens("name", "containerID", "image", "ready", "restartCount", "state", "lastState")
 	stateKeys           = keyLens("waiting", "running", "terminated")
@@ -199,6 +202,10 @@ func (d *patchDecoder) status() bool {
 			ok = d.skip()
 		case d.is(k, "phase"):
 			ok = d.strField(&d.doc.phase)
+		case d.is(k, "reason"):
+			ok = d.strField(&d.doc.reason)
+		case d.is(k, "message"):
+			ok = d.strField(&d.doc.message)
 		case d.is(k, "conditions"):
 			ok = decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
 		case d.is(k, "initContainerStatuses"):

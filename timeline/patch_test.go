@@ -25,6 +25,8 @@ type patchRef struct {
 	} `json:"metadata"`
 	Status struct {
 		Phase      string `json:"phase"`
+		Reason     string `json:"reason"`
+		Message    string `json:"message"`
 		Conditions []struct {
 			Type   string `json:"type"`
 			Status string `json:"status"`
@@ -63,7 +65,7 @@ type cstatusRef struct {
 
 // docOf renders patchRef in patchDoc's form.
 func docOf(r *patchRef) patchDoc {
-	d := patchDoc{uid: r.Metadata.UID, phase: r.Status.Phase}
+	d := patchDoc{uid: r.Metadata.UID, phase: r.Status.Phase, reason: r.Status.Reason, message: r.Status.Message}
 	for _, c := range r.Status.Conditions {
 		d.conds = append(d.conds, patchCond{c.Type, c.Status})
 	}
@@ -268,6 +270,9 @@ var hostilePatches = []string{
 	`{"status":{"containerStatuses":[{"name":"a","lastState":[]}]}}`, `{"status":{"containerStatuses":[{"name":"a","lastState":{"terminated":{"exitCode":"1"}}}]}}`,
 	`{"status":{"containerStatuses":[{"name":"a","state":{"waiting":{"reason":"ErrImagePull","message":"\"quoted\""}}}],"phase":"Pending"},"status":{"phase":"Failed"}}`,
 	`{"metadata":{"uid":"11111111-1111-1111-1111-111111111111"},"metadata":{"uid":null}}`,
+	`{"status":{"phase":"Failed","reason":"Evicted","message":"The node was low on resource: memory. Threshold quantity: 100Mi, available: 1Ki."}}`,
+	`{"status":{"reason":"Evicted","reason":null,"Message":"m","MESSAGE":"n","message":5}}`, `{"status":{"reason":["x"]}}`,
+	`{"status":{"message":"\u00e9 \"low\" \\ on resource: memory","reason":""}}`,
 	deep(9998), deep(9999), deep(10000), deep(10001),
 }
 

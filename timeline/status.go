@@ -45,6 +45,9 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	if p.phase != "" {
 		b.setText(&f.phase, p.phase)
 	}
+	if p.reason == "Evicted" {
+		b.evictedStatus(f, rec, p.message) // eviction.go
+	}
 	described := rec.Format == parser.FormatDescribe
 	for i := range p.init {
 		if c := b.applyCStatus(f, &p.init[i], ContainerInit, rec); c != nil && described {
