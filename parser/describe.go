@@ -700,13 +700,8 @@ func (r *Reader) pastedHost() string {
 	}
 	h := r.khost
 	buf := r.win[:min(len(r.win), prescanBytes)]
-	for len(buf) > 0 {
-		line := buf
-		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
-			line, buf = buf[:nl], buf[nl+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
+		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line, _ = tableText(line)
 		jp := parseJournal(line)
 		if !jp.ok || r.identComponent(line[jp.idS:jp.idE]) != "kubelet" {

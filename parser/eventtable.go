@@ -685,13 +685,8 @@ func (r *Reader) tableBase() time.Time {
 func (r *Reader) aheadTime() time.Time {
 	var latest time.Time
 	buf := r.win[:min(len(r.win), prescanBytes)]
-	for len(buf) > 0 {
-		line := buf
-		if nl := bytes.IndexByte(buf, '\n'); nl >= 0 {
-			line, buf = buf[:nl], buf[nl+1:]
-		} else {
-			buf = nil
-		}
+	for line := range bytes.Lines(buf) {
+		line = bytes.TrimSuffix(line, []byte{'\n'})
 		line, _ = tableText(line)
 		if len(line) >= 30 && !bareHeaderByte[line[0]] {
 			if jp := parseJournal(line); jp.ok {
