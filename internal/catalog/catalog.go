@@ -368,3 +368,15 @@ func SortedTexts(es []*Entry) []string {
 	sort.Strings(out)
 	return out
 }
+
+// Head is the literal start of every text the entry logs: a structured
+// message's whole text, a format's text before its first verb.
+func (e *Entry) Head() string {
+	switch e.Kind {
+	case KindMsg:
+		return e.Text
+	case KindPrintf, KindEvent:
+		return e.pat.lits[0]
+	}
+	return ""
+}

@@ -25,11 +25,12 @@ type call struct {
 }
 
 type scanner struct {
-	src    source
-	fset   *token.FileSet
-	consts map[string]map[string]string // import path → const name → value
-	files  []*parsedFile
-	out    []call
+	src     source
+	fset    *token.FileSet
+	consts  map[string]map[string]string // import path → const name → value
+	files   []*parsedFile
+	out     []call
+	helpers map[string]eventHelper
 }
 
 type parsedFile struct {
@@ -94,6 +95,7 @@ func (sc *scanner) parse(pkgs map[string]*pkgFiles) error {
 }
 
 func (sc *scanner) calls() []call {
+	sc.findHelpers()
 	for _, pf := range sc.files {
 		sc.scanFile(pf)
 	}
@@ -112,6 +114,10 @@ func imports(f *ast.File) map[string]string {
 			parts := strings.Split(p, "/")
 			name = parts[len(parts)-1]
 			if len(parts) > 1 && len(name) >= 2 && name[0] == 'v' && name[1] >= '0' && name[1] <= '9' {
+				// klog/v2 is package klog, core/v1 package v1: both names
+				if _, taken := m[name]; !taken {
+					m[name] = p
+				}
 				name = parts[len(parts)-2]
 			}
 			name = strings.TrimSuffix(strings.TrimPrefix(name, "go-"), ".v1")
@@ -184,6 +190,13 @@ func (sc *scanner) pattern(pkg string, imp map[string]string, e ast.Expr, format
 			return a + b, n1 + n2
 		}
 	case *ast.CallExpr:
+		// The CSI plugin's log(format, args...): "kubernetes.io/csi: " + format.
+		if id, ok := e.Fun.(*ast.Ident); ok && id.Name == "log" && len(e.Args) > 0 && strings.HasSuffix(pkg, "pkg/volume/csi") {
+			if f, ok := sc.fold(pkg, imp, e.Args[0]); ok {
+				f = "kubernetes.io/csi: " + f
+				return f, len(f) - 2*strings.Count(f, "%")
+			}
+		}
 		// fmt.Sprintf(const, args...) inside a message
 		if sel, ok := e.Fun.(*ast.SelectorExpr); ok && len(e.Args) > 0 {
 			if x, ok := sel.X.(*ast.Ident); ok && imp[x.Name] == "fmt" && sel.Sel.Name == "Sprintf" {
@@ -320,8 +333,19 @@ func (sc *scanner) scanFile(pf *parsedFile) {
 		return true
 	})
 	ast.Inspect(pf.f, func(n ast.Node) bool {
-		if c, ok := n.(*ast.CallExpr); ok {
-			sc.scanCall(fc, c)
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			sc.scanCall(fc, n)
+		case *ast.CompositeLit:
+			sc.admitResult(fc, n)
+		case *ast.AssignStmt:
+			// lifecycle/predicate.go picks the reason of a refusal into a
+			// variable: reason = OutOfCPU
+			if pf.name == "predicate.go" && len(n.Lhs) == 1 && len(n.Rhs) == 1 {
+				if id, ok := n.Lhs[0].(*ast.Ident); ok && id.Name == "reason" {
+					sc.admitReason(fc, n, n.Rhs[0])
+				}
+			}
 		}
 		return true
 	})
@@ -420,6 +444,9 @@ func (sc *scanner) entryFields(fc *fileCtx, e ast.Expr) ([]ast.Expr, bool) {
 				return nil, true
 			}
 		case "WithField", "WithError", "WithFields", "WithContext":
+			if x, ok := sel.X.(*ast.Ident); ok && logPkg(fc.imp[x.Name]) == "criolog" {
+				return []ast.Expr{e}, true // CRI-O's log.WithFields(ctx, …)
+			}
 			inner, ok := sc.entryFields(fc, sel.X)
 			if !ok {
 				return nil, false
@@ -447,6 +474,22 @@ func splitMethod(m string) (sev, form string, ok bool) {
 }
 
 func (sc *scanner) scanCall(fc *fileCtx, c *ast.CallExpr) {
+	name := ""
+	switch f := c.Fun.(type) {
+	case *ast.SelectorExpr:
+		name = f.Sel.Name
+	case *ast.Ident:
+		name = f.Name
+	}
+	if name == "handleError" && strings.HasSuffix(fc.pf.pkg, "pkg/util/runtime") && len(c.Args) >= 3 {
+		// apimachinery's HandleError(err) logs handleError(ctx, err, "Unhandled Error")
+		sc.structured(fc, c, "E", 0, 2, 3)
+		return
+	}
+	if h, ok := sc.helpers[name]; ok {
+		sc.helperCall(fc, c, h)
+		return
+	}
 	sel, ok := c.Fun.(*ast.SelectorExpr)
 	if !ok {
 		return
@@ -606,7 +649,7 @@ func (sc *scanner) structured(fc *fileCtx, c *ast.CallExpr, sev string, v, msgAt
 	cl := call{kind: "msg", sev: sev, v: v, text: text, file: sc.pf(c), pod: pod}
 	if dyn {
 		cl.kind = "dynamic"
-	} else if strings.Contains(strings.ReplaceAll(text, "%%", ""), "%v") {
+	} else if strings.Contains(strings.ReplaceAll(text, "%%", ""), "%") {
 		cl.kind = "printf" // a message built at run time: matched as a pattern
 	} else {
 		cl.text = strings.ReplaceAll(text, "%%", "%")
@@ -622,7 +665,7 @@ func (sc *scanner) structured(fc *fileCtx, c *ast.CallExpr, sev string, v, msgAt
 			k = "?"
 		}
 		cl.keys = append(cl.keys, k)
-		if podKey(k) || podExpr(args[i+1]) {
+		if podKey(k) || sc.podExpr(args[i+1]) {
 			cl.pod = append(cl.pod, k)
 		}
 	}
@@ -640,7 +683,7 @@ func (sc *scanner) printf(fc *fileCtx, c *ast.CallExpr, sev string, v, fmtAt int
 		cl.kind = "dynamic"
 	}
 	for _, a := range c.Args[fmtAt+1:] {
-		if podExpr(a) {
+		if sc.podExpr(a) {
 			cl.pod = append(cl.pod, short(a))
 		}
 	}
@@ -666,7 +709,7 @@ func (sc *scanner) print(fc *fileCtx, c *ast.CallExpr, sev string, v, at int, ln
 		}
 		pod = append(pod, p...)
 		parts = append(parts, t)
-		if podExpr(a) {
+		if sc.podExpr(a) {
 			pod = append(pod, short(a))
 		}
 	}
@@ -706,19 +749,19 @@ func (sc *scanner) fieldKeys(fc *fileCtx, cl *call, fields []ast.Expr) {
 		case "WithError":
 			cl.keys = append(cl.keys, "error")
 		case "WithField":
-			if len(fc2.Args) == 2 {
-				k, ok := sc.fold(fc.pf.pkg, fc.imp, fc2.Args[0])
+			if n := len(fc2.Args); n >= 2 {
+				k, ok := sc.fold(fc.pf.pkg, fc.imp, fc2.Args[n-2])
 				if !ok {
 					k = "?"
 				}
 				cl.keys = append(cl.keys, k)
-				if podKey(k) || podExpr(fc2.Args[1]) {
+				if podKey(k) || sc.podExpr(fc2.Args[n-1]) {
 					cl.pod = append(cl.pod, k)
 				}
 			}
 		case "WithFields":
-			if len(fc2.Args) == 1 {
-				if cl2, ok := fc2.Args[0].(*ast.CompositeLit); ok {
+			if n := len(fc2.Args); n >= 1 {
+				if cl2, ok := fc2.Args[n-1].(*ast.CompositeLit); ok {
 					for _, el := range cl2.Elts {
 						if kv, ok := el.(*ast.KeyValueExpr); ok {
 							k, ok := sc.fold(fc.pf.pkg, fc.imp, kv.Key)
@@ -726,7 +769,7 @@ func (sc *scanner) fieldKeys(fc *fileCtx, cl *call, fields []ast.Expr) {
 								k = "?"
 							}
 							cl.keys = append(cl.keys, k)
-							if podKey(k) || podExpr(kv.Value) {
+							if podKey(k) || sc.podExpr(kv.Value) {
 								cl.pod = append(cl.pod, k)
 							}
 						}
@@ -753,10 +796,20 @@ func (sc *scanner) event(fc *fileCtx, c *ast.CallExpr, m string) {
 	default:
 		return
 	}
+	sc.eventCall(fc, c, obj, typ, "", reason, msg, args, m != "Event")
+}
+
+// eventCall records an event: typ or (a helper's constant) typConst.
+func (sc *scanner) eventCall(fc *fileCtx, c *ast.CallExpr, obj, typ ast.Expr, typConst string, reason, msg ast.Expr, args []ast.Expr, format bool) {
 	cl := call{kind: "event", sev: "I", file: sc.pf(c)}
-	if t, ok := sc.fold(fc.pf.pkg, fc.imp, typ); ok && t == "Warning" {
+	t, ok := typConst, typConst != ""
+	if typ != nil {
+		t, ok = sc.fold(fc.pf.pkg, fc.imp, typ)
+	}
+	switch {
+	case ok && t == "Warning":
 		cl.sev = "W"
-	} else if !ok {
+	case !ok:
 		cl.sev = "?"
 	}
 	r, ok := sc.fold(fc.pf.pkg, fc.imp, reason)
@@ -764,21 +817,120 @@ func (sc *scanner) event(fc *fileCtx, c *ast.CallExpr, m string) {
 		r = "%v"
 	}
 	cl.reason = r
-	text, pod, _ := sc.message(fc, msg, m != "Event")
-	if m == "Event" && !strings.Contains(text, "%v") {
-		text = strings.ReplaceAll(text, "%", "%%")
-	}
+	text, pod, _ := sc.message(fc, msg, format)
 	cl.text, cl.pod = text, pod
-	o := strings.ToLower(types.ExprString(obj))
-	if !strings.Contains(o, "node") && (podExpr(obj) || strings.Contains(o, "ref")) {
-		cl.pod = append(cl.pod, "object "+short(obj))
+	if obj != nil {
+		o := strings.ToLower(types.ExprString(obj))
+		if !strings.Contains(o, "node") && (sc.podExpr(obj) || strings.Contains(o, "ref")) {
+			cl.pod = append(cl.pod, "object "+short(obj))
+		}
 	}
 	for _, x := range args {
-		if podExpr(x) {
+		if sc.podExpr(x) {
 			cl.pod = append(cl.pod, short(x))
 		}
 	}
 	sc.out = append(sc.out, cl)
+}
+
+// eventHelper is a function that records an event with a reason it is
+// given (images' logIt, the runtime manager's recordContainerEvent,
+// the kubelet's rejectPod): a call of it is the event.
+type eventHelper struct {
+	obj, typ, reason, msg int    // parameter indices; -1: none
+	typConst              string // the type when the helper fixes it
+	variadic              bool   // msg is a format and the rest its args
+}
+
+// findHelpers lists the event helpers of the parsed files, by name.
+func (sc *scanner) findHelpers() {
+	sc.helpers = map[string]eventHelper{}
+	for _, pf := range sc.files {
+		imp := imports(pf.f)
+		for _, d := range pf.f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			switch fd.Name.Name {
+			case "Event", "Eventf", "AnnotatedEventf", "PastEventf":
+				continue
+			}
+			var params []string
+			variadic := false
+			for _, f := range fd.Type.Params.List {
+				if _, ok := f.Type.(*ast.Ellipsis); ok {
+					variadic = true
+				}
+				if len(f.Names) == 0 {
+					params = append(params, "_")
+				}
+				for _, n := range f.Names {
+					params = append(params, n.Name)
+				}
+			}
+			idx := func(e ast.Expr) int {
+				if id, ok := e.(*ast.Ident); ok {
+					for i, p := range params {
+						if p == id.Name {
+							return i
+						}
+					}
+				}
+				return -1
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				c, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := c.Fun.(*ast.SelectorExpr)
+				if !ok || (sel.Sel.Name != "Event" && sel.Sel.Name != "Eventf") || len(c.Args) < 4 ||
+					!strings.Contains(strings.ToLower(types.ExprString(sel.X)), "recorder") {
+					return true
+				}
+				h := eventHelper{obj: idx(c.Args[0]), typ: idx(c.Args[1]), reason: idx(c.Args[2]), msg: idx(c.Args[3]), variadic: variadic}
+				if h.reason < 0 {
+					return true
+				}
+				if h.typ < 0 {
+					h.typConst, _ = sc.fold(pf.pkg, imp, c.Args[1])
+				}
+				if h.msg < 0 && h.reason+1 < len(params) {
+					h.msg = h.reason + 1 // a message built from the next parameter
+				}
+				if h.obj < 0 {
+					for i, p := range params {
+						if l := strings.ToLower(p); strings.Contains(l, "pod") || strings.Contains(l, "ref") {
+							h.obj = i
+							break
+						}
+					}
+				}
+				sc.helpers[fd.Name.Name] = h
+				return false
+			})
+		}
+	}
+}
+
+// helperCall records a call of an event helper.
+func (sc *scanner) helperCall(fc *fileCtx, c *ast.CallExpr, h eventHelper) {
+	a := c.Args
+	at := func(i int) ast.Expr {
+		if i >= 0 && i < len(a) {
+			return a[i]
+		}
+		return nil
+	}
+	if at(h.reason) == nil || at(h.msg) == nil {
+		return
+	}
+	var args []ast.Expr
+	if h.variadic && h.msg+1 < len(a) {
+		args = a[h.msg+1:]
+	}
+	sc.eventCall(fc, c, at(h.obj), at(h.typ), h.typConst, a[h.reason], a[h.msg], args, h.variadic)
 }
 
 func short(e ast.Expr) string {
@@ -794,13 +946,32 @@ func podKey(k string) bool { return podText(k) }
 
 // podExpr says an argument renders a pod (or its sandbox): klog.KObj(pod),
 // format.Pod(pod), pod.UID, podFullName, a sandbox's id or config.
-func podExpr(e ast.Expr) bool {
+func (sc *scanner) podExpr(e ast.Expr) bool {
 	if c, ok := e.(*ast.CallExpr); ok {
 		if id, ok := c.Fun.(*ast.Ident); ok && id.Name == "len" {
 			return false // a count
 		}
 	}
-	return podText(types.ExprString(e))
+	t := types.ExprString(e)
+	if podText(t) {
+		return true
+	}
+	if sc.src.component == "containerd" || sc.src.component == "cri-o" {
+		// A runtime names the pod by the sandbox's metadata or labels, or
+		// by a container's name (CRI-O's k8s_<container>_<pod>_…) or its
+		// description (<ns>/<pod>/<container>); a container ID alone
+		// does not name it.
+		l := strings.ToLower(t)
+		for _, w := range []string{"metadata", "description", "labels", "sbox", "sb."} {
+			if strings.Contains(l, w) {
+				return true
+			}
+		}
+		if strings.HasSuffix(l, ".name()") || strings.HasSuffix(l, ".getname()") {
+			return true
+		}
+	}
+	return false
 }
 
 // notPod are words with "pod" in them that do not name one pod.
@@ -812,4 +983,30 @@ func podText(s string) bool {
 		s = strings.ReplaceAll(s, strings.ToLower(w), "")
 	}
 	return strings.Contains(s, "pod") || strings.Contains(s, "sandbox") || strings.Contains(s, "k8s_")
+}
+
+// admitResult records the event of a refused pod: the kubelet's
+// rejectPod records Eventf(pod, Warning, result.Reason, "%s", result.Message)
+// for an admit handler's PodAdmitResult{Reason: …}, so each reason a
+// handler returns is an event reason.
+func (sc *scanner) admitResult(fc *fileCtx, cl *ast.CompositeLit) {
+	t := types.ExprString(cl.Type)
+	if !strings.HasSuffix(t, "PodAdmitResult") {
+		return
+	}
+	for _, el := range cl.Elts {
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			if k, ok := kv.Key.(*ast.Ident); ok && k.Name == "Reason" {
+				sc.admitReason(fc, cl, kv.Value)
+			}
+		}
+	}
+}
+
+func (sc *scanner) admitReason(fc *fileCtx, at ast.Node, reason ast.Expr) {
+	r, ok := sc.fold(fc.pf.pkg, fc.imp, reason)
+	if !ok || r == "" {
+		return
+	}
+	sc.out = append(sc.out, call{kind: "event", sev: "W", reason: r, text: "%v", file: sc.pf(at), pod: []string{"object pod (rejectPod)"}})
 }
