@@ -52,7 +52,13 @@ func SuggestClass(e *catalog.Entry) Classification {
 			return set(r.class, "", r.why)
 		}
 		st := r.stage
-		if r.byText {
+		switch {
+		case r.stage == StVolumes:
+			// a volume plugin's words: only its teardown is another stage
+			if has("unmount", "unmap", "teardown", "tear down", "detach", "orphan", "clean up", "cleanup", "remov") && !has("withoutunmount") {
+				st = StTerminated
+			}
+		case r.byText:
 			st = stageByWords(has, st)
 		}
 		return set(ClassEvidence, st, r.why)
@@ -63,7 +69,11 @@ func SuggestClass(e *catalog.Entry) Classification {
 // stageByWords picks the stage a message's words name, else def.
 func stageByWords(has func(...string) bool, def string) string {
 	switch {
-	case has("unmount", "teardown", "tear down", "detach", "orphan", "cleanup", "clean up", "cleaning up"):
+	case has("withoutunmount", "resizefilesystem", "expandvolume", "nodeexpand"):
+		return StVolumes // a resize of a mounted volume
+	case has("deletion requested", "deletion timestamp", "marked for deletion"):
+		return StTerminating
+	case has("unmount", "unmap", "teardown", "tear down", "detach", "orphan", "cleanup", "clean up", "cleaning up"):
 		return StTerminated
 	case has("kill", "stopping", "stop container", "stoppodsandbox", "stop sandbox", "terminat", "graceful", "evict", "preempt"):
 		return StTerminating

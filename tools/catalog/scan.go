@@ -31,6 +31,7 @@ type scanner struct {
 	files   []*parsedFile
 	out     []call
 	helpers map[string]eventHelper
+	curPkg  string // the package of the file being scanned
 }
 
 type parsedFile struct {
@@ -264,6 +265,7 @@ func (fc *fileCtx) resolve(id *ast.Ident) (local, bool) {
 }
 
 func (sc *scanner) scanFile(pf *parsedFile) {
+	sc.curPkg = pf.pkg
 	fc := &fileCtx{pf: pf, imp: imports(pf.f), loggers: map[string]bool{}, vvars: map[string]int{}, vlogr: map[string]bool{}, entries: map[string]bool{}}
 	// Identifiers assigned a logger anywhere in the file (names, not
 	// scopes: a name reused for something else is rare in these files).
@@ -956,6 +958,9 @@ func (sc *scanner) podExpr(e ast.Expr) bool {
 	if podText(t) {
 		return true
 	}
+	if sc.src.component == "kubelet" && (strings.Contains(sc.curPkg, "/pkg/volume") || strings.Contains(sc.curPkg, "volumemanager")) && volumePath(t) {
+		return true
+	}
 	if sc.src.component == "containerd" || sc.src.component == "cri-o" {
 		// A runtime names the pod by the sandbox's metadata or labels, or
 		// by a container's name (CRI-O's k8s_<container>_<pod>_…) or its
@@ -1009,4 +1014,26 @@ func (sc *scanner) admitReason(fc *fileCtx, at ast.Node, reason ast.Expr) {
 		return
 	}
 	sc.out = append(sc.out, call{kind: "event", sev: "W", reason: r, text: "%v", file: sc.pf(at), pod: []string{"object pod (rejectPod)"}})
+}
+
+// volumePath says an argument of a volume message is a pod's volume
+// directory, /var/lib/kubelet/pods/<uid>/volumes/… (vo.dir, dirName,
+// volumePath, mounter.GetPath()): the pod's UID is in it. A device's
+// or plugin's global path is not a pod's.
+func volumePath(t string) bool {
+	l := strings.ToLower(t)
+	for _, w := range []string{"global", "device", "plugin", "staging", "mountpoint", "kubeletdir", "rootdir", "hostpath"} {
+		if strings.Contains(l, w) {
+			return false
+		}
+	}
+	base := l
+	if i := strings.LastIndexAny(base, ".("); i >= 0 && !strings.HasSuffix(base, ")") {
+		base = base[i+1:]
+	}
+	switch base {
+	case "dir", "dirname", "volumepath", "voldir", "volumedir", "poddir", "podvolumedir", "targetdir", "getpath()", "vo.dir":
+		return true
+	}
+	return strings.HasSuffix(l, ".getpath()") || strings.HasSuffix(l, ".dir")
 }
