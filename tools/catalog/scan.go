@@ -488,7 +488,7 @@ func (sc *scanner) scanCall(fc *fileCtx, c *ast.CallExpr) {
 		sc.structured(fc, c, "E", 0, 2, 3)
 		return
 	}
-	if h, ok := sc.helpers[name]; ok {
+	if h, ok := sc.helpers[fc.pf.pkg+"."+name]; ok {
 		sc.helperCall(fc, c, h)
 		return
 	}
@@ -909,7 +909,7 @@ func (sc *scanner) findHelpers() {
 						}
 					}
 				}
-				sc.helpers[fd.Name.Name] = h
+				sc.helpers[pf.pkg+"."+fd.Name.Name] = h // by package: prober's recordContainerEvent is not the runtime manager's
 				return false
 			})
 		}
