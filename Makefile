@@ -9,7 +9,7 @@ FUZZTIME ?= 60s
 FUZZFLAGS ?= -fuzzminimizetime=1s
 DEMO_LOGS = testdata/corpus/v1.36.3
 
-.PHONY: all build test demo bench bench-data fuzz lint install golden clean
+.PHONY: all build test demo bench bench-data fuzz lint install golden clean catalog
 
 all: build
 
@@ -62,3 +62,9 @@ fuzz:
 
 clean:
 	rm -rf $(BIN)
+
+# catalog regenerates internal/catalog/catalog.tsv from the kubelet's,
+# containerd's and CRI-O's own source at each version in
+# tools/catalog/versions.txt (needs the Go module proxy; see README).
+catalog:
+	cd tools/catalog && $(GO) run . -o ../../internal/catalog/catalog.tsv

@@ -1,0 +1,75 @@
+package catalog
+
+import "strings"
+
+// pattern is a printf format read as a glob: its literal parts in order,
+// a verb between two of them matching any text (a %q, %v or %+v of a
+// struct renders as anything, spaces and quotes included).
+type pattern struct {
+	// lits are the literal parts, one more than the verbs: lits[0]
+	// before the first verb (maybe empty), the last after the last one.
+	lits []string
+}
+
+// compile splits a format at its verbs: % flags width .precision verb,
+// %% being a literal percent sign.
+func compile(format string) pattern {
+	var p pattern
+	var lit strings.Builder
+	for i := 0; i < len(format); i++ {
+		c := format[i]
+		if c != '%' || i+1 == len(format) {
+			lit.WriteByte(c)
+			continue
+		}
+		if format[i+1] == '%' {
+			lit.WriteByte('%')
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0 {
+			j++
+		}
+		if j == len(format) { // a dangling %: text
+			lit.WriteString(format[i:])
+			break
+		}
+		p.lits = append(p.lits, lit.String()) // format[j] is the verb
+		lit.Reset()
+		i = j
+	}
+	p.lits = append(p.lits, lit.String())
+	return p
+}
+
+// match says text is a rendering of the format: the first literal part
+// at its start, the last at its end, the others in order between
+// (leftmost placement of each is enough for a glob).
+func (p pattern) match(text string) bool {
+	n := len(p.lits)
+	if n == 1 {
+		return text == p.lits[0]
+	}
+	head, tail := p.lits[0], p.lits[n-1]
+	if len(text) < len(head)+len(tail) || !strings.HasPrefix(text, head) || !strings.HasSuffix(text, tail) {
+		return false
+	}
+	mid := text[len(head) : len(text)-len(tail)]
+	for _, l := range p.lits[1 : n-1] {
+		i := strings.Index(mid, l)
+		if i < 0 {
+			return false
+		}
+		mid = mid[i+len(l):]
+	}
+	return true
+}
+
+// canStartWith says some rendering of the format starts with prefix:
+// the literal head starts with it, or it starts with the head and a
+// verb follows (a verb may render as anything).
+func (p pattern) canStartWith(prefix string) bool {
+	head := p.lits[0]
+	return strings.HasPrefix(head, prefix) || (len(p.lits) > 1 && strings.HasPrefix(prefix, head))
+}

@@ -1,0 +1,3 @@
+module github.com/podflow/podflow/tools/catalog
+
+go 1.26.8
