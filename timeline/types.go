@@ -125,6 +125,7 @@ const (
 type Container struct {
 	Name         string   `json:"name"`
 	Type         string   `json:"type"`
+	Sidecar      bool     `json:"sidecar,omitempty"` // an init container with restartPolicy Always: started, it runs on beside the containers
 	Image        string   `json:"image,omitempty"`
 	IDs          []string `json:"ids,omitempty"` // runtime container IDs, one per attempt seen
 	Restarts     int      `json:"restarts"`
