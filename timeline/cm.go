@@ -24,9 +24,12 @@ import "github.com/podflow/podflow/parser"
 func (b *Builder) resourceManagerLine(n *nodeState, rec *parser.Record, mk *Marker) {
 	f := b.flowFor(n, rec, true)
 	if f == nil {
-		if name := rec.Str("podName"); name != "" {
-			ref := PodRef{Namespace: rec.Str("podNamespace"), Name: name}
-			f = b.resolve(n, ref, true, recordUID(rec), true)
+		name, ns := rec.Str("podName"), rec.Str("podNamespace")
+		switch {
+		case name != "" && ns != "":
+			f = b.resolve(n, PodRef{Namespace: ns, Name: name}, true, recordUID(rec), true)
+		case name != "":
+			f = b.flowByName(n, name) // a name alone: the one live pod of that name
 		}
 	}
 	if f == nil {

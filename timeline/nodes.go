@@ -256,7 +256,7 @@ func (b *Builder) nodeEvent(n *nodeState, rec *parser.Record, reason, message st
 	case reason == "Starting" && message == "Starting kubelet.":
 		b.kubeletStartLine(n, rec, signEvent)
 	case reason == "Shutdown" && message == "Shutdown manager detected shutdown event":
-		b.shutdownFinding(n, rec) // nodeshutdown.go
+		b.shutdownFinding(n, rec, reason+": "+message) // nodeshutdown.go
 	case reason == "ImageGCFailed", reason == "FreeDiskSpaceFailed":
 		b.imageGCFailed(n, rec, reason+": "+message) // images.go
 	}

@@ -31,7 +31,7 @@ func (b *Builder) shutdownLine(n *nodeState, rec *parser.Record, mk *Marker) {
 	case ev == "false" || ev == "cancelled":
 		return // a shutdown called off: no finding begins
 	case mk.Stage == "":
-		b.shutdownFinding(n, rec)
+		b.shutdownFinding(n, rec, "")
 		return
 	}
 	f := b.flowFor(n, rec, true)
@@ -39,7 +39,7 @@ func (b *Builder) shutdownLine(n *nodeState, rec *parser.Record, mk *Marker) {
 		b.unattributedLine(rec)
 		return
 	}
-	b.shutdownFinding(n, rec)
+	b.shutdownFinding(n, rec, "")
 	if n.shutdownKilled == nil {
 		n.shutdownKilled = map[*flowState]bool{}
 	}
@@ -47,13 +47,17 @@ func (b *Builder) shutdownLine(n *nodeState, rec *parser.Record, mk *Marker) {
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
 }
 
-// shutdownFinding notes the node's shutdown at rec.
-func (b *Builder) shutdownFinding(n *nodeState, rec *parser.Record) {
+// shutdownFinding notes the node's shutdown at rec, whose words are
+// message when given (the node's event), else its own.
+func (b *Builder) shutdownFinding(n *nodeState, rec *parser.Record, message string) {
 	msg := ""
 	if n.findings[findingShutdown] == nil {
-		msg = rec.Msg
-		if rec.Err != "" {
-			msg += ": " + rec.Err
+		msg = message
+		if msg == "" {
+			msg = rec.Msg
+			if rec.Err != "" {
+				msg += ": " + rec.Err
+			}
 		}
 	}
 	b.finding(n, findingShutdown, rec, msg, false)
