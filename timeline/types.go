@@ -220,7 +220,7 @@ type Trouble struct {
 type Finding struct {
 	ID       string     `json:"id"`
 	Node     string     `json:"node"`
-	Kind     string     `json:"kind"` // KubeletRestart, NodeNotReady, PLEGUnhealthy, RuntimeDown, NetworkNotReady, SyncLoopSkipped, MemoryPressure, DiskPressure, PIDPressure
+	Kind     string     `json:"kind"` // KubeletRestart, NodeNotReady, PLEGUnhealthy, RuntimeDown, NetworkNotReady, SyncLoopSkipped, MemoryPressure, DiskPressure, PIDPressure, NodeShutdown, ImageGCFailed, DevicePluginUnhealthy
 	Time     time.Time  `json:"time"`
 	End      *time.Time `json:"end,omitempty"`
 	Count    int        `json:"count"`
