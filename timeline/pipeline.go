@@ -419,6 +419,11 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: pods ranked for eviction", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: cannot evict a critical pod", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: unable to evict any pods from the node", V: 0, Versions: "1.21+", Special: SpecialEviction},
+		// Before it evicts, the manager reclaims disk at the node's level
+		// (reclaimNodeLevelResources: unused containers, then images: the
+		// image GC's "Failed to garbage collect required amount of images").
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: unexpected error when attempting to reduce resource pressure", V: 0, Versions: "1.21+ (seen in 1.24–1.36)", Keys: "resourceName, err", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: able to reduce resource pressure without evicting pods.", V: 0, Versions: "1.21+ (seen in 1.24–1.36)", Keys: "resourceName", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Evicting pod", V: 3, Versions: "1.23+", Keys: "pod, podUID, message", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pod is evicted successfully", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pods evicted, waiting for pod to be cleaned up", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},

@@ -336,6 +336,7 @@ func TestNodeShutdownAndImageGC(t *testing.T) {
 	for _, tc := range []struct{ name, line, words string }{
 		{"1.36 structured (template, kubelet.go, image_gc_manager.go)", `E1122 09:00:00.000000    2100 kubelet.go:1721] "Image garbage collection failed multiple times in a row" err="Failed to garbage collect required amount of images. Attempted to free 4523819827 bytes, but only found 0 bytes eligible to free."`, "Attempted to free 4523819827 bytes"},
 		{"≤1.20 printf (template)", `E0521 10:00:00.000000    1234 kubelet.go:1347] Image garbage collection failed once. Stats initialization may not have completed yet: failed to get imageFs info: unable to find data in memory cache`, "Stats initialization may not have completed yet"},
+		{"the eviction manager's node-level reclaim (template, eviction_manager.go reclaimNodeLevelResources, image_gc_manager.go freeSpace)", `I1122 09:00:00.000000    2100 eviction_manager.go:479] "Eviction manager: unexpected error when attempting to reduce resource pressure" resourceName="ephemeral-storage" err="wanted to free 9223372036854775807 bytes, but freed 0 bytes space with errors in image deletion: rpc error: code = Unknown desc = failed to remove image \"sha256:3f57d9401f8d42f986df300f0c69192fc41da28ccc8d797829467780db3dd741\": image is in use by a container"`, "errors in image deletion"},
 		{"the node's event (template, kubelet.go)", `I1122 09:00:00.000100    2100 event.go:389] "Event occurred" object="node-a" fieldPath="" kind="Node" apiVersion="" type="Warning" reason="ImageGCFailed" message="Failed to garbage collect required amount of images. Attempted to free 4523819827 bytes, but only found 0 bytes eligible to free."`, "ImageGCFailed: Failed to garbage collect"},
 	} {
 		t.Run("image GC: "+tc.name, func(t *testing.T) {
@@ -343,6 +344,9 @@ func TestNodeShutdownAndImageGC(t *testing.T) {
 			i := slices.IndexFunc(fl.Findings, func(f Finding) bool { return f.Kind == findingImageGC })
 			if i < 0 || !strings.Contains(fl.Findings[i].Message, tc.words) {
 				t.Errorf("findings %+v, want %s saying %q", fl.Findings, findingImageGC, tc.words)
+			}
+			if strings.Contains(tc.line, "ephemeral-storage") && !slices.Contains(findingKinds(fl), "DiskPressure") {
+				t.Errorf("findings %v, want DiskPressure beside it", findingKinds(fl))
 			}
 		})
 	}
