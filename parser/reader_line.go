@@ -140,7 +140,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			r.appendCont(line, content, '\n', start, phys)
 			return nil
 		}
-		if string(bytes.TrimRight(content, " ")) == " >" {
+		if string(bytes.TrimRight(content, " ")) == " >" || bytes.HasPrefix(content, []byte(" > ")) { // keys may follow: ` > logger="UnhandledError"`
 			r.appendCont(line, content, '\n', start, phys)
 			r.cur.multiline = false
 			return nil

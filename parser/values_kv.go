@@ -206,7 +206,8 @@ func parseKlogValue(v *Value, b string, i int, key string, lim *limits) int {
 				if nl >= 0 {
 					line = b[end:nl]
 				}
-				if string(line) == " >" {
+				if string(line) == " >" || strings.HasPrefix(line, " > ") {
+					// (klog writes the keys after the value on the closing line: ` > logger="UnhandledError"`.)
 					v.Kind, v.Str = KindString, trimMultiline(b[i+2:end])
 					return end + 2
 				}

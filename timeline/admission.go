@@ -37,6 +37,7 @@ func (b *Builder) admissionLine(n *nodeState, rec *parser.Record) {
 	}
 	reason, message := admitWords(rec)
 	b.reject(f, rec, reason, message)
+	b.unhealthyDevices(n, rec, message) // devicemanager.go
 	// The eviction manager's admit handler refuses pods while the node is
 	// under pressure: "node has conditions: [DiskPressure]".
 	cond := rec.Str("nodeCondition")

@@ -335,6 +335,21 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialResize:
 		b.resizeCheck(n, rec, mk)
 		return
+	case SpecialResourceManager:
+		b.resourceManagerLine(n, rec, mk)
+		return
+	case SpecialDevicePlugin:
+		b.devicePluginLine(n, rec)
+		return
+	case SpecialSidecar:
+		b.sidecarLine(n, rec, mk)
+		return
+	case SpecialShutdown:
+		b.shutdownLine(n, rec, mk)
+		return
+	case SpecialImageGC:
+		b.imageGCFailed(n, rec, "")
+		return
 	}
 	f := b.flowFor(n, rec, true)
 	if f == nil {

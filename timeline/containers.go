@@ -46,6 +46,10 @@ type containerState struct {
 	ready               bool
 	needsID             bool
 	plegStarted         bool
+	// sidecar: an init container with restartPolicy Always (a restartable
+	// init container, 1.28+): it starts and keeps running beside the
+	// pod's containers, never completes, and holds none back once started.
+	sidecar bool
 }
 
 // containerKind is a container's type (ContainerInit, …) in a byte.
@@ -117,6 +121,43 @@ func (b *Builder) containerLine(f *flowState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	c := b.container(f, name, typ)
+	if c.kind == kindInit && !c.sidecar {
+		if v, ok := rec.Field("container"); ok && restartable(v.Str) {
+			c.sidecar = true // "Creating container in pod" with its spec (≤1.35)
+		}
+	}
+	b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
+}
+
+// restartable reports whether a container's spec dump, &Container{…} as
+// the kubelet prints a *v1.Container (%+v, its generated String), is of a
+// restartable init container: RestartPolicy:*Always (k8s.io/api core/v1
+// types.go ContainerRestartPolicyAlways; nil for any other container).
+func restartable(spec string) bool {
+	return strings.HasPrefix(spec, "&Container{") && strings.Contains(spec, ",RestartPolicy:*Always,")
+}
+
+// sidecarLine reads the runtime manager's lines of a restartable init
+// container (SpecialSidecar): "Failed to start the restartable init
+// container for the pod, skipping" names one (SyncPod goes on to the next
+// container, kuberuntime_manager.go), and "Init container has been
+// initialized" is logged of an init container that runs (a sidecar: the
+// running branch of computeInitContainerActions, kuberuntime_container.go)
+// or that exited 0 (any init container, which has completed).
+func (b *Builder) sidecarLine(n *nodeState, rec *parser.Record, mk *Marker) {
+	f := b.flowFor(n, rec, true)
+	name := rec.Str("initContainerName")
+	if name == "" {
+		name = rec.Str("container")
+	}
+	if f == nil || name == "" {
+		b.unattributedLine(rec)
+		return
+	}
+	c := b.container(f, name, ContainerInit)
+	if rec.Msg != "Init container has been initialized" || c.state == runRunning && !c.hasExit {
+		c.sidecar = true
+	}
 	b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
 }
 
@@ -184,7 +225,7 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		// A new attempt after a crash: the first attempt's timing stays.
 		return
 	}
-	if c.kind == kindInit && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
+	if c.kind == kindInit && !c.sidecar && id == CStStarted && (eff == Retry || eff == Fail) && s.complete.IsZero() == false {
 		// An init container that ran and is backing off failed to complete.
 		id = CStCompleted
 		s = c.stages.get(id)
@@ -377,7 +418,10 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 	} else {
 		text := rec.Msg
 		if text == "Unhandled Error" {
-			text = rec.Err
+			// err is multi-line (klog's `err=<`, a TAB before each line)
+			// when the spec dump holds a newline, as a Command's script
+			// does: a paste may have made the TAB spaces.
+			text = strings.TrimLeft(rec.Err, " \t")
 		}
 		head, tail, ok := strings.Cut(text, " start failed in pod ")
 		if !ok {
@@ -399,6 +443,7 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 		}
 		f = b.resolve(n, ref, true, ref.UID, true)
 		reason, message, _ = strings.Cut(rest, ": ")
+		message = closeMultiline(message)
 	}
 	if f == nil {
 		b.unattributedLine(rec)
@@ -426,6 +471,21 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 	if !matched {
 		b.containerEffect(f, c, CStStarted, Fail, rec, text)
 	}
+}
+
+// closeMultiline cuts from a multi-line value's text the line that closed
+// it, ` >` and the keys klog wrote after it (` > logger="UnhandledError"`),
+// when the reader kept them in the value (a paste that changed the
+// closing line's spaces).
+func closeMultiline(s string) string {
+	i := strings.LastIndexByte(s, '\n')
+	if i < 0 {
+		return s
+	}
+	if last := strings.TrimLeft(s[i+1:], " \t"); last == ">" || strings.HasPrefix(last, "> ") {
+		return strings.TrimRight(s[:i], " \t\n")
+	}
+	return s
 }
 
 // specImage is the Image of a &Container{Name:…,Image:…,…} rendering.

@@ -20,14 +20,18 @@
 //     from in the kubelet, one file each, named as pkg/kubelet names them:
 //     syncloop.go (SyncLoop ADD and its config sources), podworkers.go
 //     ("Error syncing pod", matched by its error's text), volumes.go,
-//     sandbox.go, containers.go (containers, their IDs and exit codes),
-//     pleg.go, status.go (status patches, readiness probes, startup
-//     figures), slo.go (the runtime's own times of an init container),
-//     termination.go (a kill is the pod's only after a pod-level signal),
-//     probes.go (failed probes, kept on their container), images.go (pull
-//     failures that name only the image, held until a line ties the image
-//     to a container), eviction.go, admission.go and nodes.go (the node's own lines and problems, kept
-//     as findings). A marker with no Special needs no code of its own:
+//     sandbox.go, containers.go (containers, their IDs and exit codes,
+//     sidecars), pleg.go, status.go (status patches, readiness probes,
+//     startup figures), slo.go (the runtime's own times of an init
+//     container), termination.go (a kill is the pod's only after a
+//     pod-level signal), probes.go (failed probes, kept on their
+//     container), images.go (pull failures that name only the image, held
+//     until a line ties the image to a container; image garbage collection
+//     failures), eviction.go, admission.go, cm.go (the topology, CPU and
+//     memory managers at admission), devicemanager.go (device plugins'
+//     health), nodeshutdown.go (graceful node shutdown) and nodes.go (the
+//     node's own lines and problems, kept as findings). A marker with no
+//     Special needs no code of its own:
 //     admission and most volume, sandbox and termination stages are data.
 //  4. Every handler first finds the line's pod (podmanager.go, by the name
 //     and UID renderings of identity.go, through flowcache.go) and ends with

@@ -43,6 +43,21 @@ func (b *Builder) evictionLine(n *nodeState, rec *parser.Record) {
 	}
 	body := msg[min(len(msg), len("eviction manager: ")):]
 	switch {
+	case strings.HasPrefix(body, "unexpected error when attempting to reduce resource pressure"):
+		// The node-level reclaim failed: the image GC's error
+		// (image_gc_manager.go DeleteUnusedImages, freeSpace: "wanted to
+		// free %d bytes, but freed %d bytes space with errors in image
+		// deletion: …") is also an ImageGCFailed finding (images.go).
+		if res := rec.Str("resourceName"); res != "" {
+			b.pressure(n, rec, res, msg)
+		}
+		if err := rec.Err + rec.Str("err"); strings.Contains(err, "in image deletion") || strings.Contains(err, "garbage collect") {
+			b.imageGCFailed(n, rec, "")
+		}
+	case strings.HasPrefix(body, "able to reduce resource pressure"):
+		if res := rec.Str("resourceName"); res != "" {
+			b.pressure(n, rec, res, msg) // under pressure still, reclaimed without evicting
+		}
 	case strings.HasPrefix(body, "attempting to reclaim"), strings.HasPrefix(body, "must evict pod(s) to reclaim"):
 		res := rec.Str("resourceName")
 		if res == "" {

@@ -221,3 +221,34 @@ func backOffImage(s string) string {
 	}
 	return ""
 }
+
+// Image garbage collection (kubelet.go StartGarbageCollection, every five
+// minutes; images/image_gc_manager.go): when the image filesystem is over
+// its high threshold the manager deletes unused images, and fails when
+// it cannot free enough ("Failed to garbage collect required amount of
+// images. Attempted to free %d bytes, but only found %d bytes eligible to
+// free.", with the node's FreeDiskSpaceFailed event) or cannot read the
+// filesystem's stats. The kubelet logs "Image garbage collection failed
+// once. Stats initialization may not have completed yet" and, the next
+// times, "… failed multiple times in a row", and records the node's
+// ImageGCFailed event. Either is an ImageGCFailed finding: the disk the
+// images fill is the one whose pressure evicts pods (eviction.go).
+
+// findingImageGC is the finding kind of a failed image garbage collection.
+const findingImageGC = "ImageGCFailed"
+
+// imageGCFailed reads an image garbage collection failure (SpecialImageGC),
+// or its node event (nodeEvent).
+func (b *Builder) imageGCFailed(n *nodeState, rec *parser.Record, message string) {
+	msg := ""
+	if n.findings[findingImageGC] == nil {
+		msg = message
+		if msg == "" {
+			msg = rec.Msg
+			if rec.Err != "" {
+				msg += ": " + rec.Err
+			}
+		}
+	}
+	b.finding(n, findingImageGC, rec, msg, false)
+}

@@ -23,12 +23,50 @@ func typeRank(typ string) int {
 }
 
 // containerViews judges one container's stages.
-func (b *Builder) containerViews(js *judgeScratch, c *containerState, logEnd time.Time, v int, after stamp) []stageView {
+func (b *Builder) containerViews(js *judgeScratch, c *containerState, logEnd time.Time, v int, after stamp, sidecar bool) []stageView {
 	ids := ContainerStages
-	if c.kind != kindInit {
+	if c.kind != kindInit || sidecar {
+		// A sidecar's start is its part of the init containers: it
+		// never completes (its completed stage keeps its trouble only
+		// when the line came before the log told it was one).
 		ids = ContainerStages[:3]
 	}
 	return b.judgeSeq(js, ids, func(id string) *stageState { return c.stages.get(id) }, logEnd, v, after)
+}
+
+// isSidecar reports whether init container c is judged as a sidecar: a
+// line said so, or the pod's regular containers began while c, started,
+// runs on without having completed (the kubelet starts them only once
+// every init container but the restartable ones has completed:
+// kuberuntime_container.go computeInitContainerActions).
+func (c *containerState) isSidecar(regularBegun bool) bool {
+	if c.kind != kindInit {
+		return false
+	}
+	if c.sidecar {
+		return true
+	}
+	if !regularBegun || c.state != runRunning || c.hasExit {
+		return false
+	}
+	st, done := c.stages.get(CStStarted), c.stages.get(CStCompleted)
+	return st != nil && !st.complete.IsZero() && (done == nil || done.complete.IsZero())
+}
+
+// regularBegun reports whether a regular container of cs was created or
+// started.
+func (b *Builder) regularBegun(cs []*containerState) bool {
+	for _, c := range cs {
+		if c.kind != kindRegular {
+			continue
+		}
+		for _, id := range [...]string{CStCreated, CStStarted} {
+			if s := c.stages.get(id); s != nil && s.began() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // preStages are the pod's stages before its containers.
@@ -124,11 +162,12 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		}
 		s := &js.agg[typeRank(typ)]
 		*s = stageState{}
+		regularBegun := typ == ContainerInit && b.regularBegun(cs)
 		allDone := true
 		var begin, groupEnd stamp
 		after := prevEnd
 		for _, ci := range group {
-			views := b.containerViews(js, cs[ci], logEnd, v, after)
+			views := b.containerViews(js, cs[ci], logEnd, v, after, cs[ci].isSidecar(regularBegun))
 			cviews[ci] = views
 			for _, sv := range views {
 				if !sv.start.IsZero() && (begin.IsZero() || b.before(sv.start, begin)) {
@@ -303,6 +342,8 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	for ci, c := range cs {
 		ct := Container{Name: b.texts[c.name], Type: c.typ(), Image: b.texts[c.image], IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts[c.reason], Ready: c.ready}
 		views := cviews[ci]
+		// (An init container judged as a sidecar has no completed stage.)
+		ct.Sidecar = c.kind == kindInit && len(views) == len(ContainerStages)-1
 		ct.Stages = make([]Stage, 0, len(views))
 		for i := range views {
 			ct.Stages = append(ct.Stages, toStage(b, &views[i], logEnd, &ts, false))

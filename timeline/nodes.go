@@ -64,6 +64,9 @@ type nodeState struct {
 	// eviction manager evicted (eviction.go): few, kept apart.
 	probes  map[*containerState]*probeNote
 	evicted map[*flowState]*evictNote
+	// shutdownKilled are the pods the node shutdown manager killed
+	// (nodeshutdown.go).
+	shutdownKilled map[*flowState]bool
 }
 
 // recordKey is what decides a record's node (see nodeKey).
@@ -249,8 +252,13 @@ func (b *Builder) kubeletStartLine(n *nodeState, rec *parser.Record, sign uint8)
 // Starting event ("Starting kubelet.", kubelet.go) is a start line: the
 // one word of a start an export of the node's events keeps.
 func (b *Builder) nodeEvent(n *nodeState, rec *parser.Record, reason, message string) {
-	if reason == "Starting" && message == "Starting kubelet." {
+	switch {
+	case reason == "Starting" && message == "Starting kubelet.":
 		b.kubeletStartLine(n, rec, signEvent)
+	case reason == "Shutdown" && message == "Shutdown manager detected shutdown event":
+		b.shutdownFinding(n, rec, reason+": "+message) // nodeshutdown.go
+	case reason == "ImageGCFailed", reason == "FreeDiskSpaceFailed":
+		b.imageGCFailed(n, rec, reason+": "+message) // images.go
 	}
 }
 

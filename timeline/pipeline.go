@@ -28,31 +28,36 @@ const (
 type Special string
 
 const (
-	SpecialNone         Special = ""
-	SpecialSyncLoop     Special = "syncloop"     // pods=[…] lists with a source
-	SpecialPLEG         Special = "pleg"         // event={ID,Type,Data}
-	SpecialEvent        Special = "event"        // "Event occurred": matched by reason
-	SpecialSyncError    Special = "sync-error"   // "Error syncing pod": matched by the error's text
-	SpecialStatusPatch  Special = "status-patch" // container statuses, conditions
-	SpecialStartup      Special = "startup"      // "Observed pod startup duration"
-	SpecialKubeletStart Special = "kubelet-start"
-	SpecialVersion      Special = "version"
-	SpecialFinished     Special = "container-finished" // exit codes
-	SpecialNodeProblem  Special = "node-problem"
-	SpecialFlag         Special = "flag"         // FLAG: --v=N
-	SpecialInitAction   Special = "init-action"  // the runtime's own start and finish times of an init container
-	SpecialStartFailed  Special = "start-failed" // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
-	SpecialSandboxCRI   Special = "sandbox-cri"  // a sandbox failure that names the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt> (the CRI client's, CRI-O's)
-	SpecialSandboxCRIO  Special = "sandbox-crio" // CRI-O's own RunPodSandbox lines, the pod as <ns>/<name>/POD (sandbox.go)
-	SpecialKill         Special = "kill"         // a kill line: the pod's termination only after a pod-level signal (termination.go)
-	SpecialProbe        Special = "probe"        // a failed probe, kept on its container (probes.go)
-	SpecialEviction     Special = "eviction"     // the eviction manager (eviction.go)
-	SpecialAdmission    Special = "admission"    // an admit result: reason and message (admission.go)
-	SpecialImagePull    Special = "image-pull"   // a pull failure naming only the image: held until a line names its container (images.go)
-	SpecialVolumeMount  Special = "volume-mount" // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
-	SpecialConfigPod    Special = "config-pod"   // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
-	SpecialResize       Special = "resize"       // the in-place resize check of a running container (containers.go)
-	SpecialNodeTaint    Special = "node-taint"   // kube-controller-manager's NotReady taint of a node: a finding on that node when the log has its kubelet (nodes.go)
+	SpecialNone            Special = ""
+	SpecialSyncLoop        Special = "syncloop"     // pods=[…] lists with a source
+	SpecialPLEG            Special = "pleg"         // event={ID,Type,Data}
+	SpecialEvent           Special = "event"        // "Event occurred": matched by reason
+	SpecialSyncError       Special = "sync-error"   // "Error syncing pod": matched by the error's text
+	SpecialStatusPatch     Special = "status-patch" // container statuses, conditions
+	SpecialStartup         Special = "startup"      // "Observed pod startup duration"
+	SpecialKubeletStart    Special = "kubelet-start"
+	SpecialVersion         Special = "version"
+	SpecialFinished        Special = "container-finished" // exit codes
+	SpecialNodeProblem     Special = "node-problem"
+	SpecialFlag            Special = "flag"             // FLAG: --v=N
+	SpecialInitAction      Special = "init-action"      // the runtime's own start and finish times of an init container
+	SpecialStartFailed     Special = "start-failed"     // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
+	SpecialSandboxCRI      Special = "sandbox-cri"      // a sandbox failure that names the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt> (the CRI client's, CRI-O's)
+	SpecialSandboxCRIO     Special = "sandbox-crio"     // CRI-O's own RunPodSandbox lines, the pod as <ns>/<name>/POD (sandbox.go)
+	SpecialKill            Special = "kill"             // a kill line: the pod's termination only after a pod-level signal (termination.go)
+	SpecialProbe           Special = "probe"            // a failed probe, kept on its container (probes.go)
+	SpecialEviction        Special = "eviction"         // the eviction manager (eviction.go)
+	SpecialAdmission       Special = "admission"        // an admit result: reason and message (admission.go)
+	SpecialImagePull       Special = "image-pull"       // a pull failure naming only the image: held until a line names its container (images.go)
+	SpecialVolumeMount     Special = "volume-mount"     // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
+	SpecialConfigPod       Special = "config-pod"       // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
+	SpecialResize          Special = "resize"           // the in-place resize check of a running container (containers.go)
+	SpecialNodeTaint       Special = "node-taint"       // kube-controller-manager's NotReady taint of a node: a finding on that node when the log has its kubelet (nodes.go)
+	SpecialResourceManager Special = "resource-manager" // a resource manager's line that names the pod by podName and podNamespace (cm.go)
+	SpecialDevicePlugin    Special = "device-plugin"    // a device plugin's health: a node finding (devicemanager.go)
+	SpecialSidecar         Special = "sidecar"          // a restartable init container's line (containers.go)
+	SpecialShutdown        Special = "shutdown"         // graceful node shutdown (nodeshutdown.go)
+	SpecialImageGC         Special = "image-gc"         // an image garbage collection failure: a node finding (images.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -198,6 +203,44 @@ var Reference = Pipeline{
 		{Stage: StAdmitted, Effect: Fail, Event: "PodOSNotSupported", V: 3, Versions: "1.23+"},
 		{Stage: StAdmitted, Effect: Fail, Event: "PodOSSelectorNodeLabelDoesNotMatch", V: 3, Versions: "1.23+"},
 		{Stage: StAdmitted, Effect: Fail, Event: "Evicted", EventMsg: "The node had condition", V: 3, Versions: "all"}, // the eviction manager's admit handler
+		// The resource managers' admit handlers (cm/topologymanager, cpumanager,
+		// memorymanager, devicemanager, dra: cm.go, devicemanager.go, dra.go):
+		// the hints and allocations they log for a pod being admitted are
+		// evidence of its admission; their errors fail it (the refusal itself
+		// is "Pod admission denied" with the handler's reason: TopologyAffinityError,
+		// SMTAlignmentError, UnexpectedAdmissionError "Allocate failed due to …").
+		{Stage: StAdmitted, Effect: Observe, Msg: "Topology Admit Handler", V: 0, Versions: "1.21–1.30 (topology_manager.go Admit)", Keys: "podUID, podNamespace, podName", Special: SpecialResourceManager},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Topology manager admission check", V: 4, Versions: "1.33+", Keys: "pod"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Best TopologyHint", V: 0, Versions: "1.21+ (scope_container.go, scope_pod.go)", Keys: "bestHint, pod[, containerName]"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Topology Affinity", V: 0, Versions: "1.21+ (scope_*.go; cpumanager policy_static.go)", Keys: "bestHint|affinity, pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "TopologyHints", V: 0, Versions: "1.21+", Keys: "hints, pod[, containerName]"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "ContainerTopologyHint", V: 0, Versions: "1.21+", Keys: "bestHint, pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "PodTopologyHint", V: 0, Versions: "1.21+", Keys: "bestHint, pod"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Calling AllocatePod on hint providers", V: 4, Versions: "1.36+", Keys: "pod"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Static policy: Allocate", V: 0, Versions: "1.21–1.35 (cpumanager policy_static.go)", Keys: "pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Allocate start", V: 0, Versions: "1.35+ (cpumanager policy_static.go)", Keys: "pod, podUID, containerName (the logger's)"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Static policy: container already present in state, skipping", V: 0, Versions: "1.21+ (cpumanager)", Keys: "pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "CPUs already allocated to container with different number than request", V: 0, Versions: "1.21+ (cpumanager)", Keys: "pod, containerName, requestedSize, allocatedSize"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Unable to allocate CPUs", V: 0, Versions: "1.21+ (cpumanager policy_static.go)", Keys: "err (not enough cpus available to satisfy request: …), pod, containerName, numCPUs"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Allocate", V: 0, Versions: "1.21+ (memorymanager policy_static.go)", Keys: "pod, containerName"},
+		{Stage: StAdmitted, Effect: Fail, Msg: "Allocate error", V: 0, Versions: "1.21+ (cpu_manager.go: err only; memory_manager.go: err, pod, containerName)", Keys: "err[, pod, containerName]"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Pod admission will fail", V: 2, Versions: "1.36+ (memorymanager)", Keys: "error, pod (the logger's)"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Looking for needed resources", V: 3, Versions: "1.21+ (devicemanager manager.go)", Keys: "resourceName, pod, containerName, needed"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Need devices to allocate for pod", V: 3, Versions: "1.21+ (devicemanager)", Keys: "deviceNumber, resourceName, podUID, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Found pre-allocated devices for resource on pod", V: 3, Versions: "1.21+ (devicemanager)", Keys: "resourceName, containerName, podUID, devices"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Issuing a GetPreferredAllocation call for container", V: 4, Versions: "1.21+ (devicemanager)", Keys: "resourceName, containerName, podUID"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Making allocation request for device plugin", V: 4, Versions: "1.21+ (devicemanager)", Keys: "devices, resourceName, pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Needs to re-allocate device plugin resources for pod", V: 2, Versions: "1.21+ (devicemanager, after a kubelet restart)", Keys: "pod, containerName"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Resource does not have a topology preference", V: 0, Versions: "1.21+ (devicemanager topology_hints.go)", Keys: "resourceName, pod[, containerName], request"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Resource already allocated to pod with different number than request", V: 0, Versions: "1.21+ (devicemanager topology_hints.go)", Keys: "resourceName, pod[, containerName], request, allocated"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Regenerating TopologyHints for resource already allocated to pod", V: 0, Versions: "1.21+ (devicemanager topology_hints.go)", Keys: "resourceName, pod[, containerName]"},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Unable to generate topology hints: requested number of devices unavailable", V: 0, Versions: "1.21+ (devicemanager topology_hints.go; an error before 1.3x)", Keys: "resourceName, pod[, containerName], request, available"},
+		{Stage: CStCreated, Container: true, Effect: Observe, Msg: "Issuing a PreStartContainer call for container", V: 4, Versions: "1.21+ (devicemanager)", Keys: "containerName, podUID"},
+		// The device plugins' health (devicemanager manager.go, plugin/v1beta1/client.go):
+		// a node finding, DevicePluginUnhealthy (devicemanager.go).
+		{Stage: "", Effect: Observe, Msg: "Endpoint became unhealthy", V: 2, Versions: "1.21+", Keys: "resourceName", Special: SpecialDevicePlugin},
+		{Stage: "", Effect: Observe, Msg: "Mark all resources Unhealthy for resource", V: 2, Versions: "1.21+", Keys: "resourceName", Special: SpecialDevicePlugin},
+		{Stage: "", Effect: Observe, Msg: "Device plugin disconnected", V: 2, Versions: "1.33+", Keys: "resource", Special: SpecialDevicePlugin},
 
 		// Pod workers and SyncPod.
 		{Stage: StSynced, Effect: Begin, Msg: "Pod is being synced for the first time", V: 4, Versions: "1.22+", Keys: "pod, podUID"},
@@ -238,6 +281,27 @@ var Reference = Pipeline{
 		{Stage: StSandbox, Effect: Fail, Prefix: "createPodSandbox for pod ", V: 0, Versions: "≤1.20"},
 		{Stage: StSandbox, Effect: Fail, Prefix: "Failed to create pod infra container: ", V: 0, Versions: "≤1.5 (dockertools)", Keys: "err; Skipping pod name_ns(uid) (≤1.1 name_ns)"},
 		{Stage: StSandbox, Effect: Fail, Msg: "Failed to create sandbox for pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
+		// The sandbox's config, the pod's user namespace mappings among it
+		// (kuberuntime_sandbox.go createPodSandbox; userns/userns_manager.go
+		// GetOrCreateUserNamespaceMappings: "user namespace: …", "create user
+		// namespace: …", "could not find an empty slot to allocate a user
+		// namespace", the runtime's lack of support).
+		{Stage: StSandbox, Effect: Fail, Msg: "Failed to generate sandbox config for pod", V: 0, Versions: "1.21+", Keys: "err, pod"},
+		{Stage: StSandbox, Effect: Observe, Msg: "new pod user namespace allocation", V: 5, Versions: "1.26+ (userns_manager.go)", Keys: "podUID"},
+		{Stage: StTerminated, Effect: Observe, Msg: "releasing pod user namespace allocation", V: 5, Versions: "1.26+ (userns_manager.go)", Keys: "podUID"},
+		// Dynamic resource allocation: SyncPod prepares the pod's resource
+		// claims before it makes the sandbox (kuberuntime_manager.go, the DRA
+		// manager cm/dra/manager.go PrepareResources), and a failure returns
+		// with no sandbox; SyncTerminatingPod unprepares them once its
+		// containers stopped (kubelet.go), a failure its sync error.
+		{Stage: StSandbox, Effect: Fail, Msg: "Failed to prepare dynamic resources", V: 0, Versions: "1.28+ (kuberuntime_manager.go SyncPod)", Keys: "err (prepare dynamic resources: …, NodePrepareResources failed …), pod"},
+		{Stage: StSandbox, Effect: Fail, Event: "FailedPrepareDynamicResources", V: 3, Versions: "1.26+", Keys: "Failed to prepare dynamic resources: <err>"},
+		{Stage: StSandbox, Effect: Observe, Msg: "Processing resource", V: 3, Versions: "1.26+ (cm/dra manager.go; pod a name alone before 1.31)", Keys: "pod, podClaim"},
+		{Stage: StSandbox, Effect: Observe, Msg: "No need to prepare resources, no claim generated", V: 5, Versions: "1.31+", Keys: "pod, podClaim"},
+		{Stage: StSandbox, Effect: Observe, Msg: "Resources already prepared", V: 5, Versions: "1.31+", Keys: "pod, podClaim, claim"},
+		{Stage: StStopped, Effect: Fail, ErrHas: "NodeUnprepareResources", V: 0, Versions: "1.26+ (cm/dra manager.go)", Special: SpecialSyncError},
+		{Stage: StStopped, Effect: Fail, ErrHas: "unprepare resource claim: ", V: 0, Versions: "1.26–1.33", Special: SpecialSyncError},
+		{Stage: StTerminated, Effect: Observe, Msg: "Unpreparing pod resources in reconcile loop failed, will retry", V: 0, Versions: "1.32+", Keys: "podUID, err"},
 		{Stage: StSandbox, Effect: Fail, Event: "FailedCreatePodSandBox", V: 3, Versions: "all"},
 		{Stage: StSandbox, Effect: Fail, Msg: "RunPodSandbox from runtime service failed", V: 0, Versions: "1.21+", Keys: "err (k8s_<name>_<ns>_<uid>_<attempt>)", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, Prefix: "RunPodSandbox from runtime service failed: ", V: 0, Versions: "≤1.20", Keys: "k8s_<name>_<ns>_<uid>_<attempt>", Special: SpecialSandboxCRI},
@@ -267,6 +331,11 @@ var Reference = Pipeline{
 		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImagePull", V: 0, Versions: "all", Special: SpecialSyncError},
 		{Stage: CStImage, Container: true, Effect: Retry, ErrHas: "with ImagePullBackOff", V: 0, Versions: "all", Special: SpecialSyncError},
 		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ErrImageNeverPull", V: 0, Versions: "all", Special: SpecialSyncError},
+		// The image manager's other refusals (images/types.go ErrImageInspect,
+		// ErrInvalidImageName; image_manager.go): the container's image stage,
+		// in "Error syncing pod" and the runtime manager's start failure alike.
+		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with ImageInspectError", V: 0, Versions: "all", Special: SpecialSyncError},
+		{Stage: CStImage, Container: true, Effect: Fail, ErrHas: "with InvalidImageName", V: 0, Versions: "all", Special: SpecialSyncError},
 		// Pulls named only by the image (images.go): the image service client's and dockershim's.
 		{Stage: CStImage, Container: true, Effect: Fail, Msg: "PullImage from image service failed", V: 0, Versions: "1.21+", Keys: "image, err", Special: SpecialImagePull},
 		{Stage: CStImage, Container: true, Effect: Fail, Prefix: "PullImage \"", V: 0, Versions: "≤1.20", Keys: "\"<image>\" from image service failed: <err>", Special: SpecialImagePull},
@@ -307,6 +376,30 @@ var Reference = Pipeline{
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Generic (PLEG): container finished", V: 4, Versions: "1.26+", Keys: "podID, containerID, exitCode", Special: SpecialFinished},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Computing init container action", V: 4, Versions: "1.33+ (seen in 1.33 and 1.36)", Keys: "pod, container, status{State, StartedAt, FinishedAt, ExitCode}", Special: SpecialInitAction},
 		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Post-termination container state", V: 4, Versions: "1.23+", Keys: "pod, containers"},
+		// Restartable init containers, sidecars (kuberuntime_container.go
+		// computeInitContainerActions, kuberuntime_manager.go SyncPod): one
+		// that runs is "initialized" and the next starts; it never completes
+		// and does not hold the pod's containers back (containers.go sidecar).
+		{Stage: CStCompleted, Container: true, Effect: Observe, Msg: "Init container has been initialized", V: 4, Versions: "1.28+", Keys: "pod, container", Special: SpecialSidecar},
+		{Stage: CStStarted, Container: true, Effect: Observe, Msg: "Failed to start the restartable init container for the pod, skipping", V: 4, Versions: "1.28+", Keys: "initContainerName, pod", Special: SpecialSidecar},
+
+		// In-place resize (allocation/allocation_manager.go since 1.34,
+		// kubelet.go canResizePod before; kuberuntime_manager.go): the pod
+		// runs on with what it had while a resize waits or is refused: the
+		// lines are its own, evidence on its running stage, never a failure.
+		{Stage: StRunning, Effect: Observe, Msg: "Pod resize is deferred; will reevaluate later", V: 4, Versions: "1.34+", Keys: "pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Pod resize is infeasible", V: 4, Versions: "1.34+", Keys: "pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Pod resize successfully allocated", V: 4, Versions: "1.34+", Keys: "pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Successfully retried resize after timeout", V: 0, Versions: "1.34+", Keys: "pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Failed to handle pod resources resize", V: 0, Versions: "1.34+", Keys: "err, pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Allocated pod resize is not currently feasible", V: 0, Versions: "1.34+ (kuberuntime_manager.go)", Keys: "err, pod"},
+		{Stage: StRunning, Effect: Observe, Msg: "Resize cannot be accommodated", V: 3, Versions: "1.27–1.33 (kubelet.go; pod a name alone before 1.32)", Keys: "pod, reason, message"},
+		{Stage: StRunning, Effect: Observe, Msg: "Resize is not feasible as request exceeds allocatable node resources", V: 3, Versions: "1.27–1.31 (kubelet.go; pod a name alone)", Keys: "pod"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeStarted", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeDeferred", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeInfeasible", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeCompleted", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeError", V: 3, Versions: "1.34+"},
 
 		// Status.
 		{Stage: StReady, Effect: Observe, Msg: "Patch status for pod", V: 3, Versions: "1.21+", Keys: "pod, podUID, patch", Special: SpecialStatusPatch},
@@ -326,6 +419,11 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: pods ranked for eviction", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: cannot evict a critical pod", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
 		{Stage: "", Effect: Observe, Msg: "Eviction manager: unable to evict any pods from the node", V: 0, Versions: "1.21+", Special: SpecialEviction},
+		// Before it evicts, the manager reclaims disk at the node's level
+		// (reclaimNodeLevelResources: unused containers, then images: the
+		// image GC's "Failed to garbage collect required amount of images").
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: unexpected error when attempting to reduce resource pressure", V: 0, Versions: "1.21+ (seen in 1.24–1.36)", Keys: "resourceName, err", Special: SpecialEviction},
+		{Stage: "", Effect: Observe, Msg: "Eviction manager: able to reduce resource pressure without evicting pods.", V: 0, Versions: "1.21+ (seen in 1.24–1.36)", Keys: "resourceName", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Evicting pod", V: 3, Versions: "1.23+", Keys: "pod, podUID, message", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pod is evicted successfully", V: 0, Versions: "1.21+", Keys: "pod", Special: SpecialEviction},
 		{Stage: StTerminating, Effect: Begin, Msg: "Eviction manager: pods evicted, waiting for pod to be cleaned up", V: 0, Versions: "1.21+", Keys: "pods", Special: SpecialEviction},
@@ -359,6 +457,17 @@ var Reference = Pipeline{
 		{Stage: StTerminated, Effect: Complete, Msg: "syncTerminatedPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod is complete and the worker can now stop", V: 4, Versions: "1.22+", Keys: "podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod has been terminated and is no longer known to the kubelet, remove all history", V: 4, Versions: "1.22+", Keys: "podUID"},
+		// Graceful node shutdown (nodeshutdown/nodeshutdown_manager_linux.go):
+		// the node is going down (a NodeShutdown finding) and the manager
+		// kills its pods group by group (nodeshutdown.go).
+		{Stage: "", Effect: Observe, Msg: "Shutdown manager detected new shutdown event, isNodeShuttingDownNow", V: 1, Versions: "1.24+ (seen in 1.24–1.36)", Keys: "event (true|false)", Special: SpecialShutdown},
+		{Stage: "", Effect: Observe, Msg: "Shutdown manager detected new shutdown event", V: 1, Versions: "1.24+", Keys: "event (shutdown|cancelled)", Special: SpecialShutdown},
+		{Stage: "", Effect: Observe, Msg: "Shutdown manager processing shutdown event", V: 1, Versions: "1.24+", Special: SpecialShutdown},
+		{Stage: "", Effect: Observe, Msg: "Shutdown manager completed processing shutdown event, node will shutdown shortly", V: 1, Versions: "1.24+", Special: SpecialShutdown},
+		{Stage: "", Effect: Observe, Msg: "Shutdown manager pod killing time out", V: 1, Versions: "1.24+", Keys: "gracePeriod, priority", Special: SpecialShutdown},
+		{Stage: StTerminating, Effect: Begin, Msg: "Shutdown manager killing pod with gracePeriod", V: 1, Versions: "1.24+", Keys: "pod, gracePeriod", Special: SpecialShutdown},
+		{Stage: StStopped, Effect: Complete, Msg: "Shutdown manager finished killing pod", V: 1, Versions: "1.24+", Keys: "pod", Special: SpecialShutdown},
+		{Stage: StStopped, Effect: Fail, Msg: "Shutdown manager failed killing pod", V: 1, Versions: "1.24+", Keys: "pod, err", Special: SpecialShutdown},
 
 		// Node-level lines.
 		{Stage: "", Effect: Observe, Msg: "Kubelet version", V: 0, Versions: "1.21+", Keys: "kubeletVersion", Special: SpecialVersion},
@@ -380,6 +489,13 @@ var Reference = Pipeline{
 		{Stage: "", Effect: Observe, Prefix: "Unable to update cni config", V: 0, Versions: "≤1.23 (dockershim cni.go)", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Msg: "ListContainers with filter from runtime service failed", V: 0, Versions: "1.21+", Keys: "filter, err", Special: SpecialNodeProblem},
 		{Stage: "", Effect: Observe, Prefix: "ListContainers with filter ", V: 0, Versions: "≤1.20", Special: SpecialNodeProblem},
+		// Image garbage collection (kubelet.go StartGarbageCollection, the
+		// error images/image_gc_manager.go's: "Failed to garbage collect
+		// required amount of images. Attempted to free …"): an ImageGCFailed
+		// finding (images.go imageGCFailed).
+		{Stage: "", Effect: Observe, Msg: "Image garbage collection failed once. Stats initialization may not have completed yet", V: 0, Versions: "1.21+", Keys: "err", Special: SpecialImageGC},
+		{Stage: "", Effect: Observe, Msg: "Image garbage collection failed multiple times in a row", V: 0, Versions: "1.21+", Keys: "err", Special: SpecialImageGC},
+		{Stage: "", Effect: Observe, Prefix: "Image garbage collection failed ", V: 0, Versions: "≤1.20", Keys: "once. Stats initialization may not have completed yet: <err> | multiple times in a row: <err>", Special: SpecialImageGC},
 		{Stage: "", Effect: Observe, Msg: "Started kubelet", V: 0, Versions: "all", Special: SpecialKubeletStart},
 		// kube-controller-manager's node lifecycle controller taints a node
 		// whose Ready condition is False or Unknown (node_lifecycle_controller.go,

@@ -93,6 +93,12 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 	case cs.running:
 		c.state = runRunning
 		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
+		if typ == ContainerInit && cs.hasReady && cs.ready {
+			// An init container ready while it runs is a sidecar: the
+			// kubelet sets a regular one ready only once it has exited 0
+			// (prober/prober_manager.go UpdatePodStatus).
+			c.sidecar = true
+		}
 	case cs.terminated:
 		c.state = runTerminated
 		code := cs.exitCode

@@ -125,6 +125,7 @@ const (
 type Container struct {
 	Name         string   `json:"name"`
 	Type         string   `json:"type"`
+	Sidecar      bool     `json:"sidecar,omitempty"` // an init container with restartPolicy Always: started, it runs on beside the containers
 	Image        string   `json:"image,omitempty"`
 	IDs          []string `json:"ids,omitempty"` // runtime container IDs, one per attempt seen
 	Restarts     int      `json:"restarts"`
@@ -219,7 +220,7 @@ type Trouble struct {
 type Finding struct {
 	ID       string     `json:"id"`
 	Node     string     `json:"node"`
-	Kind     string     `json:"kind"` // KubeletRestart, NodeNotReady, PLEGUnhealthy, RuntimeDown, NetworkNotReady, SyncLoopSkipped, MemoryPressure, DiskPressure, PIDPressure
+	Kind     string     `json:"kind"` // KubeletRestart, NodeNotReady, PLEGUnhealthy, RuntimeDown, NetworkNotReady, SyncLoopSkipped, MemoryPressure, DiskPressure, PIDPressure, NodeShutdown, ImageGCFailed, DevicePluginUnhealthy
 	Time     time.Time  `json:"time"`
 	End      *time.Time `json:"end,omitempty"`
 	Count    int        `json:"count"`

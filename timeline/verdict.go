@@ -26,6 +26,7 @@ import (
 //	no current, and nothing shows the pod ran       Incomplete   the last unknown stage with errors (*)
 //
 //	override: the eviction manager evicted the pod   Failed      running, or the stage under way (eviction.go)
+//	the node shutdown manager killed the pod: its reason, Terminated (nodeshutdown.go)
 //	override: Running or Incomplete, and the phase the kubelet patched
 //	  Succeeded                                     Completed
 //	  Failed                                        Failed
@@ -187,6 +188,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		}
 	}
 	b.evictionVerdict(f, fl, logEnd) // an evicted pod is Failed, whatever its termination (eviction.go)
+	shutdownVerdict(f, fl)           // a pod the node's shutdown killed says so (nodeshutdown.go)
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
 		switch b.texts[f.phase] {
 		case "Succeeded":
