@@ -137,8 +137,9 @@ func FuzzJSON(f *testing.F) {
 }
 
 func FuzzLogrus(f *testing.F) {
-	seedLines(f, 20, "formats/containerd.log", "formats/crio.log")
+	seedLines(f, 20, "formats/containerd.log", "formats/crio.log", "formats/pasted/k0s-journal.log", "formats/pasted/k0s-markdown.log")
 	f.Add([]byte(`time="2026-11-22T06:03:26+25:99" level=x msg= a="b\"c" =d e`))
+	f.Add([]byte(`time="2024-07-08 08:46:26" level=info msg="E0708 08:46:26.112550    1814 a\_b.go:1\] \\"m\\" err=\\"x \\\\\\"y`))
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzCheck(t, data) })
 }
 
@@ -282,7 +283,8 @@ func FuzzPasted(f *testing.F) {
 		"formats/zone-journald-cest.log", "formats/zone-watch-times.log",
 		"formats/exports/cloud-logging.log", "formats/exports/cloud-logging-cut.log", "formats/exports/cloudwatch.log",
 		"formats/exports/cloudwatch-fluentbit.log", "formats/exports/loki-jsonl.log", "formats/exports/loki-api.log",
-		"formats/exports/elasticsearch.log", "formats/exports/docker-json.log", "formats/exports/node-prefix.log")
+		"formats/exports/elasticsearch.log", "formats/exports/docker-json.log", "formats/exports/node-prefix.log",
+		"formats/pasted/cut-start.log", "formats/pasted/err-cut-256.log", "formats/pasted/k0s-markdown.log")
 	for _, s := range []string{
 		"[{\"textPayload\":\"" + strings.ReplaceAll(klogLine, `"`, `\"`) + "\",\"timestamp\":\"2023-07-13T07:02:51Z\"},{\"log\":\"x\"}]",
 		"  }\n]\n" + klogLine + "\n{\n",

@@ -21,6 +21,8 @@ var knownUnrecognized = map[string]int64{
 	"formats/json.log":                          1,
 	"formats/pasted/md-fence-indent.log":        1,
 	"formats/pasted/md-quote-fence.log":         2,
+	"formats/pasted/cut-start.log":              3,
+	"formats/pasted/k0s-markdown.log":           2,
 }
 
 // TestAccountingAllTestdata reads every file a walk of testdata/ picks

@@ -179,6 +179,12 @@ type Reader struct {
 	// nulTail: the last run skipRun passed ended in NULs after its last
 	// line, which make a line of their own if the input ends there.
 	nulTail bool
+	// wrap holds the kubelet line of the last logrus wrapper read, and
+	// wrapMd its working copy (wrapped.go).
+	wrap, wrapMd []byte
+	// wrapLine is the line the last wrapper began its record at: that
+	// record takes no continuation lines.
+	wrapLine int64
 	// replay is the line that ended an export, to be read once the
 	// export's records are made. more: records are queued or a line is
 	// to be read again (drainOne).

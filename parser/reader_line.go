@@ -160,6 +160,9 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			format, h, msg = classify(content)
 		}
 	}
+	if format == FormatLogrus && wrapsLine(msg) {
+		return r.wrapped(line, content, &pfx, phys, start) // k0s: a kubelet or containerd line inside (wrapped.go)
+	}
 	if format == FormatUnknown && !pfx.annotation || format == FormatJSON && msg == nil {
 		if body, host, ok := exportStart(content); ok {
 			r.beginExport(host, body[0] == '"')
@@ -189,7 +192,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			if pfx.ends && r.cur.active {
 				return r.flush()
 			}
-		case r.cur.active && sameStream(&r.cur.pfx, &pfx):
+		case r.cur.active && r.cur.line != r.wrapLine && sameStream(&r.cur.pfx, &pfx):
 			sep := byte('\n')
 			if r.cur.want && (r.cur.openQuote() || r.cur.wrapped()) {
 				sep = 0 // a terminal or editor hard-wrapped the line

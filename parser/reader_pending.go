@@ -39,6 +39,9 @@ type pending struct {
 	// acct (0: it shares a line with another record, Stats.Packed).
 	export bool
 	acct   int
+	// cut: the line was cut inside the wrapper it was read from (a
+	// logrus msg left open, wrapped.go): the record is Truncated.
+	cut bool
 }
 
 // data is the text of the record.
@@ -207,7 +210,7 @@ func (r *Reader) flush() *Record {
 	case FormatKlog, FormatKlogLegacy:
 		// (A record of one line in a chunk is where it was read until it
 		// is handed on; buf is written again by the next record.)
-		data, cut := p.data(), false
+		data, cut := p.data(), p.cut
 		if n := len(data); n > 0 && (data[n-1] == '.' || data[n-1] == 0xa6) {
 			// ("..." ends some printf messages: only a structured
 			// record is cut there.)

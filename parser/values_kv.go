@@ -196,6 +196,17 @@ func parseKlogValue(v *Value, b string, i int, key string, lim *limits) int {
 			v.Kind, v.Str = KindString, str
 			return e
 		}
+		// Not closed before the payload ends: klog closes every quote it
+		// opens, so the line was cut inside this value (a terminal's
+		// width). Its text runs to the cut: a ` key=` in it is the
+		// value's own (`plugin type=\"calico\"`), not a field. It is
+		// left bare and open, the last field, for closeCut.
+		end := len(b)
+		for end > i && isSpace(b[end-1]) {
+			end--
+		}
+		v.Kind, v.Str = KindBare, b[i:end]
+		return end
 	case '<':
 		// Multi-line value: `<` newline, TAB-indented lines, newline, ` >`.
 		if i+1 < len(b) && b[i+1] == '\n' {
