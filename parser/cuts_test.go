@@ -113,3 +113,28 @@ func TestOpenValueCut(t *testing.T) {
 		t.Errorf("one line: %+v", recs)
 	}
 }
+
+// TestPagerCut: journalctl's pager (less -S) chops each long line at the
+// terminal's width and puts a '>' in its last column: the mark is no text
+// of the value it cut, and the record is Truncated.
+func TestPagerCut(t *testing.T) {
+	recs, st := readAll(t, filepath.Join("..", "testdata", "formats", "pasted", "pager-cut-200.log"), Options{Year: 2026})
+	if !st.Accounted() || st.Records != 7 || st.CutShort != 5 || st.Annotations != 1 {
+		t.Fatalf("%d records, stats %+v", len(recs), st)
+	}
+	for i, w := range []struct{ key, val string }{
+		{"pods", "[shop/cart-6f9d8b7c5-4kqzt]"},
+		{"pod", "shop/cart-6f9d8b7c5-4kqzt"},
+		{"err", "rpc error: code = Unknown desc = failed to setup network for san"},
+		{"err", "rpc error: code = Unknown desc = failed to setup network"},
+		{"err", `failed to "CreatePodSandbox" for "cart-6f9d8b7c5-4kqzt_shop(3e7b1`},
+		{"event", "{ID:3e7b1c9a-5d2f-4a86-b0e4-7c91d}"},
+		{"podUID", "3e7b1c9a-5d2f-4a86-b0e4-7c91d2f8"},
+	} {
+		r := recs[i]
+		f := r.Fields[len(r.Fields)-1]
+		if f.Key != w.key || f.Value.String() != w.val || r.Truncated != (i >= 2) || r.Host != "ip-10-0-3-41" {
+			t.Errorf("record %d: last field %s=%s truncated %v host %q, want %s=%s", i, f.Key, f.Value.String(), r.Truncated, r.Host, w.key, w.val)
+		}
+	}
+}

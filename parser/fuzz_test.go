@@ -284,7 +284,8 @@ func FuzzPasted(f *testing.F) {
 		"formats/exports/cloud-logging.log", "formats/exports/cloud-logging-cut.log", "formats/exports/cloudwatch.log",
 		"formats/exports/cloudwatch-fluentbit.log", "formats/exports/loki-jsonl.log", "formats/exports/loki-api.log",
 		"formats/exports/elasticsearch.log", "formats/exports/docker-json.log", "formats/exports/node-prefix.log",
-		"formats/pasted/cut-start.log", "formats/pasted/err-cut-256.log", "formats/pasted/k0s-markdown.log")
+		"formats/pasted/cut-start.log", "formats/pasted/err-cut-256.log", "formats/pasted/k0s-markdown.log", "formats/pasted/pager-cut-200.log",
+		"formats/pasted/indented-block.log")
 	for _, s := range []string{
 		"[{\"textPayload\":\"" + strings.ReplaceAll(klogLine, `"`, `\"`) + "\",\"timestamp\":\"2023-07-13T07:02:51Z\"},{\"log\":\"x\"}]",
 		"  }\n]\n" + klogLine + "\n{\n",

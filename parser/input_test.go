@@ -23,6 +23,7 @@ var knownUnrecognized = map[string]int64{
 	"formats/pasted/md-quote-fence.log":         2,
 	"formats/pasted/cut-start.log":              3,
 	"formats/pasted/k0s-markdown.log":           2,
+	"formats/pasted/indented-block.log":         4,
 }
 
 // TestAccountingAllTestdata reads every file a walk of testdata/ picks

@@ -543,3 +543,19 @@ func atoiBytes(b []byte) (int, bool) {
 	}
 	return n, true
 }
+
+// endsIndented reports whether a line that reads as nothing, with prefix
+// q, ends the indented console block of the pending record instead of
+// continuing it: the record's first line was indented (four spaces of a
+// markdown code block, a bullet's journalctl output) and this line is not.
+// A line of a multi-line message pasted in such a block carries the
+// block's indentation (stripDeco takes it off); prose after the block
+// does not. A line the terminal hard-wrapped (the record's last line at a
+// wrap width, or inside an open quote) starts at the terminal's first
+// column whatever the block's indentation, and still continues it. (Only
+// a wanted record's text shows that: a declined one takes the line, as
+// before, and nothing of it is kept.)
+func (r *Reader) endsIndented(q *prefix) bool {
+	p := &r.cur
+	return p.pfx.indented && !q.indented && p.want && !p.openQuote() && !p.wrapped()
+}

@@ -21,6 +21,9 @@ type prefix struct {
 	// outer: time is that of a JSON export's record, which wins over a
 	// klog header's (no year, no zone).
 	outer bool
+	// indented: indentation was taken off the line (an indented console
+	// block: see endsIndented).
+	indented bool
 }
 
 // stripPrefix removes wrappers from a physical line and returns the log
@@ -44,6 +47,7 @@ func (r *Reader) stripPrefix(line []byte) ([]byte, prefix) {
 			break
 		}
 		b = nb
+		p.indented = used&decoIndent != 0
 	}
 	if isAnnotation(b) {
 		p.annotation = true

@@ -192,7 +192,7 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 			if pfx.ends && r.cur.active {
 				return r.flush()
 			}
-		case r.cur.active && r.cur.line != r.wrapLine && sameStream(&r.cur.pfx, &pfx):
+		case r.cur.active && r.cur.line != r.wrapLine && sameStream(&r.cur.pfx, &pfx) && !r.endsIndented(&pfx):
 			sep := byte('\n')
 			if r.cur.want && (r.cur.openQuote() || r.cur.wrapped()) {
 				sep = 0 // a terminal or editor hard-wrapped the line

@@ -217,6 +217,10 @@ func (r *Reader) flush() *Record {
 			if e := ellipsis(data); e > 0 && (p.format == FormatKlog || data[n-1] == 0xa6) {
 				data, cut = data[:n-e], true
 			}
+		} else if n > 0 && data[n-1] == '>' && r.cutW > 0 && p.lastWidth() == r.cutW {
+			// less -S (journalctl's pager) marks a line it chops with a
+			// '>' in the terminal's last column: no text of the line.
+			data, cut = data[:n-1], true
 		}
 		r.decodeKlog(data, &p.hdr, rec, &p.known, r.opts.Borrow && p.ref != nil)
 		if cut || r.cutW > 0 && p.lastWidth() == r.cutW {

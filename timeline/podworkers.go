@@ -105,6 +105,26 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	}
 }
 
+// backOffPod is the pod a CrashLoopBackOff's message names,
+// format.Pod(pod) after "pod=" (kuberuntime_manager.go doBackOff: "back-off
+// %s restarting failed container=%s pod=%s"), for a sync error whose pod
+// field the line lost: the err value, read to the cut (parser), ends
+// inside it. Whole, or cut short (resolvePartial).
+func (b *Builder) backOffPod(n *nodeState, msg string) *flowState {
+	i := strings.LastIndex(msg, " pod=")
+	if i < 0 || !strings.Contains(msg[:i], "restarting failed container=") {
+		return nil
+	}
+	t := msg[i+len(" pod="):]
+	if ref, ok := legacyRef(t); ok {
+		return b.resolve(n, ref, true, ref.UID, true)
+	}
+	if pr, ok := partialFromText(t, false); ok {
+		return b.resolvePartial(n, pr, true)
+	}
+	return nil
+}
+
 // tailMarkers are the markers of a sync error's later part read without
 // its head: all but KillPodSandboxError's. The head tells why the pod was
 // killed, which the part does not: "error killing pod: " (kubelet.go
@@ -133,6 +153,11 @@ func (b *Builder) syncTargetPod(n *nodeState, parts []syncFailure) *flowState {
 				return f
 			}
 			return b.newFlow(n, PodRef{UID: strings.Clone(p.target)})
+		}
+		if p.action == "StartContainer" {
+			if f := b.backOffPod(n, p.message); f != nil {
+				return f
+			}
 		}
 		if p.action != "CreatePodSandbox" {
 			continue
