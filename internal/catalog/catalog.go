@@ -80,8 +80,10 @@ type Catalog struct {
 	Sources  []Source
 	versions map[string][]string // component → its versions, oldest first
 	exact    map[string][]*Entry // component+"\x00"+text → msg entries
-	patterns map[string][]*Entry // component → printf entries
-	events   map[string][]*Entry // component+"\x00"+reason → event entries
+	// byHead holds the printf entries by component and the first byte
+	// of their literal head; headless ones (a verb first) under key 0.
+	byHead map[string]*[256][]*Entry
+	events map[string][]*Entry // component+"\x00"+reason → event entries
 }
 
 var load = sync.OnceValues(func() (*Catalog, error) { return Parse(data) })
@@ -107,7 +109,7 @@ func (c *Catalog) ComponentVersions(comp string) []string { return c.versions[co
 
 // Parse reads a catalog in the format tools/catalog writes.
 func Parse(text string) (*Catalog, error) {
-	c := &Catalog{versions: map[string][]string{}, exact: map[string][]*Entry{}, patterns: map[string][]*Entry{}, events: map[string][]*Entry{}}
+	c := &Catalog{versions: map[string][]string{}, exact: map[string][]*Entry{}, events: map[string][]*Entry{}, byHead: map[string]*[256][]*Entry{}}
 	for n, line := range strings.Split(text, "\n") {
 		if line == "" || line[0] == '#' {
 			continue
@@ -149,7 +151,18 @@ func Parse(text string) (*Catalog, error) {
 			c.exact[k] = append(c.exact[k], e)
 		case KindPrintf:
 			e.pat = compile(e.Text)
-			c.patterns[e.Component] = append(c.patterns[e.Component], e)
+			h := c.byHead[e.Component]
+			if h == nil {
+				h = new([256][]*Entry)
+				c.byHead[e.Component] = h
+			}
+			var b byte
+			if head := e.pat.lits[0]; head != "" && len(e.pat.lits) > 1 {
+				b = head[0]
+			} else if len(e.pat.lits) == 1 && e.pat.lits[0] != "" {
+				b = e.pat.lits[0][0]
+			}
+			h[b] = append(h[b], e)
 		case KindEvent:
 			e.pat = compile(e.Text)
 			k := e.Component + "\x00" + e.Reason
@@ -208,9 +221,19 @@ func (c *Catalog) Match(comp, version, text string) []*Entry {
 	if len(out) > 0 {
 		return out
 	}
-	for _, e := range c.patterns[comp] {
-		if (version == "" || e.Versions.Has(version)) && e.pat.match(text) {
-			out = append(out, e)
+	h := c.byHead[comp]
+	if h == nil {
+		return out
+	}
+	buckets := [][]*Entry{h[0]}
+	if text != "" && text[0] != 0 {
+		buckets = append(buckets, h[text[0]])
+	}
+	for _, b := range buckets {
+		for _, e := range b {
+			if (version == "" || e.Versions.Has(version)) && e.pat.match(text) {
+				out = append(out, e)
+			}
 		}
 	}
 	return out
@@ -379,4 +402,20 @@ func (e *Entry) Head() string {
 		return e.pat.lits[0]
 	}
 	return ""
+}
+
+// Literal is how many bytes of text every line of the entry has in
+// common: a structured message's length, a format's literal parts.
+func (e *Entry) Literal() int {
+	switch e.Kind {
+	case KindMsg:
+		return len(e.Text)
+	case KindPrintf, KindEvent:
+		n := 0
+		for _, l := range e.pat.lits {
+			n += len(l)
+		}
+		return n
+	}
+	return 0
 }
