@@ -45,6 +45,21 @@
 //     the stage it stalled at (verdict.go), and a diagnosis in plain words
 //     (diagnose.go), into the public Flow (types.go).
 //
+// # The catalog and its classification
+//
+// internal/catalog lists every message each kubelet version (1.11 on),
+// containerd's CRI plugin, CRI-O and kube-controller-manager's node
+// lifecycle controller log, from their source. classes.go classifies the
+// ones that can name a pod: ClassOf(entry) is the Reference marker that
+// reads it (ClassMarker), else its row of classes.tsv: ClassEvidence with
+// the Stage it is evidence of, ClassFinding (the node's) or ClassRoutine
+// (names a pod, moves nothing). Classes() lists the rows. They are data
+// for whoever attaches a line to a pod without a marker of its own (the
+// generic fallback); the record path does not read them, so the matcher
+// (match.go) and its want filter are unchanged by them. coverage.go
+// counts them per version for `podflow pipeline --coverage`, and
+// classsuggest.go proposes a row for a new version's message.
+//
 // # Storage
 //
 // A busy node's log names tens of thousands of pods, so a flow is kept

@@ -62,7 +62,8 @@ type Entry struct {
 	// when it does not.
 	Pod string
 
-	pat pattern
+	pat  pattern
+	next *Entry // the next entry of the same index key (Catalog's indexes)
 }
 
 // PodBearing says the message can name a pod.
@@ -79,15 +80,26 @@ type Catalog struct {
 	Entries  []*Entry
 	Sources  []Source
 	versions map[string][]string // component → its versions, oldest first
-	exact    map[string][]*Entry // component+"\x00"+text → msg entries
-	patterns map[string][]*Entry // component → printf entries
-	events   map[string][]*Entry // component+"\x00"+reason → event entries
+	// The indexes chain entries through Entry.next (one allocation for
+	// all entries, none per key: the catalog is loaded in test binaries
+	// that measure their heap, and many small objects left among its
+	// parse's garbage would skew them).
+	exact  map[string]map[string]*Entry // component → structured message → its entry
+	events map[string]map[string]*Entry // component → reason → its entries
+	// byHead holds the printf entries by component and the first byte
+	// of their literal head; headless ones (a verb first) under 0.
+	byHead map[string]*[256]*Entry
 }
 
 var load = sync.OnceValues(func() (*Catalog, error) { return Parse(data) })
 
-// Load returns the embedded catalog (parsed once).
+// Load returns the embedded catalog (parsed once, then kept).
 func Load() (*Catalog, error) { return load() }
+
+// ParseEmbedded parses the embedded catalog afresh, for a caller that
+// must not keep it alive once done (a test binary that also measures its
+// heap: the catalog is some 3 MiB).
+func ParseEmbedded() (*Catalog, error) { return Parse(data) }
 
 // Components lists the catalog's components in the order of the sources.
 func (c *Catalog) Components() []string {
@@ -107,31 +119,54 @@ func (c *Catalog) ComponentVersions(comp string) []string { return c.versions[co
 
 // Parse reads a catalog in the format tools/catalog writes.
 func Parse(text string) (*Catalog, error) {
-	c := &Catalog{versions: map[string][]string{}, exact: map[string][]*Entry{}, patterns: map[string][]*Entry{}, events: map[string][]*Entry{}}
-	for n, line := range strings.Split(text, "\n") {
+	c := &Catalog{versions: map[string][]string{}, exact: map[string]map[string]*Entry{}, events: map[string]map[string]*Entry{}, byHead: map[string]*[256]*Entry{}}
+	lines := strings.Count(text, "\n") + 1
+	entries := make([]Entry, 0, lines)
+	// Keys, files and patterns' literal parts share one pool: at most a
+	// part per separator (',' or '%') and two per line.
+	pool := make([]string, 0, strings.Count(text, ",")+strings.Count(text, "%")+4*lines)
+	var f [10]string
+	for n, rest := 0, text; rest != ""; n++ {
+		line, after, _ := strings.Cut(rest, "\n")
+		rest = after
 		if line == "" || line[0] == '#' {
 			continue
 		}
-		f := strings.Split(line, "\t")
-		switch f[0] {
-		case "@versions":
-			if len(f) != 3 {
-				return nil, fmt.Errorf("catalog line %d: @versions wants component and versions", n+1)
+		if strings.HasPrefix(line, "@") {
+			fs := strings.Split(line, "\t")
+			switch fs[0] {
+			case "@versions":
+				if len(fs) != 3 {
+					return nil, fmt.Errorf("catalog line %d: @versions wants component and versions", n+1)
+				}
+				c.versions[fs[1]] = strings.Fields(fs[2])
+				if len(c.versions[fs[1]]) > 64 {
+					return nil, fmt.Errorf("catalog line %d: %s has over 64 versions", n+1, fs[1])
+				}
+			case "@source":
+				if len(fs) != 5 {
+					return nil, fmt.Errorf("catalog line %d: @source wants component, version, module and directories", n+1)
+				}
+				c.Sources = append(c.Sources, Source{Component: fs[1], Version: fs[2], Module: fs[3], Dirs: strings.Fields(fs[4])})
+			default:
+				return nil, fmt.Errorf("catalog line %d: unknown directive %q", n+1, fs[0])
 			}
-			c.versions[f[1]] = strings.Fields(f[2])
-			if len(c.versions[f[1]]) > 64 {
-				return nil, fmt.Errorf("catalog line %d: %s has over 64 versions", n+1, f[1])
-			}
-			continue
-		case "@source":
-			if len(f) != 5 {
-				return nil, fmt.Errorf("catalog line %d: @source wants component, version, module and directories", n+1)
-			}
-			c.Sources = append(c.Sources, Source{Component: f[1], Version: f[2], Module: f[3], Dirs: strings.Fields(f[4])})
 			continue
 		}
-		if len(f) != 10 {
-			return nil, fmt.Errorf("catalog line %d: %d fields, want 10", n+1, len(f))
+		nf := 0
+		for r := line; ; nf++ {
+			part, after, more := strings.Cut(r, "\t")
+			if nf < len(f) {
+				f[nf] = part
+			}
+			if !more {
+				nf++
+				break
+			}
+			r = after
+		}
+		if nf != len(f) {
+			return nil, fmt.Errorf("catalog line %d: want 10 tab-separated fields", n+1)
 		}
 		order, ok := c.versions[f[0]]
 		if !ok {
@@ -141,33 +176,69 @@ func Parse(text string) (*Catalog, error) {
 		if err != nil {
 			return nil, fmt.Errorf("catalog line %d: %w", n+1, err)
 		}
-		e := &Entry{Component: f[0], Kind: Kind(f[1]), Severity: f[2], V: f[3], Reason: unesc(f[4]), Text: unesc(f[5]),
-			Keys: split(unesc(f[6]), ","), Files: split(f[7], ","), Versions: Versions{order: order, bits: vs}, Pod: unesc(f[9])}
+		entries = append(entries, Entry{Component: f[0], Kind: Kind(f[1]), Severity: f[2], V: f[3], Reason: unesc(f[4]), Text: unesc(f[5]),
+			Versions: Versions{order: order, bits: vs}, Pod: unesc(f[9])})
+		e := &entries[len(entries)-1]
+		e.Keys, pool = splitInto(pool, unesc(f[6]))
+		e.Files, pool = splitInto(pool, f[7])
 		switch e.Kind {
 		case KindMsg:
-			k := e.Component + "\x00" + e.Text
-			c.exact[k] = append(c.exact[k], e)
+			m := c.exact[e.Component]
+			if m == nil {
+				m = map[string]*Entry{}
+				c.exact[e.Component] = m
+			}
+			if m[e.Text] != nil {
+				return nil, fmt.Errorf("catalog line %d: %s %q twice", n+1, e.Component, e.Text)
+			}
+			m[e.Text] = e
 		case KindPrintf:
-			e.pat = compile(e.Text)
-			c.patterns[e.Component] = append(c.patterns[e.Component], e)
+			e.pat, pool = compileInto(pool, e.Text)
+			h := c.byHead[e.Component]
+			if h == nil {
+				h = new([256]*Entry)
+				c.byHead[e.Component] = h
+			}
+			var b byte
+			if lits := e.pat.lits; lits[0] != "" {
+				b = lits[0][0]
+			}
+			e.next, h[b] = h[b], e
 		case KindEvent:
-			e.pat = compile(e.Text)
-			k := e.Component + "\x00" + e.Reason
-			c.events[k] = append(c.events[k], e)
+			e.pat, pool = compileInto(pool, e.Text)
+			m := c.events[e.Component]
+			if m == nil {
+				m = map[string]*Entry{}
+				c.events[e.Component] = m
+			}
+			e.next, m[e.Reason] = m[e.Reason], e
 		case KindDynamic:
 		default:
 			return nil, fmt.Errorf("catalog line %d: unknown kind %q", n+1, f[1])
 		}
-		c.Entries = append(c.Entries, e)
+	}
+	c.Entries = make([]*Entry, len(entries))
+	for i := range entries {
+		c.Entries[i] = &entries[i]
 	}
 	return c, nil
 }
 
-func split(s, sep string) []string {
+// splitInto splits a comma list into the pool (nil for "").
+func splitInto(pool []string, s string) ([]string, []string) {
 	if s == "" {
-		return nil
+		return nil, pool
 	}
-	return strings.Split(s, sep)
+	start := len(pool)
+	for {
+		part, rest, ok := strings.Cut(s, ",")
+		pool = append(pool, part)
+		if !ok {
+			break
+		}
+		s = rest
+	}
+	return pool[start:len(pool):len(pool)], pool
 }
 
 func unesc(s string) string {
@@ -199,18 +270,23 @@ func unesc(s string) string {
 // message text is: a structured message exactly, else every printf
 // pattern it fits. version "" matches any version.
 func (c *Catalog) Match(comp, version, text string) []*Entry {
+	if e := c.exact[comp][text]; e != nil && (version == "" || e.Versions.Has(version)) {
+		return []*Entry{e}
+	}
+	h := c.byHead[comp]
+	if h == nil {
+		return nil
+	}
 	var out []*Entry
-	for _, e := range c.exact[comp+"\x00"+text] {
-		if version == "" || e.Versions.Has(version) {
-			out = append(out, e)
-		}
+	heads := []byte{0}
+	if text != "" && text[0] != 0 {
+		heads = append(heads, text[0])
 	}
-	if len(out) > 0 {
-		return out
-	}
-	for _, e := range c.patterns[comp] {
-		if (version == "" || e.Versions.Has(version)) && e.pat.match(text) {
-			out = append(out, e)
+	for _, b := range heads {
+		for e := h[b]; e != nil; e = e.next {
+			if (version == "" || e.Versions.Has(version)) && e.pat.match(text) {
+				out = append(out, e)
+			}
 		}
 	}
 	return out
@@ -220,7 +296,7 @@ func (c *Catalog) Match(comp, version, text string) []*Entry {
 // this reason whose message format fits the message.
 func (c *Catalog) MatchEvent(comp, version, reason, message string) []*Entry {
 	var out []*Entry
-	for _, e := range c.events[comp+"\x00"+reason] {
+	for e := c.events[comp][reason]; e != nil; e = e.next {
 		if (version == "" || e.Versions.Has(version)) && e.pat.match(message) {
 			out = append(out, e)
 		}
@@ -379,4 +455,20 @@ func (e *Entry) Head() string {
 		return e.pat.lits[0]
 	}
 	return ""
+}
+
+// Literal is how many bytes of text every line of the entry has in
+// common: a structured message's length, a format's literal parts.
+func (e *Entry) Literal() int {
+	switch e.Kind {
+	case KindMsg:
+		return len(e.Text)
+	case KindPrintf, KindEvent:
+		n := 0
+		for _, l := range e.pat.lits {
+			n += len(l)
+		}
+		return n
+	}
+	return 0
 }

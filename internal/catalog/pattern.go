@@ -14,17 +14,32 @@ type pattern struct {
 // compile splits a format at its verbs: % flags width .precision verb,
 // %% being a literal percent sign.
 func compile(format string) pattern {
-	var p pattern
-	var lit strings.Builder
+	p, _ := compileInto(nil, format)
+	return p
+}
+
+// compileInto compiles into a pool of strings: the literal parts are
+// the format's own substrings, copied only where a %% is read as %.
+func compileInto(pool []string, format string) (pattern, []string) {
+	start := len(pool)
+	litStart := 0     // where the current literal part starts in format
+	var copied []byte // the current part when it needed a %% folded
+	flush := func(end int) {
+		if copied != nil {
+			pool = append(pool, string(append(copied, format[litStart:end]...)))
+			copied = nil
+		} else {
+			pool = append(pool, format[litStart:end])
+		}
+	}
 	for i := 0; i < len(format); i++ {
-		c := format[i]
-		if c != '%' || i+1 == len(format) {
-			lit.WriteByte(c)
+		if format[i] != '%' || i+1 == len(format) {
 			continue
 		}
 		if format[i+1] == '%' {
-			lit.WriteByte('%')
+			copied = append(append(copied, format[litStart:i]...), '%')
 			i++
+			litStart = i + 1
 			continue
 		}
 		j := i + 1
@@ -32,15 +47,14 @@ func compile(format string) pattern {
 			j++
 		}
 		if j == len(format) { // a dangling %: text
-			lit.WriteString(format[i:])
 			break
 		}
-		p.lits = append(p.lits, lit.String()) // format[j] is the verb
-		lit.Reset()
+		flush(i) // format[j] is the verb
 		i = j
+		litStart = j + 1
 	}
-	p.lits = append(p.lits, lit.String())
-	return p
+	flush(len(format))
+	return pattern{lits: pool[start:len(pool):len(pool)]}, pool
 }
 
 // match says text is a rendering of the format: the first literal part

@@ -32,6 +32,7 @@ type scanner struct {
 	out     []call
 	helpers map[string]eventHelper
 	curPkg  string // the package of the file being scanned
+	file    string // when set, the file the lines name instead of the call's
 }
 
 type parsedFile struct {
@@ -484,8 +485,36 @@ func (sc *scanner) scanCall(fc *fileCtx, c *ast.CallExpr) {
 		name = f.Name
 	}
 	if name == "handleError" && strings.HasSuffix(fc.pf.pkg, "pkg/util/runtime") && len(c.Args) >= 3 {
-		// apimachinery's HandleError(err) logs handleError(ctx, err, "Unhandled Error")
+		// apimachinery's HandleError(err) logs handleError(ctx, err,
+		// "Unhandled Error") at its caller's depth: the line names the
+		// caller's file ("*").
+		sc.file = "*"
 		sc.structured(fc, c, "E", 0, 2, 3)
+		sc.file = ""
+		return
+	}
+	if sel, ok := c.Fun.(*ast.SelectorExpr); ok && strings.Contains(fc.pf.pkg, "k8s.io/cri-client") && len(c.Args) >= 3 &&
+		(name == "Log" || name == "LogErr") && types.ExprString(sel.X) == "internal" {
+		// internal.Log(logger, level, msg, kv...), internal.LogErr(logger, err, msg, kv...)
+		sc.file = "log.go"
+		if name == "Log" {
+			sc.structured(fc, c, "I", constInt(c.Args[1]), 2, 3)
+		} else {
+			sc.structured(fc, c, "E", 0, 2, 3)
+		}
+		sc.file = ""
+		return
+	}
+	if strings.Contains(fc.pf.pkg, "k8s.io/cri-client") && len(c.Args) >= 2 && (name == "log" || name == "logErr") {
+		// The CRI client logs through r.log(level, msg, kv...) and
+		// r.logErr(err, msg, kv...), which call klog from internal/log.go.
+		sc.file = "log.go"
+		if name == "log" {
+			sc.structured(fc, c, "I", constInt(c.Args[0]), 1, 2)
+		} else {
+			sc.structured(fc, c, "E", 0, 1, 2)
+		}
+		sc.file = ""
 		return
 	}
 	if h, ok := sc.helpers[fc.pf.pkg+"."+name]; ok {
@@ -572,6 +601,9 @@ func isIdentIn(e ast.Expr, m map[string]int) bool {
 }
 
 func (sc *scanner) pf(c ast.Node) string {
+	if sc.file != "" {
+		return sc.file
+	}
 	return filepath.Base(sc.fset.Position(c.Pos()).Filename)
 }
 
