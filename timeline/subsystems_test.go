@@ -288,6 +288,12 @@ func TestPodResourceSubsystems(t *testing.T) {
 		if after.Verdict != before.Verdict || after.Reason != before.Reason || after.Verdict != VerdictRunning {
 			t.Errorf("after an infeasible resize %s %q, before %s %q: want Running as before", after.Verdict, after.Reason, before.Verdict, before.Reason)
 		}
+		// 1.29–1.31 name the pod alone (kubelet.go canResizePod: pod=podCopy.Name):
+		// the line is the pod's, and no second pod (template).
+		legacy := buildLines(t, append(running, `I1122 07:25:00.000000    2100 kubelet.go:2806] "Resize cannot be accommodated" pod="infer-0" reason="Infeasible" message="Node didn't have enough capacity: cpu, requested: 16000, capacity: 8000"`)...)
+		if len(legacy.Items) != 1 || legacy.Unattributed != nil {
+			t.Errorf("a resize line naming the pod alone: %d pods, unattributed %+v; want the one pod", len(legacy.Items), legacy.Unattributed)
+		}
 		only := onlyFlow(t, buildLines(t, `I1122 07:25:00.000000    2100 allocation_manager.go:259] "Pod resize is deferred; will reevaluate later" pod="default/infer-0"`), "infer-0")
 		if only.Pod.Namespace != "default" {
 			t.Errorf("a pod named only by a resize line: %+v", only.Pod)
