@@ -97,6 +97,12 @@ func (r *Reader) consume(line []byte, phys int, start int64) *Record {
 		}
 	}
 	r.cur.own()
+	if r.cur.active && r.cur.multiline && !r.cur.hasPfx && bytes.HasPrefix(line, []byte(" > ")) {
+		// A `key=<` value's closing line with the keys after it, not a quote.
+		r.appendCont(line, line, '\n', start, phys)
+		r.cur.multiline = false
+		return nil
+	}
 	content, pfx := r.stripPrefix(line)
 	// A UTF-8 byte-order mark on the first line, and the NULs a
 	// copytruncate leaves where the file was cut, hide a record's header.

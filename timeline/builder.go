@@ -335,8 +335,8 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 	case SpecialResize:
 		b.resizeCheck(n, rec, mk)
 		return
-	case SpecialResourceManager:
-		b.resourceManagerLine(n, rec, mk)
+	case SpecialPodName:
+		b.podNameLine(n, rec, mk)
 		return
 	case SpecialDevicePlugin:
 		b.devicePluginLine(n, rec)

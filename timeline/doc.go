@@ -27,11 +27,11 @@
 //     pod-level signal), probes.go (failed probes, kept on their
 //     container), images.go (pull failures that name only the image, held
 //     until a line ties the image to a container; image garbage collection
-//     failures), eviction.go, admission.go, cm.go (the topology, CPU and
-//     memory managers at admission), devicemanager.go (device plugins'
-//     health), nodeshutdown.go (graceful node shutdown) and nodes.go (the
-//     node's own lines and problems, kept as findings). A marker with no
-//     Special needs no code of its own:
+//     failures), eviction.go, admission.go, devicemanager.go (device
+//     plugins' health), nodeshutdown.go (graceful node shutdown) and
+//     nodes.go (the node's own lines and problems, kept as findings). A
+//     marker with no Special needs no code of its own: the topology, CPU
+//     and memory managers at admission, DRA, user namespaces, resize,
 //     admission and most volume, sandbox and termination stages are data.
 //  4. Every handler first finds the line's pod (podmanager.go, by the name
 //     and UID renderings of identity.go, through flowcache.go) and ends with

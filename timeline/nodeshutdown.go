@@ -22,8 +22,12 @@ import (
 // findingShutdown is the finding kind of a node shutting down.
 const findingShutdown = "NodeShutdown"
 
-// shutdownReason is the status the shutdown manager gives a pod it killed.
-const shutdownReason = "Terminated: Pod was terminated in response to imminent node shutdown."
+// shutdownMessage is the status message the shutdown manager gives a pod
+// it killed (reason Terminated), and shutdownReason the pod's reason.
+const (
+	shutdownMessage = "Pod was terminated in response to imminent node shutdown."
+	shutdownReason  = "Terminated: " + shutdownMessage
+)
 
 // shutdownLine reads a node shutdown manager's line (SpecialShutdown).
 func (b *Builder) shutdownLine(n *nodeState, rec *parser.Record, mk *Marker) {
@@ -69,7 +73,23 @@ func shutdownVerdict(f *flowState, fl *Flow) {
 	if f.node == nil || !f.node.shutdownKilled[f] || fl.Reason != "" {
 		return
 	}
-	if fl.Verdict == VerdictTerminated || fl.Verdict == VerdictTerminating {
+	switch fl.Verdict {
+	case VerdictTerminated, VerdictTerminating, VerdictFailed: // Failed: the phase its status gave it
 		fl.Reason = shutdownReason
 	}
+}
+
+// shutdownStatus reads the status the shutdown manager gives a pod it
+// killed, in the status manager's patch or a pasted describe: phase
+// Failed, reason Terminated, its message. The node was shutting down.
+func (b *Builder) shutdownStatus(f *flowState, rec *parser.Record) {
+	n := f.node
+	if n == nil {
+		return
+	}
+	b.shutdownFinding(n, rec, "pod status: "+shutdownReason)
+	if n.shutdownKilled == nil {
+		n.shutdownKilled = map[*flowState]bool{}
+	}
+	n.shutdownKilled[f] = true
 }

@@ -28,36 +28,36 @@ const (
 type Special string
 
 const (
-	SpecialNone            Special = ""
-	SpecialSyncLoop        Special = "syncloop"     // pods=[…] lists with a source
-	SpecialPLEG            Special = "pleg"         // event={ID,Type,Data}
-	SpecialEvent           Special = "event"        // "Event occurred": matched by reason
-	SpecialSyncError       Special = "sync-error"   // "Error syncing pod": matched by the error's text
-	SpecialStatusPatch     Special = "status-patch" // container statuses, conditions
-	SpecialStartup         Special = "startup"      // "Observed pod startup duration"
-	SpecialKubeletStart    Special = "kubelet-start"
-	SpecialVersion         Special = "version"
-	SpecialFinished        Special = "container-finished" // exit codes
-	SpecialNodeProblem     Special = "node-problem"
-	SpecialFlag            Special = "flag"             // FLAG: --v=N
-	SpecialInitAction      Special = "init-action"      // the runtime's own start and finish times of an init container
-	SpecialStartFailed     Special = "start-failed"     // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
-	SpecialSandboxCRI      Special = "sandbox-cri"      // a sandbox failure that names the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt> (the CRI client's, CRI-O's)
-	SpecialSandboxCRIO     Special = "sandbox-crio"     // CRI-O's own RunPodSandbox lines, the pod as <ns>/<name>/POD (sandbox.go)
-	SpecialKill            Special = "kill"             // a kill line: the pod's termination only after a pod-level signal (termination.go)
-	SpecialProbe           Special = "probe"            // a failed probe, kept on its container (probes.go)
-	SpecialEviction        Special = "eviction"         // the eviction manager (eviction.go)
-	SpecialAdmission       Special = "admission"        // an admit result: reason and message (admission.go)
-	SpecialImagePull       Special = "image-pull"       // a pull failure naming only the image: held until a line names its container (images.go)
-	SpecialVolumeMount     Special = "volume-mount"     // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
-	SpecialConfigPod       Special = "config-pod"       // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
-	SpecialResize          Special = "resize"           // the in-place resize check of a running container (containers.go)
-	SpecialNodeTaint       Special = "node-taint"       // kube-controller-manager's NotReady taint of a node: a finding on that node when the log has its kubelet (nodes.go)
-	SpecialResourceManager Special = "resource-manager" // a resource manager's line that names the pod by podName and podNamespace (cm.go)
-	SpecialDevicePlugin    Special = "device-plugin"    // a device plugin's health: a node finding (devicemanager.go)
-	SpecialSidecar         Special = "sidecar"          // a restartable init container's line (containers.go)
-	SpecialShutdown        Special = "shutdown"         // graceful node shutdown (nodeshutdown.go)
-	SpecialImageGC         Special = "image-gc"         // an image garbage collection failure: a node finding (images.go)
+	SpecialNone         Special = ""
+	SpecialSyncLoop     Special = "syncloop"     // pods=[…] lists with a source
+	SpecialPLEG         Special = "pleg"         // event={ID,Type,Data}
+	SpecialEvent        Special = "event"        // "Event occurred": matched by reason
+	SpecialSyncError    Special = "sync-error"   // "Error syncing pod": matched by the error's text
+	SpecialStatusPatch  Special = "status-patch" // container statuses, conditions
+	SpecialStartup      Special = "startup"      // "Observed pod startup duration"
+	SpecialKubeletStart Special = "kubelet-start"
+	SpecialVersion      Special = "version"
+	SpecialFinished     Special = "container-finished" // exit codes
+	SpecialNodeProblem  Special = "node-problem"
+	SpecialFlag         Special = "flag"          // FLAG: --v=N
+	SpecialInitAction   Special = "init-action"   // the runtime's own start and finish times of an init container
+	SpecialStartFailed  Special = "start-failed"  // the runtime manager's "<type> <container> start failed in pod <pod>: <Reason>: <message>": stage by Reason
+	SpecialSandboxCRI   Special = "sandbox-cri"   // a sandbox failure that names the pod only in the sandbox's name k8s_<name>_<ns>_<uid>_<attempt> (the CRI client's, CRI-O's)
+	SpecialSandboxCRIO  Special = "sandbox-crio"  // CRI-O's own RunPodSandbox lines, the pod as <ns>/<name>/POD (sandbox.go)
+	SpecialKill         Special = "kill"          // a kill line: the pod's termination only after a pod-level signal (termination.go)
+	SpecialProbe        Special = "probe"         // a failed probe, kept on its container (probes.go)
+	SpecialEviction     Special = "eviction"      // the eviction manager (eviction.go)
+	SpecialAdmission    Special = "admission"     // an admit result: reason and message (admission.go)
+	SpecialImagePull    Special = "image-pull"    // a pull failure naming only the image: held until a line names its container (images.go)
+	SpecialVolumeMount  Special = "volume-mount"  // the volume manager's detailed message: the pod as pod "name" (UID: "uid") in its text (volumes.go)
+	SpecialConfigPod    Special = "config-pod"    // a static pod as the file or http config source makes it, before the sync loop's ADD (syncloop.go)
+	SpecialResize       Special = "resize"        // the in-place resize check of a running container (containers.go)
+	SpecialNodeTaint    Special = "node-taint"    // kube-controller-manager's NotReady taint of a node: a finding on that node when the log has its kubelet (nodes.go)
+	SpecialPodName      Special = "pod-name"      // a line that may name its pod by its name alone: podName (and podNamespace), or pod= a bare name (podmanager.go)
+	SpecialDevicePlugin Special = "device-plugin" // a device plugin's health: a node finding (devicemanager.go)
+	SpecialSidecar      Special = "sidecar"       // a restartable init container's line (containers.go)
+	SpecialShutdown     Special = "shutdown"      // graceful node shutdown (nodeshutdown.go)
+	SpecialImageGC      Special = "image-gc"      // an image garbage collection failure: a node finding (images.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -204,12 +204,13 @@ var Reference = Pipeline{
 		{Stage: StAdmitted, Effect: Fail, Event: "PodOSSelectorNodeLabelDoesNotMatch", V: 3, Versions: "1.23+"},
 		{Stage: StAdmitted, Effect: Fail, Event: "Evicted", EventMsg: "The node had condition", V: 3, Versions: "all"}, // the eviction manager's admit handler
 		// The resource managers' admit handlers (cm/topologymanager, cpumanager,
-		// memorymanager, devicemanager, dra: cm.go, devicemanager.go, dra.go):
+		// memorymanager, devicemanager: the topology manager asks the others
+		// for NUMA hints, and each allocates; devicemanager.go):
 		// the hints and allocations they log for a pod being admitted are
 		// evidence of its admission; their errors fail it (the refusal itself
 		// is "Pod admission denied" with the handler's reason: TopologyAffinityError,
 		// SMTAlignmentError, UnexpectedAdmissionError "Allocate failed due to …").
-		{Stage: StAdmitted, Effect: Observe, Msg: "Topology Admit Handler", V: 0, Versions: "1.21–1.30 (topology_manager.go Admit)", Keys: "podUID, podNamespace, podName", Special: SpecialResourceManager},
+		{Stage: StAdmitted, Effect: Observe, Msg: "Topology Admit Handler", V: 0, Versions: "1.21–1.30 (topology_manager.go Admit)", Keys: "podUID, podNamespace, podName", Special: SpecialPodName},
 		{Stage: StAdmitted, Effect: Observe, Msg: "Topology manager admission check", V: 4, Versions: "1.33+", Keys: "pod"},
 		{Stage: StAdmitted, Effect: Observe, Msg: "Best TopologyHint", V: 0, Versions: "1.21+ (scope_container.go, scope_pod.go)", Keys: "bestHint, pod[, containerName]"},
 		{Stage: StAdmitted, Effect: Observe, Msg: "Topology Affinity", V: 0, Versions: "1.21+ (scope_*.go; cpumanager policy_static.go)", Keys: "bestHint|affinity, pod, containerName"},
@@ -295,8 +296,8 @@ var Reference = Pipeline{
 		// with no sandbox; SyncTerminatingPod unprepares them once its
 		// containers stopped (kubelet.go), a failure its sync error.
 		{Stage: StSandbox, Effect: Fail, Msg: "Failed to prepare dynamic resources", V: 0, Versions: "1.28+ (kuberuntime_manager.go SyncPod)", Keys: "err (prepare dynamic resources: …, NodePrepareResources failed …), pod"},
-		{Stage: StSandbox, Effect: Fail, Event: "FailedPrepareDynamicResources", V: 3, Versions: "1.26+", Keys: "Failed to prepare dynamic resources: <err>"},
-		{Stage: StSandbox, Effect: Observe, Msg: "Processing resource", V: 3, Versions: "1.26+ (cm/dra manager.go; pod a name alone before 1.31)", Keys: "pod, podClaim"},
+		{Stage: StSandbox, Effect: Fail, Event: "FailedPrepareDynamicResources", V: 3, Versions: "1.28+", Keys: "Failed to prepare dynamic resources: <err>"},
+		{Stage: StSandbox, Effect: Observe, Msg: "Processing resource", V: 3, Versions: "1.26+ (cm/dra manager.go; pod a name alone before 1.31)", Keys: "pod, podClaim (claim before 1.27)", Special: SpecialPodName},
 		{Stage: StSandbox, Effect: Observe, Msg: "No need to prepare resources, no claim generated", V: 5, Versions: "1.31+", Keys: "pod, podClaim"},
 		{Stage: StSandbox, Effect: Observe, Msg: "Resources already prepared", V: 5, Versions: "1.31+", Keys: "pod, podClaim, claim"},
 		{Stage: StStopped, Effect: Fail, ErrHas: "NodeUnprepareResources", V: 0, Versions: "1.26+ (cm/dra manager.go)", Special: SpecialSyncError},
@@ -393,13 +394,13 @@ var Reference = Pipeline{
 		{Stage: StRunning, Effect: Observe, Msg: "Successfully retried resize after timeout", V: 0, Versions: "1.34+", Keys: "pod"},
 		{Stage: StRunning, Effect: Observe, Msg: "Failed to handle pod resources resize", V: 0, Versions: "1.34+", Keys: "err, pod"},
 		{Stage: StRunning, Effect: Observe, Msg: "Allocated pod resize is not currently feasible", V: 0, Versions: "1.34+ (kuberuntime_manager.go)", Keys: "err, pod"},
-		{Stage: StRunning, Effect: Observe, Msg: "Resize cannot be accommodated", V: 3, Versions: "1.27–1.33 (kubelet.go; pod a name alone before 1.32)", Keys: "pod, reason, message"},
-		{Stage: StRunning, Effect: Observe, Msg: "Resize is not feasible as request exceeds allocatable node resources", V: 3, Versions: "1.27–1.31 (kubelet.go; pod a name alone)", Keys: "pod"},
-		{Stage: StRunning, Effect: Observe, Event: "ResizeStarted", V: 3, Versions: "1.34+"},
-		{Stage: StRunning, Effect: Observe, Event: "ResizeDeferred", V: 3, Versions: "1.34+"},
-		{Stage: StRunning, Effect: Observe, Event: "ResizeInfeasible", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Msg: "Resize cannot be accommodated", V: 3, Versions: "1.27–1.33 (kubelet.go; pod a name alone before 1.32)", Keys: "pod, reason, message", Special: SpecialPodName},
+		{Stage: StRunning, Effect: Observe, Msg: "Resize is not feasible as request exceeds allocatable node resources", V: 3, Versions: "1.27–1.31 (kubelet.go; pod a name alone)", Keys: "pod", Special: SpecialPodName},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeStarted", V: 3, Versions: "1.35+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeDeferred", V: 3, Versions: "1.32, 1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeInfeasible", V: 3, Versions: "1.32, 1.34+"},
 		{Stage: StRunning, Effect: Observe, Event: "ResizeCompleted", V: 3, Versions: "1.34+"},
-		{Stage: StRunning, Effect: Observe, Event: "ResizeError", V: 3, Versions: "1.34+"},
+		{Stage: StRunning, Effect: Observe, Event: "ResizeError", V: 3, Versions: "1.35+"},
 
 		// Status.
 		{Stage: StReady, Effect: Observe, Msg: "Patch status for pod", V: 3, Versions: "1.21+", Keys: "pod, podUID, patch", Special: SpecialStatusPatch},

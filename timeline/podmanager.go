@@ -369,3 +369,32 @@ func cutField(rec *parser.Record, key string) bool {
 	}
 	return len(raw) > 0 && raw[0] == '"' && (len(raw) == 1 || raw[len(raw)-1] != '"')
 }
+
+// podNameLine reads a line that may name its pod by its name alone
+// (SpecialPodName): the topology manager's "Topology Admit Handler"
+// (podNamespace, podName, podUID: topology_manager.go 1.21–1.30), the DRA
+// manager's "Processing resource" before 1.31 and the resize lines before
+// 1.32 (pod=pod.Name, kubelet.go). A name with its namespace finds or
+// starts its pod; a name alone, the one live pod of that name (flowByName).
+func (b *Builder) podNameLine(n *nodeState, rec *parser.Record, mk *Marker) {
+	f := b.flowFor(n, rec, true)
+	if f == nil {
+		name, ns := rec.Str("podName"), rec.Str("podNamespace")
+		if name == "" {
+			if v, ok := rec.Field("pod"); ok && (v.Kind == parser.KindString || v.Kind == parser.KindBare) && !strings.ContainsAny(v.Str, "/ ") {
+				name = v.Str
+			}
+		}
+		switch {
+		case name != "" && ns != "":
+			f = b.resolve(n, PodRef{Namespace: ns, Name: name}, true, recordUID(rec), true)
+		case name != "":
+			f = b.flowByName(n, name)
+		}
+	}
+	if f == nil {
+		b.unattributedLine(rec)
+		return
+	}
+	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}

@@ -45,8 +45,11 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	if p.phase != "" {
 		b.setText(&f.phase, p.phase)
 	}
-	if p.reason == "Evicted" {
+	switch {
+	case p.reason == "Evicted":
 		b.evictedStatus(f, rec, p.message) // eviction.go
+	case p.reason == "Terminated" && p.message == shutdownMessage:
+		b.shutdownStatus(f, rec) // nodeshutdown.go
 	}
 	described := rec.Format == parser.FormatDescribe
 	for i := range p.init {

@@ -288,6 +288,12 @@ func TestPodResourceSubsystems(t *testing.T) {
 		if after.Verdict != before.Verdict || after.Reason != before.Reason || after.Verdict != VerdictRunning {
 			t.Errorf("after an infeasible resize %s %q, before %s %q: want Running as before", after.Verdict, after.Reason, before.Verdict, before.Reason)
 		}
+		// 1.29–1.31 name the pod alone (kubelet.go canResizePod: pod=podCopy.Name):
+		// the line is the pod's, and no second pod (template).
+		legacy := buildLines(t, append(running, `I1122 07:25:00.000000    2100 kubelet.go:2806] "Resize cannot be accommodated" pod="infer-0" reason="Infeasible" message="Node didn't have enough capacity: cpu, requested: 16000, capacity: 8000"`)...)
+		if len(legacy.Items) != 1 || legacy.Unattributed != nil {
+			t.Errorf("a resize line naming the pod alone: %d pods, unattributed %+v; want the one pod", len(legacy.Items), legacy.Unattributed)
+		}
 		only := onlyFlow(t, buildLines(t, `I1122 07:25:00.000000    2100 allocation_manager.go:259] "Pod resize is deferred; will reevaluate later" pod="default/infer-0"`), "infer-0")
 		if only.Pod.Namespace != "default" {
 			t.Errorf("a pod named only by a resize line: %+v", only.Pod)
@@ -316,6 +322,20 @@ func TestNodeShutdownAndImageGC(t *testing.T) {
 		}
 		if s, _ := stageIn(f.Stages, StStopped); s.Status != StatusDone {
 			t.Errorf("stopped %s, want done (the manager finished killing it)", s.Status)
+		}
+	})
+	t.Run("the status the shutdown manager gives a pod it killed (template, status_manager.go's patch)", func(t *testing.T) {
+		fl := buildLines(t,
+			`I1122 08:00:00.000000    2100 kubelet.go:2709] "SyncLoop ADD" source="api" pods=["default/web-0"]`,
+			`I1122 08:00:01.000000    2100 event.go:389] "Event occurred" object="default/web-0" fieldPath="spec.containers{web}" kind="Pod" apiVersion="v1" type="Normal" reason="Started" message="Container started"`,
+			`I1122 08:00:02.000000    2100 kubelet.go:2737] "SyncLoop (PLEG): event for pod" pod="default/web-0" event={"ID":"6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d","Type":"ContainerStarted","Data":"5f7b9d1f3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e3b5d7f9a1c3e5a7b9d1f3a5c7e"}`,
+			`I1122 08:10:03.000000    2100 status_manager.go:1184] "Patch status for pod" pod="default/web-0" podUID="6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d" patch="{\"metadata\":{\"uid\":\"6a7b8c9d-0e1f-4a2b-8c3d-4e5f6a7b8c9d\"},\"status\":{\"message\":\"Pod was terminated in response to imminent node shutdown.\",\"phase\":\"Failed\",\"reason\":\"Terminated\"}}"`)
+		f := onlyFlow(t, fl, "web-0")
+		if f.Verdict != VerdictFailed || f.Reason != shutdownReason {
+			t.Errorf("%s %q, want Failed with %q", f.Verdict, f.Reason, shutdownReason)
+		}
+		if kinds := findingKinds(fl); !slices.Contains(kinds, findingShutdown) {
+			t.Errorf("findings %v, want %s", kinds, findingShutdown)
 		}
 	})
 	t.Run("a shutdown called off is no finding (template)", func(t *testing.T) {

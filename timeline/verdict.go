@@ -188,7 +188,6 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		}
 	}
 	b.evictionVerdict(f, fl, logEnd) // an evicted pod is Failed, whatever its termination (eviction.go)
-	shutdownVerdict(f, fl)           // a pod the node's shutdown killed says so (nodeshutdown.go)
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
 		switch b.texts[f.phase] {
 		case "Succeeded":
@@ -197,6 +196,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Verdict = VerdictFailed
 		}
 	}
+	shutdownVerdict(f, fl) // a pod the node's shutdown killed says so (nodeshutdown.go)
 	// Stalled, or Incomplete (its errors stopped), at a container's start
 	// that, if it only backed off, ran.
 	stalledStart := fl.Verdict == VerdictStalled && (fl.StalledAt == StRunning || fl.StalledAt == StContainers && fl.ContainerStage == CStStarted) ||
