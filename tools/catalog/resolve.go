@@ -56,10 +56,14 @@ func resolveVersions(path string, srcs []source) error {
 	}
 	lines := strings.Split(string(data), "\n")
 	last := map[string]source{} // component → its last kubernetes line
+	bumped := map[string]int{}  // component version → its kubernetes line's new patch
 	for _, s := range srcs {
 		maj, min, p, ok := parseSemver(s.modVersion)
 		if !ok {
 			return fmt.Errorf("%s:%d: %s is not vX.Y.Z", path, s.line, s.modVersion)
+		}
+		if stagingModule(s.module) {
+			continue // follows its kubernetes line, below
 		}
 		np, ok := newest(s.module, maj, min, p)
 		if !ok {
@@ -68,9 +72,25 @@ func resolveVersions(path string, srcs []source) error {
 		if np != p {
 			fmt.Fprintf(os.Stderr, "%s %s: %s@%s → v%d.%d.%d\n", s.component, s.version, s.module, s.modVersion, maj, min, np)
 			lines[s.line-1] = strings.Replace(lines[s.line-1], "@"+s.modVersion, fmt.Sprintf("@v%d.%d.%d", maj, min, np), 1)
+			if s.module == "k8s.io/kubernetes" {
+				bumped[s.component+" "+s.version] = np
+			}
 		}
-		if s.module == "k8s.io/kubernetes" {
+		if s.module == "k8s.io/kubernetes" && s.component != "kubelet-legacy" {
 			last[s.component] = s
+		}
+	}
+	// A staging module (k8s.io/cri-client, client-go…) is released with
+	// its kubernetes patch as v0.MINOR.PATCH: it follows the bump when
+	// that version is served, else keeps its own.
+	for _, s := range srcs {
+		np, ok := bumped[s.component+" "+s.version]
+		if !ok || !stagingModule(s.module) {
+			continue
+		}
+		_, min, _, _ := parseSemver(s.modVersion)
+		if v := fmt.Sprintf("v0.%d.%d", min, np); served(s.module, v) {
+			lines[s.line-1] = strings.Replace(lines[s.line-1], "@"+s.modVersion, "@"+v, 1)
 		}
 	}
 	for comp, s := range last {
@@ -83,13 +103,29 @@ func resolveVersions(path string, srcs []source) error {
 			l := fmt.Sprintf("%s 1.%d %s@v1.%d.%d %s", comp, m, s.module, m, p, strings.Join(s.dirs, " "))
 			fmt.Fprintln(os.Stderr, "new:", l)
 			lines = append(lines[:len(lines)-1], l, lines[len(lines)-1])
-			if comp == "kubelet" {
-				cc := fmt.Sprintf("kubelet 1.%d k8s.io/cri-client@v0.%d.%d pkg", m, m, p)
-				if served("k8s.io/cri-client", fmt.Sprintf("v0.%d.%d", m, p)) {
-					lines = append(lines[:len(lines)-1], cc, lines[len(lines)-1])
+			// the staging modules the last version reads, at this release
+			for _, st := range srcs {
+				if st.component != comp || st.version != s.version || !stagingModule(st.module) {
+					continue
+				}
+				if v := fmt.Sprintf("v0.%d.%d", m, p); served(st.module, v) {
+					l := fmt.Sprintf("%s 1.%d %s@%s %s", comp, m, st.module, v, strings.Join(st.dirs, " "))
+					lines = append(lines[:len(lines)-1], l, lines[len(lines)-1])
+				} else {
+					fmt.Fprintf(os.Stderr, "%s 1.%d: %s@%s is not served: add its line by hand\n", comp, m, st.module, v)
 				}
 			}
 		}
 	}
 	return os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o644)
+}
+
+// stagingModule says a module is one of k8s.io/kubernetes's staging
+// modules, tagged v0.MINOR.PATCH with each kubernetes release.
+func stagingModule(mod string) bool {
+	switch mod {
+	case "k8s.io/cri-client", "k8s.io/component-base", "k8s.io/apimachinery", "k8s.io/client-go":
+		return true
+	}
+	return false
 }
