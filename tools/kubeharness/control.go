@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -45,12 +44,13 @@ func ensureEtcd() (string, error) {
 	return exec.LookPath("etcd")
 }
 
-func startControlPlane(ctx context.Context, work, apiserverBin string) (*controlPlane, error) {
+func startControlPlane(ctx context.Context, work, apiserverBin string, apiPort, etcdPort int) (*controlPlane, error) {
 	etcd, err := ensureEtcd()
 	if err != nil {
 		return nil, err
 	}
-	cp := &controlPlane{dir: work, server: "https://127.0.0.1:6443"}
+	cp := &controlPlane{dir: work, server: fmt.Sprintf("https://127.0.0.1:%d", apiPort)}
+	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", etcdPort)
 	if cp.pki, err = newPKI(filepath.Join(work, "pki")); err != nil {
 		return nil, err
 	}
@@ -67,15 +67,15 @@ func startControlPlane(ctx context.Context, work, apiserverBin string) (*control
 		return nil, fmt.Errorf("logs dir: %w", err)
 	}
 	e := exec.CommandContext(ctx, etcd, "--data-dir", etcdDir,
-		"--listen-client-urls", "http://127.0.0.1:2379", "--advertise-client-urls", "http://127.0.0.1:2379",
-		"--listen-peer-urls", "http://127.0.0.1:2380", "--unsafe-no-fsync")
+		"--listen-client-urls", etcdURL, "--advertise-client-urls", etcdURL,
+		"--listen-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", etcdPort+1), "--unsafe-no-fsync")
 	if err := startLogged(e, filepath.Join(logs, "etcd.log")); err != nil {
 		return nil, err
 	}
 	cp.procs = append(cp.procs, e)
 	a := exec.CommandContext(ctx, apiserverBin,
-		"--etcd-servers=http://127.0.0.1:2379",
-		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", "--secure-port=6443",
+		"--etcd-servers="+etcdURL,
+		"--bind-address=127.0.0.1", "--advertise-address=127.0.0.1", fmt.Sprintf("--secure-port=%d", apiPort),
 		"--tls-cert-file="+cp.pki.serverCert, "--tls-private-key-file="+cp.pki.serverKey,
 		"--client-ca-file="+cp.pki.caCert,
 		"--service-account-issuer=https://kubernetes.default.svc",
@@ -228,5 +228,3 @@ func (cp *controlPlane) ensureNamespace(ctx context.Context, ns string) error {
 	return create("/api/v1/namespaces/"+ns+"/configmaps", map[string]any{"apiVersion": "v1", "kind": "ConfigMap",
 		"metadata": map[string]any{"name": "kube-root-ca.crt"}, "data": map[string]string{"ca.crt": string(ca)}})
 }
-
-var _ = base64.StdEncoding

@@ -90,6 +90,8 @@ func cmdRun(args []string) error {
 	out := fs.String("out", "testdata/corpus", "corpus directory")
 	scen := fs.String("scenarios", filepath.Join("tools", "kubeharness", "scenarios"), "scenario directory")
 	work := fs.String("work", hostRoot, "work directory (kubelet root dirs; reads /var/lib/kbl in the logs)")
+	apiPort := fs.Int("api-port", 6443, "kube-apiserver port on 127.0.0.1")
+	etcdPort := fs.Int("etcd-port", 2379, "etcd client port on 127.0.0.1 (the peer port is the next one)")
 	_ = fs.Parse(args)
 	vs, err := versions([]string{*kube})
 	if err != nil {
@@ -128,7 +130,7 @@ func cmdRun(args []string) error {
 	if err != nil {
 		return fmt.Errorf("work dir: %w", err)
 	}
-	cp, err := startControlPlane(ctx, absWork, binPath(api, "kube-apiserver"))
+	cp, err := startControlPlane(ctx, absWork, binPath(api, "kube-apiserver"), *apiPort, *etcdPort)
 	if err != nil {
 		return err
 	}
