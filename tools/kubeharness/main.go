@@ -64,13 +64,14 @@ func versions(list []string) ([]string, error) {
 func cmdBuild(args []string) error {
 	fs := flag.NewFlagSet("build", flag.ExitOnError)
 	api := fs.Bool("apiserver", false, "also build kube-apiserver")
+	only := fs.String("components", "kubelet", "components to build (comma separated: kubelet,kube-apiserver)")
 	_ = fs.Parse(args)
 	vs, err := versions(fs.Args())
 	if err != nil {
 		return err
 	}
 	for _, v := range vs {
-		comps := []string{"kubelet"}
+		comps := strings.Split(*only, ",")
 		if *api {
 			comps = append(comps, "kube-apiserver")
 		}
