@@ -68,7 +68,7 @@ func startControlPlane(ctx context.Context, work, apiserverBin string, apiPort, 
 	}
 	e := exec.CommandContext(ctx, etcd, "--data-dir", etcdDir,
 		"--listen-client-urls", etcdURL, "--advertise-client-urls", etcdURL,
-		"--listen-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", etcdPort+1), "--unsafe-no-fsync")
+		"--listen-peer-urls", fmt.Sprintf("http://127.0.0.1:%d", etcdPort+1))
 	if err := startLogged(e, filepath.Join(logs, "etcd.log")); err != nil {
 		return nil, err
 	}
