@@ -9,7 +9,7 @@ FUZZTIME ?= 60s
 FUZZFLAGS ?= -fuzzminimizetime=1s
 DEMO_LOGS = testdata/corpus/v1.36.3
 
-.PHONY: all build test demo bench bench-data fuzz lint install golden clean catalog
+.PHONY: all build test demo bench bench-data fuzz lint install golden clean catalog corpus
 
 all: build
 
@@ -59,6 +59,20 @@ fuzz:
 	    $(GO) test -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME) $(FUZZFLAGS) $$pkg || exit 1; \
 	  done; \
 	done
+
+# corpus builds unmodified kubelets of the KUBE versions (and a kube-apiserver
+# of the newest) from the k8s.io/kubernetes module source into
+# $${PODFLOW_KUBE_CACHE:-$$HOME/.cache/podflow-kube}, runs every scenario of
+# tools/kubeharness/scenarios that the version supports against etcd, the API
+# server and our fake CRI, and writes testdata/corpus/vX.Y.Z/*.log and their
+# MANIFEST rows. Needs root (the kubelet) and minutes per version; not part of
+# `make test`. e.g. make corpus KUBE="1.35 1.37.2" ONLY='^(01|14)-'
+KUBE ?= 1.37.2
+CORPUS_PARALLEL ?= 3
+ONLY ?=
+corpus:
+	cd tools/kubeharness && $(GO) build -o ../../$(BIN)/kubeharness .
+	$(BIN)/kubeharness run -kube "$(KUBE)" -parallel $(CORPUS_PARALLEL) -only '$(ONLY)'
 
 clean:
 	rm -rf $(BIN)

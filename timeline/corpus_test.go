@@ -214,7 +214,7 @@ var scenarios = []scenario{
 
 func TestCorpusScenarios(t *testing.T) {
 	covered := map[string]bool{}
-	for _, sc := range scenarios {
+	for _, sc := range append(scenarios, harnessScenarioRows(t)...) {
 		covered[sc.file] = true
 		t.Run(sc.file, func(t *testing.T) {
 			fl := buildFile(t, filepath.Join(corpus, sc.file))
@@ -246,11 +246,12 @@ func TestCorpusScenarios(t *testing.T) {
 			}
 		})
 	}
-	// Every real log in testdata has its scenario (twenty-pods has its own test).
+	// Every real log in testdata has its scenario (twenty-pods and
+	// many-pods have their own tests).
 	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
 	for _, f := range files {
 		rel, _ := filepath.Rel(corpus, f)
-		if !covered[rel] && !strings.Contains(rel, "07-twenty-pods") {
+		if !covered[rel] && !strings.Contains(rel, "07-twenty-pods") && !strings.Contains(rel, "07-many-pods") {
 			t.Errorf("%s has no scenario in this table", rel)
 		}
 	}
