@@ -34,6 +34,8 @@ type Options struct {
 	// message alone (answers are remembered) and be safe for concurrent
 	// use (large inputs are parsed on several goroutines).
 	Want func(msg []byte) bool
+	// Rescue, when set, decodes some records Want declines (rescue.go).
+	Rescue *Rescue
 	// Match, when set, is asked with the text of each record Want keeps
 	// (its lines joined, prefixes stripped, as far as MaxLineBytes keeps
 	// it) before it is decoded; records it declines are counted in
@@ -342,6 +344,8 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
+	rescued  strTable    // the identities Rescue met (rescue.go)
+	rkeys    []rescueKey // Rescue's keys as words (rescue.go)
 	// sites, pidWord and pidOK are what bare remembers of the lines
 	// before: the messages of call sites, and the last PID field found
 	// valid (as read at b[22:30]).
@@ -765,6 +769,9 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		out = r.flush()
 	}
 	want, memo := r.want(format, msg)
+	if !want && r.opts.Rescue != nil {
+		want = r.rescueBegin(format, content, msg, memo)
+	}
 	var known knownText
 	if memo != nil && format == FormatKlog {
 		known.msg, known.plain = memo.s, memo.plain
@@ -889,6 +896,9 @@ type strSlot struct {
 	used  bool
 	want  bool // Want's answer for s
 	plain bool // s needs no unquoting (plainLen)
+	// rescue is what Options.Rescue learnt of the message's fields
+	// (rescue.go), 0 until it looked.
+	rescue uint8
 }
 
 // find returns the entry for b, or nil.
