@@ -511,17 +511,32 @@ func (b *Builder) looseFailure(rec *parser.Record) {
 // settleLoose adds to unattr the loose failures no judged flow's reason
 // explains, and returns how many there were.
 func settleLoose(loose []Evidence, items []Flow, unattr *[]Evidence) int {
+	if len(loose) == 0 {
+		return 0
+	}
+	// The same failure repeats (a manager's every sync): each error is
+	// looked for once, in the reasons there are.
+	var reasons []string
+	for i := range items {
+		if items[i].Reason != "" {
+			reasons = append(reasons, items[i].Reason)
+		}
+	}
+	explained := map[string]bool{}
 	n := 0
 	for _, ev := range loose {
 		tail := errorTail(ev.Text)
-		explained := false
-		for i := range items {
-			if tail != "" && strings.Contains(items[i].Reason, tail) {
-				explained = true
-				break
+		ok, seen := explained[tail]
+		if !seen {
+			for _, r := range reasons {
+				if tail != "" && strings.Contains(r, tail) {
+					ok = true
+					break
+				}
 			}
+			explained[tail] = ok
 		}
-		if explained {
+		if ok {
 			continue
 		}
 		n++
