@@ -144,6 +144,10 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 			created = true
 			if ref.Namespace == "" {
 				f = b.resolvePartial(n, partialRef{PodRef: PodRef{Name: ref.Name}}, true)
+				if f != nil && uid != "" && f.ref.UID == "" && n.byUID[uid] == nil {
+					f.ref.UID = strings.Clone(uid)
+					b.indexUID(n, f.ref.UID, f)
+				}
 			} else {
 				f = b.resolve(n, ref, true, uid, true)
 			}
@@ -477,8 +481,14 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 	if fs != nil && fl.Reason == "" && fs.reason != 0 && !settled(fl.Verdict) {
 		fl.Reason = b.texts[fs.reason]
 	}
-	if f.ref.Name == "" && fl.Reason == "" {
-		fl.Reason = "known by its UID alone: the log never names this pod"
+	if f.ref.Name == "" {
+		// (A flow the fallback made from a sighting; one a printf line's
+		// UID made is named by its reason too.)
+		if fl.Reason == "" {
+			fl.Reason = "known by its UID alone: the log never names this pod"
+		} else if fs != nil && fl.Reason == b.texts[fs.reason] {
+			fl.Reason = "never named, UID only: " + fl.Reason
+		}
 	}
 	if full && fs != nil && len(fl.Evidence) == 0 {
 		fl.Evidence = append(b.publicEvidence(fs.evidence), fs.sighted...)
