@@ -118,10 +118,8 @@ func (r *Reader) rescueJSON(line []byte) bool {
 	if rs.Severity != SeverityUnknown && rs.Severity <= SeverityError && bytes.Contains(line, []byte(`"err":`)) && !bytes.Contains(line, []byte(`"v":`)) {
 		return true
 	}
-	for _, k := range rs.Keys {
-		if i := jsonKeyAt(line, k); i >= 0 {
-			return r.rescueID(valueAt(line[i:]))
-		}
+	if i := jsonKeysAt(line, rs.Keys); i >= 0 {
+		return r.rescueID(valueAt(line[i:]))
 	}
 	return rs.Text != nil && r.rescueID(rs.Text(line))
 }
@@ -162,19 +160,23 @@ func klogKeyAt(fields []byte, key string) int {
 	}
 }
 
-// jsonKeyAt returns where the value of "key": begins in line, -1 when
-// nowhere.
-func jsonKeyAt(line []byte, key string) int {
+// jsonKeysAt returns where the value of the first "key": of keys begins
+// in line, -1 when none is there: one pass over the line's keys.
+func jsonKeysAt(line []byte, keys []string) int {
 	for i := 0; ; {
-		j := bytes.Index(line[i:], []byte(`":`))
+		j := bytes.IndexByte(line[i:], ':')
 		if j < 0 {
 			return -1
 		}
 		i += j
-		if s := i - len(key) - 1; s >= 0 && line[s] == '"' && string(line[s+1:i]) == key {
-			return i + 2
+		if i > 0 && line[i-1] == '"' {
+			for _, key := range keys {
+				if s := i - len(key) - 2; s >= 0 && line[s] == '"' && string(line[s+1:i-1]) == key {
+					return i + 1
+				}
+			}
 		}
-		i += 2
+		i++
 	}
 }
 

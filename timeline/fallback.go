@@ -141,6 +141,13 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 	switch {
 	case hasRef:
 		if f = b.knownPod(n, ref, hasRef, uid); f == nil {
+			if ref.Namespace == "" && uid == "" && !failure {
+				// A name alone is the weakest identity (container_manager's
+				// podName= of a pod named better elsewhere): it starts a
+				// pod only when it reports a failure.
+				b.uncount(rec)
+				return
+			}
 			created = true
 			if ref.Namespace == "" {
 				f = b.resolvePartial(n, partialRef{PodRef: PodRef{Name: ref.Name}}, true)
@@ -478,8 +485,10 @@ func runtimeName(s string) (PodRef, bool) {
 // for a pod the log names by its UID alone, words saying so.
 func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 	fs := f.fallback
+	own := false // the fallback's lines are what proves the verdict
 	if fs != nil && fl.Reason == "" && fs.reason != 0 && !settled(fl.Verdict) {
 		fl.Reason = b.texts[fs.reason]
+		own = true
 	}
 	if f.ref.Name == "" {
 		// (A flow the fallback made from a sighting; one a printf line's
@@ -490,7 +499,17 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 			fl.Reason = "never named, UID only: " + fl.Reason
 		}
 	}
-	if full && fs != nil && len(fl.Evidence) == 0 {
+	if fs != nil && !own {
+		// Or the pod's only lines are the fallback's.
+		own = true
+		for i := range fl.Stages {
+			if fl.Stages[i].Start != nil {
+				own = false
+				break
+			}
+		}
+	}
+	if full && own && len(fl.Evidence) == 0 {
 		fl.Evidence = append(b.publicEvidence(fs.evidence), fs.sighted...)
 	}
 }
