@@ -329,7 +329,7 @@ type inputEnd struct {
 // files on all cores) and sends the final snapshot. It returns where each
 // input ended, and false when the loader was stopped.
 func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
-	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()})
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Borrow: true, Quoted: ld.b.QuotedFields()})
 	defer mr.Close()
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
