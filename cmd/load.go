@@ -135,7 +135,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		return nil, inputError(errors.Join(errs...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()})
 	defer mr.Close()
 	read := func() int64 { return mr.BytesRead() }
 	if o.progress != nil {

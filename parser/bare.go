@@ -52,6 +52,9 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 	)
 	if e := r.sites.find(line); e != nil {
 		sp, end, want = 30+e.src, 30+len(e.key), e.want
+		if !want && r.opts.Rescue != nil {
+			want = r.rescueKlog(line[0], nil, line[end:], &e.rescue)
+		}
 		known = knownText{msg: e.msg, plain: e.plain, source: e.key[:e.src-1]}
 	} else {
 		// file:line runs to the first space, after its ']' (klogSource).
@@ -73,9 +76,22 @@ func (r *Reader) bare(line []byte, phys int, start int64) (*Record, bool) {
 					r.sites.add(line, sp, end, m.s, want, m.plain)
 				}
 			}
+			if !want && r.opts.Rescue != nil {
+				switch {
+				case end > 0 && m != nil:
+					want = r.rescueKlog(line[0], nil, line[end:], &m.rescue)
+				case end > 0:
+					want = r.rescueKlog(line[0], nil, line[end:], nil)
+				default:
+					want = r.rescueKlog(line[0], payload, nil, nil)
+				}
+			}
 		} else {
 			format = FormatKlogLegacy
 			want, _ = r.want(format, payload)
+			if !want && r.opts.Rescue != nil {
+				want = r.rescueKlog(line[0], payload, nil, nil)
+			}
 		}
 	}
 	var out *Record
@@ -160,6 +176,9 @@ type siteSlot struct {
 	src   int    // the length of file:line and its ']'
 	want  bool
 	plain bool // msg needs no unquoting
+	// rescue is what Options.Rescue learnt of the site's fields
+	// (rescue.go), 0 until it looked.
+	rescue uint8
 }
 
 const (

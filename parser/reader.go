@@ -30,6 +30,8 @@ type Options struct {
 	// message alone (answers are remembered) and be safe for concurrent
 	// use (large inputs are parsed on several goroutines).
 	Want func(msg []byte) bool
+	// Rescue, when set, decodes some records Want declines (rescue.go).
+	Rescue *Rescue
 	// Match, when set, is asked with the text of each record Want keeps
 	// (its lines joined, prefixes stripped, as far as MaxLineBytes keeps
 	// it) before it is decoded; records it declines are counted in
@@ -136,6 +138,8 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
+	rescued  strTable    // the identities Rescue met (rescue.go)
+	rkeys    []rescueKey // Rescue's keys as words (rescue.go)
 	// sites, pidWord and pidOK are what bare remembers of the lines
 	// before: the messages of call sites, and the last PID field found
 	// valid (as read at b[22:30]).

@@ -221,6 +221,9 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		out = r.flush()
 	}
 	want, memo := r.want(format, msg)
+	if !want && r.opts.Rescue != nil {
+		want = r.rescueBegin(format, content, msg, memo)
+	}
 	var known knownText
 	if memo != nil && format == FormatKlog {
 		known.msg, known.plain = memo.s, memo.plain

@@ -51,6 +51,9 @@ type strSlot struct {
 	used  bool
 	want  bool // Want's answer for s
 	plain bool // s needs no unquoting (plainLen)
+	// rescue is what Options.Rescue learnt of the message's fields
+	// (rescue.go), 0 until it looked.
+	rescue uint8
 }
 
 // find returns the entry for b, or nil.

@@ -29,7 +29,7 @@ func distinctPods(n int) []byte {
 
 // feed reads data as the named log into b.
 func feed(b *Builder, name string, data []byte) {
-	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
+	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 	for {
 		rec, err := r.Next()
 		if err != nil {

@@ -34,7 +34,7 @@ func buildBroken(t *testing.T, paths ...string) brokenRun {
 		t.Fatalf("discover: %v", errs)
 	}
 	b := NewBuilder(Options{})
-	m := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want})
+	m := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 	defer m.Close()
 	for {
 		rec, err := m.Next()
@@ -280,7 +280,7 @@ func TestBrokenClockStep(t *testing.T) {
 	} {
 		data := brokenCorpus(t, tt.rel)
 		b := NewBuilder(Options{})
-		r := parser.NewReader(bytes.NewReader(data), parser.Options{Year: 2026, Want: b.Want})
+		r := parser.NewReader(bytes.NewReader(data), parser.Options{Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 		var wanted []int
 		for {
 			rec, err := r.Next()

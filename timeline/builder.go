@@ -117,6 +117,8 @@ type Builder struct {
 	idBuf         []byte                     // packID's
 	images        map[*nodeState]*nodeImages // pull failures naming only an image, and containers by image (images.go)
 	keyBuf        []byte                     // nameKey's
+	sightings     []*uidSighting             // pods known by a UID alone, in the order met (fallback.go)
+	loose         []Evidence                 // failure lines that name no pod, until the flows are judged (fallback.go)
 	// walked counts the nodes and flows the end of the build visits
 	// (Inputs, judgeAll) for each input and node: tests check that it
 	// grows with them, not with their product.
@@ -249,6 +251,7 @@ func (b *Builder) Add(rec *parser.Record) {
 	}
 	markers := b.m.lookup(msg)
 	if len(markers) == 0 {
+		b.fallback(n, rec) // a line no marker reads (fallback.go)
 		return
 	}
 	for _, mk := range markers {

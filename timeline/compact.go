@@ -241,6 +241,11 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 		for _, s := range f.stages {
 			stage(s)
 		}
+		if f.fallback != nil {
+			for i := range f.fallback.evidence {
+				visit(&f.fallback.evidence[i].at)
+			}
+		}
 		for i := range f.events {
 			visit(&f.events[i].at)
 			visit(&f.events[i].last)

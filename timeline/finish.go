@@ -114,6 +114,7 @@ func own[T any](b *Builder, s []T) []T {
 }
 
 func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
+	b.settleUIDs()
 	out := &FlowList{APIVersion: APIVersion, Kind: KindFlowList, Items: []Flow{}, Findings: []Finding{}, Nodes: []Node{}}
 	nodeNames := map[*nodeState]string{}
 	for _, name := range b.nodeOrder {
@@ -148,7 +149,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		if !b.snapshot {
 			// The end of the build: the indexes go, and each flow's state
 			// once judged, so the list and the builder do not peak together.
-			n.byUID, n.byName, n.byID, n.pulling, n.orphans = nil, nil, nil, nil, nil
+			n.byUID, n.byName, n.byID, n.pulling, n.orphans, n.byShort = nil, nil, nil, nil, nil, nil
 		}
 	}
 	if !b.snapshot {
@@ -249,6 +250,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		}
 	}
 	sum.Pods = len(out.Items)
+	unattrCount += settleLoose(b.loose, out.Items, &unattr)
 	sum.Unattributed = unattrCount
 	if b.capped {
 		sum.PodLimit, sum.Dropped = b.opts.MaxFlows, b.dropped

@@ -44,7 +44,7 @@ func buildEach(t *testing.T, name string, data []byte, trim func(*Flow)) *FlowLi
 
 // feedSpan is feed, with the input's span given as the commands give it.
 func feedSpan(b *Builder, name string, data []byte) {
-	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
+	r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 	for {
 		rec, err := r.Next()
 		if err != nil {

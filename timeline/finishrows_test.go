@@ -44,7 +44,7 @@ func readInputs(t *testing.T, paths []string, add func(*Builder, *parser.Record)
 		t.Fatalf("%v: no input found", paths)
 	}
 	b := NewBuilder(Options{})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 	defer mr.Close()
 	for {
 		rec, err := mr.Next()

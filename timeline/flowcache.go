@@ -233,6 +233,9 @@ func (b *Builder) indexUID(n *nodeState, uid string, f *flowState) {
 // indexName sets n.byName[key].
 func (b *Builder) indexName(n *nodeState, key string, f *flowState) {
 	n.byName[key] = f
+	if n.byShort != nil {
+		n.indexShort(key, f)
+	}
 	b.flowCache.forget(b.flowCache.depHash(depName, key))
 }
 

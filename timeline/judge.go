@@ -371,6 +371,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	}
 	troubleReason(&fl, fl.Trouble)
 	troubleContainer(&fl, fl.Trouble)
+	b.fallbackJudge(f, &fl, true)
 	fl.Diagnosis = diagnose(&fl)
 	return fl
 }
@@ -428,6 +429,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 		troubleReason(&fl, js.trouble)
 		troubleContainer(&fl, js.trouble)
 	}
+	b.fallbackJudge(f, &fl, false)
 	ctrs := make([]Container, len(cs))
 	for i, c := range cs {
 		ctrs[i] = Container{Name: fl.Containers[i].Name, Type: fl.Containers[i].Type, Restarts: c.restartCount}

@@ -24,7 +24,7 @@ const wild = "../testdata/wild"
 func buildLines(t *testing.T, lines ...string) *FlowList {
 	t.Helper()
 	b := NewBuilder(Options{})
-	r := parser.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), parser.Options{Name: "test.log", Year: 2025, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
+	r := parser.NewReader(strings.NewReader(strings.Join(lines, "\n")+"\n"), parser.Options{Name: "test.log", Year: 2025, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()})
 	for {
 		rec, err := r.Next()
 		if err != nil {

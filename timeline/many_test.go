@@ -59,7 +59,7 @@ func TestManyInputsLinear(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		b := NewBuilder(Options{})
-		mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
+		mr := parser.NewMultiReader(srcs, parser.Options{Year: 2026, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()})
 		for {
 			rec, err := mr.Next()
 			if err != nil {

@@ -35,6 +35,8 @@ type nodeState struct {
 	byUID        map[string]*flowState
 	byName       map[string]*flowState
 	byID         map[rid]*flowState
+	uidSeen      map[string]*uidSighting // pods the fallback met by UID alone (fallback.go)
+	byShort      map[string]*flowState   // byName's pods by their name alone; ambiguousName when several namespaces have it
 	findings     map[string]*Finding
 	// pulling lists, per image, the pods with a pull of it under way, so
 	// the runtime's PullImage lines (which name only the image) find them.

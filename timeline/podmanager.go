@@ -31,8 +31,9 @@ type flowState struct {
 	first, last   stamp
 	source, phase uint32 // indexes in b.texts
 	static        bool
-	addedBefore   bool   // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
-	run           uint16 // the kubelet's run (nodeState.starts) when the sync loop added it
+	addedBefore   bool           // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
+	run           uint16         // the kubelet's run (nodeState.starts) when the sync loop added it
+	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none
 }
 
 func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {

@@ -24,7 +24,7 @@ func buildWildAs(t *testing.T, path string, rows bool) *FlowList {
 		t.Fatalf("%s: %v", path, errs)
 	}
 	b := NewBuilder(Options{})
-	mr := parser.NewMultiReader(srcs, parser.Options{Want: b.Want, Borrow: true, Quoted: b.QuotedFields()})
+	mr := parser.NewMultiReader(srcs, parser.Options{Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()})
 	defer mr.Close()
 	for {
 		rec, err := mr.Next()
