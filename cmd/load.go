@@ -125,9 +125,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	var srcs []parser.Source
 	var errs []error
 	if len(paths) > 0 {
-		in := redactStdin(ioS, paths)
-		srcs, errs = parser.Discover(paths, in)
-		keyRedact(ioS, srcs, in)
+		srcs, errs = parser.Discover(paths, ioS.In)
 	}
 	errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
 	a := &Analysis{Sources: srcs, Warnings: errs, verbose: o.Verbose}

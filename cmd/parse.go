@@ -189,9 +189,7 @@ func grepWant(prefixes []string) func([]byte) bool {
 }
 
 func parseRun(opts *ParseOptions) error {
-	in := redactStdin(opts.IO, opts.Paths)
-	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, in)
-	keyRedact(opts.IO, srcs, in)
+	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, opts.IO.In)
 	learnHosts(opts.IO.Redact, srcs)
 	m := parser.NewMultiReader(srcs, parser.Options{
 		Year:     opts.Year,

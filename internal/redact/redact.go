@@ -1,16 +1,15 @@
 // Package redact masks what a kubelet log says about the infrastructure
 // behind it, so that podflow's output can be shared: IP addresses, tokens
 // and secrets, registry and URL credentials, environment values and host
-// names. The same value always gets the same mask (ip-3f2a09c1,
-// host-9b0e44d7, token-…, cred-…, value-…), so a reader can still follow a
-// node or an address through the output without learning it. A mask's
-// number is a keyed hash of the value (HMAC-SHA-256, its first 32 bits in
-// hex), not an order of arrival: every command given the same inputs and
-// the same key masks a value alike, whatever it met first. The key is set
-// once (SetKey) from what the reader of the output does not have: the
-// inputs' first bytes, or a key of the user's; without a key the hash
-// could be reversed by trying every address. Two values whose numbers
-// collide in one run are told apart by 64 bits for the later one.
+// names. The same value always gets the same mask (ip-3f2a09c17b44e210,
+// host-9b0e44d7c3a18f55, token-…, cred-…, value-…), so a reader can still
+// follow a node or an address through the output without learning it. A
+// mask's number is a keyed hash of the value (HMAC-SHA-256, its first 64
+// bits in hex: among a billion values, two sharing a mask is a chance in
+// some 30 million), not an order of arrival: every command given the same
+// key masks a value alike, whatever it met first. The key never depends
+// on the input (see key.go): without it, no guess of a value can be
+// checked against its mask.
 //
 // Text masks first and the caller cuts after. A text that arrives already
 // cut (the engine keeps 300 bytes of an error, ending in "…") has what a
@@ -28,9 +27,11 @@
 package redact
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
+	"encoding/hex"
+	"hash"
 	"net/netip"
 	"regexp"
 	"sort"
@@ -58,8 +59,10 @@ const (
 // Redactor assigns masks. It is safe for concurrent use.
 type Redactor struct {
 	mu     sync.Mutex
-	key    []byte            // the hash key; nil: none given (SetKey)
+	key    []byte            // the hash key: New's random one, or SetKey's
 	keyed  bool              // a mask was given: the key is fixed
+	mac    hash.Hash         // HMAC-SHA-256 under key, once keyed
+	sum    [sha256.Size]byte // mac's sum
 	masks  map[string]string // kind + "\x00" + value → mask
 	values map[string]string // mask → value (Reveal)
 	hosts  map[string]bool   // known host names
@@ -70,36 +73,25 @@ type Redactor struct {
 	memo   map[string]string // text → what Text gave, while no host is learnt
 }
 
-// New returns an empty Redactor.
+// New returns an empty Redactor with a key of its own, random: its masks
+// are its own alone until SetKey gives the user's key.
 func New() *Redactor {
-	return &Redactor{masks: map[string]string{}, values: map[string]string{}, memo: map[string]string{}, hosts: map[string]bool{}, keep: map[string]bool{}}
+	return &Redactor{key: RandomKey(), masks: map[string]string{}, values: map[string]string{}, memo: map[string]string{}, hosts: map[string]bool{}, keep: map[string]bool{}}
 }
 
-var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
+var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?$`)
 
-// SetKey sets the key of the masks' hash from parts (each input's first
-// bytes, say): the order of parts does not matter. It has effect only
+// SetKey sets the key of the masks' hash (LoadKey's). It has effect only
 // before the first mask is given, so that one run never gives one value
 // two masks.
-func (r *Redactor) SetKey(parts ...[]byte) {
-	if r == nil {
+func (r *Redactor) SetKey(key []byte) {
+	if r == nil || len(key) == 0 {
 		return
-	}
-	sums := make([]string, len(parts))
-	for i, p := range parts {
-		h := sha256.Sum256(p)
-		sums[i] = string(h[:])
-	}
-	sort.Strings(sums)
-	h := sha256.New()
-	h.Write([]byte("podflow-redact-v1"))
-	for _, s := range sums {
-		h.Write([]byte(s))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.keyed {
-		r.key = h.Sum(nil)
+		r.key = bytes.Clone(key)
 	}
 }
 
@@ -120,14 +112,14 @@ func (r *Redactor) Reveal(s string) string {
 	})
 }
 
-var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?\b`)
+var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?\b`)
 
 // IsMask reports whether s is a mask this package gives.
 func IsMask(s string) bool { return maskShape.MatchString(s) }
 
-// mask returns the mask of value in kind: the kind and the first 32 bits
-// of the value's keyed hash, in hex (64 bits when another value of this
-// run already has those 32). Callers hold r.mu.
+// mask returns the mask of value in kind: the kind and the first 64 bits
+// of the value's keyed hash, in hex (96 bits in the unlikely case that
+// another value of this run already has those 64). Callers hold r.mu.
 func (r *Redactor) mask(kind, value string) string {
 	if IsMask(value) {
 		return value
@@ -136,27 +128,20 @@ func (r *Redactor) mask(kind, value string) string {
 	if m, ok := r.masks[k]; ok {
 		return m
 	}
-	r.keyed = true
-	h := hmac.New(sha256.New, r.key)
-	h.Write([]byte(k))
-	sum := h.Sum(nil)
-	m := kind + "-" + hex32(binary.BigEndian.Uint32(sum))
+	if !r.keyed || r.mac == nil {
+		r.keyed = true
+		r.mac = hmac.New(sha256.New, r.key)
+	}
+	r.mac.Reset()
+	r.mac.Write([]byte(k))
+	sum := r.mac.Sum(r.sum[:0])
+	m := kind + "-" + hex.EncodeToString(sum[:8])
 	if _, taken := r.values[m]; taken {
-		m += hex32(binary.BigEndian.Uint32(sum[4:]))
+		m = kind + "-" + hex.EncodeToString(sum[:12])
 	}
 	r.masks[k] = m
 	r.values[m] = value
 	return m
-}
-
-func hex32(v uint32) string {
-	const digits = "0123456789abcdef"
-	var b [8]byte
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&0xf]
-		v >>= 4
-	}
-	return string(b[:])
 }
 
 // Host registers name as a host name (a node name, a --hostname-override,
@@ -863,7 +848,7 @@ var tailRules = []struct {
 	{regexp.MustCompile(`\b(ip-[0-9][0-9-]*)$`), KindHost},
 }
 
-var reMaskEnd = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
+var reMaskEnd = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?$`)
 
 var (
 	reTailToken = regexp.MustCompile(`([^\s"'\\=(\[,<>{}]*)$`)
