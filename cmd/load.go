@@ -278,6 +278,10 @@ func (s *IO) checkPaths(paths []string) (ok []string, bad []error) {
 			ok = append(ok, p)
 			continue
 		}
+		if err := parser.LinkError(p); err != nil {
+			bad = append(bad, err)
+			continue
+		}
 		f, err := open(p)
 		switch {
 		case err == nil:

@@ -37,8 +37,11 @@ func mdCell(s string) string {
 
 func WriteMarkdown(w io.Writer, res *Result) {
 	var b bytes.Buffer
-	icon := map[string]string{"pass": "✅ pass", "fail": "❌ fail", "nothing": "⚠️ nothing to judge"}
-	fmt.Fprintf(&b, "### podflow check: %s\n\n", icon[res.Result])
+	icon := map[string]string{"pass": "✅ pass", "fail": "❌ fail", "nothing": "⚠️ nothing to judge", "partial": "⚠️ partial input"}
+	fmt.Fprintf(&b, "### podflow check: %s (exit %d)\n\n", icon[res.Result], res.ExitCode)
+	if len(res.Incomplete) > 0 {
+		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", mdCell(res.incompleteText()))
+	}
 	failed := 0
 	for _, p := range res.Pods {
 		if !p.Passed {
