@@ -178,12 +178,92 @@ func (r *Redactor) Keep(values ...string) {
 	}
 }
 
-// Bytes is Text for a byte slice.
+// Bytes is Record for a byte slice: a record's raw lines as read back.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil {
 		return b
 	}
-	return []byte(r.Text(string(b)))
+	return []byte(r.Record(string(b)))
+}
+
+// maxJoin bounds the record Record joins: longer ones (up to 64 MiB) are
+// masked line by line.
+const maxJoin = 1 << 20
+
+// Record masks a record's raw lines (lines pod, the report's evidence,
+// the TUI's lines view). A record may be one line hard-wrapped at the
+// terminal's width, a secret cut in two by the wrap: each line masked on
+// its own would leave the second half, which no rule knows for a secret.
+// So the lines are joined (the wrap's line end separates nothing), the
+// join is masked, and each value masked there is put in place of its
+// value in the lines, the mask where the value began and the line ends
+// inside it kept after it, so that the record keeps its lines; then each
+// line is masked as Text masks it.
+func (r *Redactor) Record(s string) string {
+	if r == nil || !strings.Contains(s, "\n") || len(s) > maxJoin {
+		return r.Text(s)
+	}
+	var ends []int // the join's offsets where a line end was taken out
+	var jb strings.Builder
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			jb.WriteString(s[i:])
+			break
+		}
+		jb.WriteString(s[i : i+j])
+		ends = append(ends, jb.Len())
+		i += j + 1
+	}
+	joined := jb.String()
+	masked := r.Text(joined)
+	type span struct {
+		a, b int // in the join
+		mask string
+	}
+	var spans []span
+	r.mu.Lock()
+	for _, m := range reMaskIn.FindAllString(masked, -1) {
+		v := r.values[m]
+		if v == "" {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(joined[i:], v)
+			if k < 0 {
+				break
+			}
+			// Every value: one whole on a line may have had its key (a
+			// scheme, Bearer) on the line before.
+			a, b := i+k, i+k+len(v)
+			spans = append(spans, span{a, b, m})
+			i = b
+		}
+	}
+	r.mu.Unlock()
+	if len(spans) == 0 {
+		return r.Text(s)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].a < spans[j].a })
+	// before(j) is how many line ends were taken out before join offset j.
+	before := func(j int) int { return sort.SearchInts(ends, j+1) }
+	var out strings.Builder
+	last := 0 // in s
+	lastB := 0
+	for _, sp := range spans {
+		if sp.a < lastB {
+			continue // overlaps one put already
+		}
+		oa := sp.a + before(sp.a)
+		ob := sp.b - 1 + before(sp.b-1) + 1
+		inside := strings.Count(s[oa:ob], "\n")
+		out.WriteString(s[last:oa])
+		out.WriteString(sp.mask)
+		out.WriteString(strings.Repeat("\n", inside))
+		last, lastB = ob, sp.b
+	}
+	out.WriteString(s[last:])
+	return r.Text(out.String())
 }
 
 // Text masks every sensitive value in free text s. It is idempotent:
@@ -553,8 +633,8 @@ var (
 	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]…]+)`)
 	reFlag     = regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\…]+)`)
 	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}…]+)`)
-	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…]+)`)
-	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\]|\\[^"\\])+)\\*"`)
+	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…\n]+)`)
+	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\\n]|\\[^"\\])+)\\*"`)
 	reURLHost  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s@"'\\]*@)?([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)`)
 	reRegistry = regexp.MustCompile(`(?:^|[\s"'=(\[,@])((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?::[0-9]+)?/`)
 	reLookup   = regexp.MustCompile(`(?i)\blookup\s+\\?"?([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)`)
