@@ -139,11 +139,19 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if o.progress != nil {
 		o.progress(func() int64 { return 0 })
 	}
+	var nodes *nodeLearner
+	if ioS.Redact != nil {
+		// Names a record the engine passes over gives (on node "NAME")
+		// are learnt from the inputs' heads, as parse learns them.
+		learnHosts(ioS.Redact, srcs)
+		nodes = &nodeLearner{r: ioS.Redact, seen: map[string]bool{}}
+	}
 	for n := 1; ; n++ {
 		rec, err := mr.Next()
 		if err != nil {
 			break
 		}
+		nodes.learn(rec)
 		b.Add(rec)
 		if o.progress != nil && n&1023 == 0 {
 			o.progress(read)

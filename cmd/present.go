@@ -3,9 +3,12 @@ package cmd
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 
 	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -66,4 +69,65 @@ func newRedactor(ioS *IO, keyFile string) (*redact.Redactor, error) {
 			sanitize.OneLine(err.Error()), redactKeyFileEnv)
 	}
 	return r, nil
+}
+
+// reNodeIn finds a node's name in a record's text: the kubelet's `on node
+// "NAME"` (volumes), node="NAME" (not --register-node="true": a flag's
+// value is no name), `Node NAME status is now` (events) and
+// --hostname-override=NAME.
+var reNodeIn = regexp.MustCompile(`(?:\bon node \\?"|(?:^|[^-\w])node=\\?"?|--hostname-override[= ]\\?"?|\bNode )([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)(\\?"? status is now)?`)
+
+// nodeLearner learns, for --redact, the node names a record gives (its
+// journald host, its node fields, its text), so that an excerpt without
+// the kubelet's start-up lines has its node masked wherever it appears
+// (a static pod's name ends in it).
+type nodeLearner struct {
+	r    *redact.Redactor
+	seen map[string]bool
+}
+
+func (l *nodeLearner) learn(rec *parser.Record) {
+	if l == nil || l.r == nil {
+		return
+	}
+	l.host(rec.Host)
+	for i := range rec.Fields {
+		switch f := &rec.Fields[i]; strings.ToLower(f.Key) {
+		case "node", "nodename", "hostname":
+			if f.Value.Kind != parser.KindObject {
+				l.host(f.Value.Str)
+			}
+		}
+	}
+	for _, t := range []string{rec.Msg, rec.Err} {
+		if !strings.Contains(t, "ode") && !strings.Contains(t, "hostname-override") {
+			continue
+		}
+		for _, m := range reNodeIn.FindAllStringSubmatch(t, -1) {
+			if strings.HasPrefix(m[0], "Node ") && m[2] == "" {
+				continue // "Node became not ready": only "Node NAME status is now" names one
+			}
+			l.host(m[1])
+		}
+	}
+}
+
+// host registers name once (the record's memory is the reader's: it is
+// copied).
+func (l *nodeLearner) host(name string) {
+	if name == "" || l.seen[name] || !plausibleHost(name) {
+		return
+	}
+	name = strings.Clone(name)
+	l.seen[name] = true
+	l.r.Host(name)
+}
+
+// plausibleHost rejects what a node= key holds that names no node.
+func plausibleHost(name string) bool {
+	switch strings.ToLower(name) {
+	case "true", "false", "none", "null", "nil", "<nil>", "unknown", "-":
+		return false
+	}
+	return len(name) <= 253 && strings.IndexFunc(name, func(c rune) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }) >= 0
 }

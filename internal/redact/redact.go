@@ -112,6 +112,9 @@ func (r *Redactor) Reveal(s string) string {
 	})
 }
 
+// reMaskAny finds masks glued to what stands before them (\u0022token-…).
+var reMaskAny = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?`)
+
 var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?\b`)
 
 // IsMask reports whether s is a mask this package gives.
@@ -223,7 +226,7 @@ func (r *Redactor) Record(s string) string {
 	}
 	var spans []span
 	r.mu.Lock()
-	for _, m := range reMaskIn.FindAllString(masked, -1) {
+	for _, m := range reMaskAny.FindAllString(masked, -1) {
 		v := r.values[m]
 		if v == "" {
 			continue
@@ -363,8 +366,8 @@ func (r *Redactor) knownHosts(s string) string {
 		if start > 0 && (isWordByte(s[start-1]) || s[start-1] == '.') {
 			return "", false
 		}
-		if end < len(s) && (isWordByte(s[end]) || s[end] == '-') {
-			return "", false
+		if end < len(s) && (isWordByte(s[end]) && s[end] != '_' || s[end] == '-') {
+			return "", false // (NAME_NAMESPACE, the kubelet's podName, ends the name)
 		}
 		return r.mask(KindHost, m), true
 	})
@@ -439,7 +442,7 @@ var rules = []func(r *Redactor, s string) string{
 	when(hasFold("auth", "token", "key", "cookie"), authHeaders), when(hasFold("bearer", "basic"), bearer),
 	when(has("eyJ"), jwt), when(hasTokenPrefix, providerTokens),
 	when(keyedPre, keyedSecrets), when(has("--"), flagSecrets),
-	when(has("="), envValues), when(has("Value:"), structEnv), when(hasFold(`"value`), jsonEnv),
+	when(has("="), envValues), when(has("Value:"), structEnv), when(hasFold(`"value`), jsonEnv), when(has("@", "."), emails),
 	when(has("://"), urlHosts), when(has(".", "/"), registryHosts),
 	when(hasFold("lookup", "resolv", "dial ", "connect", "host", "not known", "name resolution"), errorHosts),
 	when(hasFold(".internal", ".local", ".lan", ".corp", ".home", ".intra", ".private", ".svc"), internalHosts),
@@ -448,7 +451,7 @@ var rules = []func(r *Redactor, s string) string{
 	ipv6, when(has("."), ipv4), longRuns,
 }
 
-var keyedNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "sig"}
+var keyedNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "sig", "accountname", "account_name", "account-name"}
 
 var keyedSuffixes = []string{"word", "wd", "phrase", "s", "_id", "-id", "id", "_data", "-data", "data"}
 
@@ -468,10 +471,17 @@ func keyedPre(s string) bool {
 					break
 				}
 			}
-			for k < len(s) && k-(i+j) < 40 && strings.IndexByte("\\\"' ", s[k]) >= 0 {
+			for k < len(s) && k-(i+j) < 40 {
+				if k > 0 && s[k-1] == '\\' && (strings.HasPrefix(s[k:], "u0022") || strings.HasPrefix(s[k:], "u0027")) {
+					k += 5
+					continue
+				}
+				if strings.IndexByte("\\\"' ", s[k]) < 0 {
+					break
+				}
 				k++
 			}
-			if k < len(s) && (s[k] == '=' || s[k] == ':') {
+			if k < len(s) && (s[k] == '=' || s[k] == ':' || s[k] == '%' && k+2 < len(s) && s[k+1] == '3' && strings.IndexByte("DdAa", s[k+2]) >= 0) {
 				return true
 			}
 			i += j + 1
@@ -587,8 +597,18 @@ func longRuns(r *Redactor, s string) string {
 	return s
 }
 
+// keyQuote is a quote around a key or its value: ", ', backslashed, or
+// \u0022 (JSON escaped again). keySep is = or :, or URL-encoded (%3D,
+// %3A). notAmp is a %XX in a value that is not an encoded & (which ends
+// a query's value).
+const (
+	keyQuote = `(?:\\*["']|\\+u0022|\\+u0027)?`
+	keySep   = `(?:[=:]|%3[DdAa])`
+	notAmp   = `%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Fa-f])`
+)
+
 // keyWords name a secret's key: key=VALUE, "key": "VALUE", key: VALUE.
-const keyWords = `(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|key[_-]?id|` +
+const keyWords = `(?:password|passwd|passphrase|pass|pwd|account[_-]?name|secret|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|key[_-]?id|` +
 	`private[_-]?key|client[_-]?secret|credentials?|auth|identitytoken|registrytoken|account[_-]?key|sharedaccesskey|sig|key[_-]?data)`
 
 // tokenRE are the provider tokens whose shape alone says what they are,
@@ -630,9 +650,13 @@ var (
 	reBearer   = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{6,}=*)`)
 	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,4}`)
 	reToken    = regexp.MustCompile(tokenRE)
-	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]…]+)`)
+	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + keyQuote + `\s*` + keySep + `\s*` + keyQuote + `((?:[^\s"'\\,;&(){}\[\]…%]|` + notAmp + `)+)`)
 	reFlag     = regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\…]+)`)
 	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}…]+)`)
+	reStructTo = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^}…\n]*?),ValueFrom:`)
+	reJSONRev  = regexp.MustCompile(`(?i)\\*"value\\*":\s*\\*"((?:[^"\\\n]|\\[^"\\])+)\\*"`) // its name after it, or cut off
+	reEmail    = regexp.MustCompile(`(?:^|[\s"'<(\[,;:=])([A-Za-z0-9][A-Za-z0-9._%+-]*)@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b`)
+	reDialOne  = regexp.MustCompile(`(?i)\bdial (?:tcp|udp)[46]?:?\s+\\?"?([A-Za-z_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?):[0-9]+`)
 	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…\n]+)`)
 	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\\n]|\\[^"\\])+)\\*"`)
 	reURLHost  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s@"'\\]*@)?([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)`)
@@ -699,6 +723,9 @@ func errorHosts(r *Redactor, s string) string {
 	if hasFold("resolv", "dial ", "connect", "host ")(s) {
 		s = replaceGroup(s, reDial, 1, hostGroup(r))
 	}
+	if containsFold(s, "dial ") {
+		s = replaceGroup(s, reDialOne, 1, hostGroup(r)) // a single-label name: dial tcp db:5432
+	}
 	if hasFold("no such host", "server misbehaving", "not known", "name resolution")(s) {
 		s = replaceGroup(s, reNoHost, 1, hostGroup(r))
 	}
@@ -731,8 +758,8 @@ func refCreds(r *Redactor, s string) string {
 
 func tokenGroup(r *Redactor) func(v string, _ []int) (string, bool) {
 	return func(v string, _ []int) (string, bool) {
-		if IsMask(v) || strings.HasPrefix(v, "&") {
-			return "", false
+		if IsMask(v) || strings.HasPrefix(v, "&") || strings.EqualFold(v, "true") || strings.EqualFold(v, "false") {
+			return "", false // (a flag's boolean: --anonymous-auth="true" names no secret)
 		}
 		return r.mask(KindToken, v), true
 	}
@@ -761,8 +788,30 @@ func valueGroup(r *Redactor) func(v string, _ []int) (string, bool) {
 }
 
 func envValues(r *Redactor, s string) string { return replaceGroup(s, reEnv, 1, valueGroup(r)) }
-func structEnv(r *Redactor, s string) string { return replaceGroup(s, reStruct, 1, valueGroup(r)) }
-func jsonEnv(r *Redactor, s string) string   { return replaceGroup(s, reJSONEnv, 1, valueGroup(r)) }
+
+// structEnv masks a Go struct's env value: up to ",ValueFrom:" when it
+// follows (a value may hold commas), else up to the next comma.
+func structEnv(r *Redactor, s string) string {
+	s = replaceGroup(s, reStructTo, 1, valueGroup(r))
+	return replaceGroup(s, reStruct, 1, valueGroup(r))
+}
+
+// jsonEnv masks an env value in JSON, its name before or after it (or
+// cut off: any "value" string).
+func jsonEnv(r *Redactor, s string) string {
+	s = replaceGroup(s, reJSONEnv, 1, valueGroup(r))
+	return replaceGroup(s, reJSONRev, 1, valueGroup(r))
+}
+
+// emails masks an email address's local part (its domain is a host's).
+func emails(r *Redactor, s string) string {
+	return replaceGroup(s, reEmail, 1, func(v string, _ []int) (string, bool) {
+		if IsMask(v) || strings.HasPrefix(v, KindCred+"-") {
+			return "", false
+		}
+		return r.mask(KindCred, v), true
+	})
+}
 
 // publicHosts are registry and project domains that name no one's
 // infrastructure; they and their subdomains stay.
@@ -919,12 +968,13 @@ var tailRules = []struct {
 	{regexp.MustCompile(`(-----BEGIN[A-Z0-9 _-]*PRIVATE KEY[^"]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)\b(?:bearer|basic|digest|token)\s+([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)\b(?:authorization|cookie|x-api-key|x-auth-token|x-registry-auth|private-token)\\*["']?\s*[:=]\s*\\*["']?([^\s"'\\]*)$`), KindToken},
-	{regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)` + keyWords + keyQuote + `\s*` + keySep + `\s*` + keyQuote + `((?:[^\s"'\\,;&(){}\[\]%]|` + notAmp + `|%[0-9A-Fa-f]?)*)$`), KindToken},
+	{regexp.MustCompile(`(?i)\bdial (?:tcp|udp)[46]?:?\s+\\?"?([A-Za-z_][A-Za-z0-9_-]*)(?::[0-9]*)?$`), KindHost},
 	{regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s"'\\]*)$`), KindCred},
 	{regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=\\?"?([^\s"\\]*)$`), KindValue},
 	{regexp.MustCompile(`(?i)\\*"value\\*":\s*\\*"([^"\\]*)$`), KindValue},
-	{regexp.MustCompile(`\bValue:([^,}]*)$`), KindValue},
+	{regexp.MustCompile(`\bValue:([^}]*)$`), KindValue},
 	{regexp.MustCompile(`\b(ip-[0-9][0-9-]*)$`), KindHost},
 }
 
@@ -1006,7 +1056,7 @@ func maskTail(r *Redactor, p string) string {
 			}
 			return p[:m[2]] + r.mask(KindCred, v[:at]) + "@" + host
 		}
-		return p[:m[2]] + r.mask(t.kind, v)
+		return p[:m[2]] + r.mask(t.kind, v) + p[m[3]:]
 	}
 	m := reTailToken.FindStringIndex(p)
 	if m == nil {
