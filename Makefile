@@ -9,7 +9,7 @@ FUZZTIME ?= 60s
 FUZZFLAGS ?= -fuzzminimizetime=1s
 DEMO_LOGS = testdata/corpus/v1.36.3
 
-.PHONY: all build test demo bench bench-data fuzz lint install golden clean catalog corpus
+.PHONY: all build test test-race demo bench bench-data fuzz lint install golden clean catalog corpus
 
 all: build
 
@@ -19,8 +19,16 @@ VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 build:
 	$(GO) build -ldflags "-X github.com/podflow/podflow/cmd.Version=$(VERSION)" -o $(BIN)/podflow ./cmd/podflow
 
+# test runs every test, then every test again under the race detector
+# (test-race): what CI runs (.ci/run). The race run is slower by some
+# ten times, hence its timeout (go test's default is 10 minutes a package).
 test: lint
 	$(GO) test -count=1 ./...
+	$(MAKE) test-race
+
+RACETIMEOUT ?= 60m
+test-race:
+	$(GO) test -race -count=1 -timeout $(RACETIMEOUT) ./...
 
 demo: build
 	$(BIN)/podflow get pods $(DEMO_LOGS)

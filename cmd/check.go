@@ -355,6 +355,11 @@ func checkRun(opts *CheckOptions) error {
 		}
 	}
 	res := check.Judge(a.Flows, opts.rules, base)
+	var incomplete []string
+	for _, w := range a.Warnings {
+		incomplete = append(incomplete, sanitize.OneLine(opts.IO.Redact.Text(w.Error())))
+	}
+	res.Partial(incomplete)
 	elapsed := opts.IO.Now().Sub(start) // the analysis: JUnit's suite time
 	for _, o := range opts.outs {
 		if err := writeCheckOutput(opts.IO, o, res, elapsed); err != nil {
@@ -362,8 +367,8 @@ func checkRun(opts *CheckOptions) error {
 		}
 	}
 	switch res.ExitCode {
-	case check.ExitPass:
-		return nil
+	case check.ExitPass, check.ExitPartial:
+		return nil // (a.warn marked the run partial: exit 5)
 	case check.ExitNothing:
 		return &ExitError{Code: ExitNothing, Err: fmt.Errorf("nothing to judge: %s", strings.Join(res.Nothing, "; "))}
 	}

@@ -128,6 +128,9 @@ on stderr) and the table shows the others.`,
 			if _, err := parseVerdicts(opts.Verdicts); err != nil {
 				return err
 			}
+			if err := opts.contradictions(); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -183,6 +186,51 @@ func parseVerdicts(vs []string) (map[timeline.Verdict]bool, error) {
 	return out, nil
 }
 
+// contradictions refuses filters that no pod can pass, before any log is
+// read, where the flags alone say so: "No pods found" and exit 0 would
+// pass for an answer. A window whose ends need the log's end (one a
+// duration, the other a time) is checked by selectFlows.
+func (o *GetPodsOptions) contradictions() error {
+	if o.Since != "" && o.Until != "" {
+		ds, errS := time.ParseDuration(o.Since)
+		du, errU := time.ParseDuration(o.Until)
+		ts, errTS := time.Parse(time.RFC3339Nano, o.Since)
+		tu, errTU := time.Parse(time.RFC3339Nano, o.Until)
+		switch {
+		case errS == nil && errU == nil && ds >= 0 && du >= 0 && ds <= du:
+			// Durations count back from the log's end: since 1h is later than until 2h.
+			var end time.Time
+			return emptyWindow(o.Since, o.Until, end.Add(-ds), end.Add(-du))
+		case errTS == nil && errTU == nil && !ts.Before(tu):
+			return emptyWindow(o.Since, o.Until, ts, tu)
+		}
+	}
+	if o.Namespace != "" {
+		for _, n := range o.Names {
+			n = strings.TrimPrefix(strings.TrimPrefix(n, "pods/"), "pod/")
+			ns, _, ok := strings.Cut(n, "/")
+			if ok && regexp.QuoteMeta(ns) == ns && ns != o.Namespace {
+				return usageErrorf("-n %s and pod %q: that pod is in namespace %s, so no pod can match both; drop one of them", o.Namespace, n, ns)
+			}
+		}
+	}
+	return nil
+}
+
+// emptyWindow is the error for --since at or after --until.
+func emptyWindow(sinceArg, untilArg string, since, until time.Time) error {
+	return usageErrorf("--since %s --until %s: an empty window (--since is %s, at or after --until; a duration counts back from the end of the log, so --since 1h --until 2h is empty): give --since the earlier time or the longer duration",
+		sinceArg, untilArg, describeGap(since, until))
+}
+
+// describeGap says how far since is after until.
+func describeGap(since, until time.Time) string {
+	if d := since.Sub(until); d > 0 {
+		return d.String() + " later"
+	}
+	return "the same time"
+}
+
 // selectFlows applies the get-pods filters to a FlowList in place of a
 // copy: the returned list shares flows but has only the selected items,
 // and nodes and findings narrowed to --node.
@@ -202,6 +250,9 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 	until, err := timeArg("until", o.Until, fl.Summary.End)
 	if err != nil {
 		return nil, err
+	}
+	if !since.IsZero() && !until.IsZero() && !since.Before(until) {
+		return nil, emptyWindow(o.Since, o.Until, since, until)
 	}
 	ns, node := o.IO.Redact.Text(o.Namespace), o.IO.Redact.Text(o.Node)
 	// The selected flows are sorted by pointer and copied into place once:

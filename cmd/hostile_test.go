@@ -243,7 +243,7 @@ func TestHostile(t *testing.T) {
 func hostileOutputs(t *testing.T, h hostileLogs) {
 	in := h.paths
 	summary := filepath.Join(t.TempDir(), "summary.md")
-	env := map[string]string{"GITHUB_STEP_SUMMARY": summary}
+	env := map[string]string{"GITHUB_STEP_SUMMARY": summary, "PODFLOW_REDACT_KEY": testRedactKey}
 	type run struct {
 		name    string
 		args    []string

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -26,6 +27,10 @@ type IO struct {
 
 	Getenv func(string) string
 	Now    func() time.Time
+
+	// ConfigDir is where podflow keeps what it keeps for the user (the
+	// --redact key); nil means os.UserConfigDir.
+	ConfigDir func() (string, error)
 
 	// Open opens a named input to check it can be read before the parser
 	// reads it; nil means os.Open. Tests inject failures (permission
@@ -135,28 +140,35 @@ func SystemIO() *IO {
 	}
 	return &IO{
 		In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr,
-		InTTY:  term.IsTerminal(int(os.Stdin.Fd())),
-		OutTTY: outTTY,
-		ErrTTY: term.IsTerminal(int(os.Stderr.Fd())),
-		Width:  w,
-		Getenv: os.Getenv,
-		Now:    time.Now,
+		InTTY:     term.IsTerminal(int(os.Stdin.Fd())),
+		OutTTY:    outTTY,
+		ErrTTY:    term.IsTerminal(int(os.Stderr.Fd())),
+		Width:     w,
+		Getenv:    os.Getenv,
+		Now:       time.Now,
+		ConfigDir: os.UserConfigDir,
 	}
 }
 
 // NewTestIO returns an IO over buffers; tty says whether Out and ErrOut
-// pretend to be terminals. The clock is fixed.
+// pretend to be terminals. The clock is fixed. The environment holds a
+// --redact key (testRedactKey) so that commands mask alike, as a team
+// sharing one would; no configuration directory is touched.
 func NewTestIO(tty bool) (ioS *IO, in *bytes.Buffer, out *bytes.Buffer, errOut *bytes.Buffer) {
 	in, out, errOut = &bytes.Buffer{}, &bytes.Buffer{}, &bytes.Buffer{}
-	env := map[string]string{}
+	env := map[string]string{"PODFLOW_REDACT_KEY": testRedactKey}
 	return &IO{
-		In: in, Out: out, ErrOut: errOut,
+		ConfigDir: func() (string, error) { return "", errors.New("tests keep no configuration") },
+		In:        in, Out: out, ErrOut: errOut,
 		OutTTY: tty, ErrTTY: tty,
 		Width:  120,
 		Getenv: func(k string) string { return env[k] },
 		Now:    func() time.Time { return time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC) },
 	}, in, out, errOut
 }
+
+// testRedactKey is the tests' --redact key (NewTestIO).
+const testRedactKey = "podflow-tests-shared-key"
 
 // ColorEnabled decides colour from --color (auto|always|never), NO_COLOR and
 // whether Out is a terminal.

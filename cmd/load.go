@@ -125,9 +125,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	var srcs []parser.Source
 	var errs []error
 	if len(paths) > 0 {
-		in := redactStdin(ioS, paths)
-		srcs, errs = parser.Discover(paths, in)
-		keyRedact(ioS, srcs, in)
+		srcs, errs = parser.Discover(paths, ioS.In)
 	}
 	errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
 	a := &Analysis{Sources: srcs, Warnings: errs, verbose: o.Verbose}
@@ -141,11 +139,19 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if o.progress != nil {
 		o.progress(func() int64 { return 0 })
 	}
+	var nodes *nodeLearner
+	if ioS.Redact != nil {
+		// Names a record the engine passes over gives (on node "NAME")
+		// are learnt from the inputs' heads, as parse learns them.
+		learnHosts(ioS.Redact, srcs)
+		nodes = &nodeLearner{r: ioS.Redact, seen: map[string]bool{}}
+	}
 	for n := 1; ; n++ {
 		rec, err := mr.Next()
 		if err != nil {
 			break
 		}
+		nodes.learn(rec)
 		b.Add(rec)
 		if o.progress != nil && n&1023 == 0 {
 			o.progress(read)
@@ -278,6 +284,10 @@ func (s *IO) checkPaths(paths []string) (ok []string, bad []error) {
 	for _, p := range paths {
 		if p == "-" {
 			ok = append(ok, p)
+			continue
+		}
+		if err := parser.LinkError(p); err != nil {
+			bad = append(bad, err)
 			continue
 		}
 		f, err := open(p)

@@ -189,9 +189,7 @@ func grepWant(prefixes []string) func([]byte) bool {
 }
 
 func parseRun(opts *ParseOptions) error {
-	in := redactStdin(opts.IO, opts.Paths)
-	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, in)
-	keyRedact(opts.IO, srcs, in)
+	srcs, skipped, errs := parser.DiscoverReport(opts.Paths, opts.IO.In)
 	learnHosts(opts.IO.Redact, srcs)
 	m := parser.NewMultiReader(srcs, parser.Options{
 		Year:     opts.Year,
@@ -202,6 +200,10 @@ func parseRun(opts *ParseOptions) error {
 	w := bufio.NewWriterSize(opts.IO.Out, 64<<10)
 	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetEscapeHTML(false)
+	var nodes *nodeLearner
+	if opts.IO.Redact != nil {
+		nodes = &nodeLearner{r: opts.IO.Redact, seen: map[string]bool{}}
+	}
 	for {
 		rec, err := m.Next()
 		if errors.Is(err, io.EOF) {
@@ -213,6 +215,7 @@ func parseRun(opts *ParseOptions) error {
 		if opts.Stats {
 			continue
 		}
+		nodes.learn(rec)
 		rec = redactRecord(opts.IO.Redact, rec)
 		if opts.Output == "json" {
 			if err := enc.Encode(recordJSON(rec)); err != nil {
@@ -270,12 +273,21 @@ func learnHosts(r *redact.Redactor, srcs []parser.Source) {
 		n, _ := io.ReadFull(rc, head)
 		rc.Close()
 		for _, m := range headHost.FindAllSubmatch(head[:n], -1) {
-			r.Host(string(m[1]))
+			if plausibleHost(string(m[1])) {
+				r.Host(string(m[1]))
+			}
+		}
+		for _, m := range reNodeIn.FindAllSubmatch(head[:n], -1) {
+			if !bytes.HasPrefix(m[0], []byte("Node ")) || len(m[2]) > 0 {
+				if plausibleHost(string(m[1])) {
+					r.Host(string(m[1]))
+				}
+			}
 		}
 	}
 }
 
-var headHost = regexp.MustCompile(`(?:--hostname-override=\\?"?|\bnode=\\?")([A-Za-z0-9][A-Za-z0-9.-]*)`)
+var headHost = regexp.MustCompile(`(?:--hostname-override=\\?"?|(?:^|[^-\w])node=\\?")([A-Za-z0-9][A-Za-z0-9.-]*)`)
 
 // redactRecord returns rec with its text masked (--redact), as a copy:
 // the reader may reuse rec's memory. Host names are learnt first, from the

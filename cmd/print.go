@@ -401,7 +401,9 @@ func splitInputsAndNames(args []string) (inputs, names []string) {
 			inputs = append(inputs, a)
 			continue
 		}
-		if _, err := os.Stat(a); err == nil {
+		if _, err := os.Lstat(a); err == nil {
+			// (Lstat: a link that leads nowhere or in a loop is an input
+			// to report, not a pod name.)
 			inputs = append(inputs, a)
 			continue
 		}

@@ -20,12 +20,12 @@ import (
 func TestLinesPodRedactsOneFlow(t *testing.T) {
 	secret, _ := secretLog(t)
 	in := filepath.Join("..", "testdata", "corpus", "v1.36.3", "07-twenty-pods.log")
-	full := &IO{Out: io.Discard, ErrOut: io.Discard, Redact: redact.New(), Getenv: func(string) string { return "" }}
+	full := &IO{Out: io.Discard, ErrOut: io.Discard, Redact: testRedactor(t), Getenv: func(string) string { return "" }}
 	all, err := analyze(full, []string{secret, in}, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	one := &IO{Out: io.Discard, ErrOut: io.Discard, Redact: redact.New(), Getenv: func(string) string { return "" }}
+	one := &IO{Out: io.Discard, ErrOut: io.Discard, Redact: testRedactor(t), Getenv: func(string) string { return "" }}
 	part, err := analyze(one, []string{secret, in}, LoadOptions{oneFlow: true})
 	if err != nil {
 		t.Fatal(err)

@@ -11,9 +11,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/redact/redacttest"
-	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/tui"
 )
 
@@ -128,9 +126,7 @@ func TestRedactPlantedEverywhere(t *testing.T) {
 	}
 
 	t.Run("tui", func(t *testing.T) {
-		r := redact.New()
-		srcs, _ := parser.Discover([]string{inputs["klog"]}, nil)
-		keyRedact(&IO{Redact: r, Getenv: func(string) string { return "" }}, srcs, nil)
+		r := testRedactor(t)
 		m := tui.New(tui.Options{Load: tui.LoadOptions{Paths: []string{inputs["klog"]}, Location: time.UTC}, Redact: r})
 		tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(200, 50))
 		var seen strings.Builder

@@ -9,8 +9,6 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/podflow/podflow/internal/redact"
-	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/tui"
 )
 
@@ -112,9 +110,7 @@ func TestRedact(t *testing.T) {
 	}
 
 	t.Run("tui", func(t *testing.T) {
-		r := redact.New()
-		srcs, _ := parser.Discover([]string{in}, nil)
-		keyRedact(&IO{Redact: r, Getenv: func(string) string { return "" }}, srcs, nil) // as tuiRun keys it
+		r := testRedactor(t)
 		m := tui.New(tui.Options{Load: tui.LoadOptions{Paths: []string{in}, Location: time.UTC}, Redact: r})
 		var tm tea.Model = m
 		tm, _ = tm.Update(tea.WindowSizeMsg{Width: 220, Height: 60})

@@ -9,7 +9,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/spf13/cobra"
 )
@@ -58,12 +57,21 @@ Exit status:
 	root.SetOut(ioS.Out)
 	root.SetErr(ioS.ErrOut)
 	var redactOn bool
+	var redactKeyFile string
 	root.PersistentFlags().BoolVar(&redactOn, "redact", false, redactHelp)
+	root.PersistentFlags().StringVar(&redactKeyFile, "redact-key-file", "", "--redact's key: a file holding a secret of 16 bytes or more, shared by a team so that their masks agree (default: $"+redactKeyFileEnv+", else a key podflow creates for you in your configuration directory)")
 	var prof profileFlags
 	addProfileFlags(root, &prof)
 	root.PersistentPreRunE = func(*cobra.Command, []string) error {
+		if redactKeyFile != "" && !redactOn {
+			return usageErrorf("--redact-key-file without --redact: add --redact")
+		}
 		if redactOn && ioS.Redact == nil {
-			ioS.Redact = redact.New()
+			r, err := newRedactor(ioS, redactKeyFile)
+			if err != nil {
+				return err
+			}
+			ioS.Redact = r
 		}
 		return prof.start()
 	}

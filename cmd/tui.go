@@ -120,13 +120,6 @@ func tuiRun(opts *TUIOptions) error {
 		color = false
 	}
 	stdin := ioS.In
-	if ioS.Redact != nil {
-		// The masks are keyed as the other commands key them: by the
-		// inputs' heads.
-		stdin = redactStdin(ioS, opts.Paths)
-		srcs, _ := parser.Discover(opts.Paths, stdin)
-		keyRedact(ioS, srcs, stdin)
-	}
 	m := tui.New(tuiOptions(opts, stdin, loc, budgets, color))
 	popts := []tea.ProgramOption{tea.WithOutput(ioS.RawOut())}
 	// When standard input carries the logs, bubbletea reads keys from the

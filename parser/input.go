@@ -135,7 +135,20 @@ func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
 			}
 			return nil
 		}
-		if strings.HasPrefix(base, ".") || !d.Type().IsRegular() {
+		if strings.HasPrefix(base, ".") {
+			return nil
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			// Links are not followed (a pod log's link would be read as
+			// a node's), but one that leads nowhere is said.
+			if err := LinkError(path); err != nil {
+				errs = append(errs, err)
+			} else {
+				skipped = append(skipped, Skipped{path, "a symbolic link; not followed (name its target to read it)"})
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
 			return nil
 		}
 		comp, rot, stem := logName(base)
@@ -150,7 +163,12 @@ func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
 		}
 		src := Source{Name: path, Path: path, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Node: nodeOf(root, path)}
 		if comp == "" {
-			if why := sniff(src); why != "" {
+			why, err := sniff(src)
+			if err != nil {
+				errs = append(errs, unreadable(path, err))
+				return nil
+			}
+			if why != "" {
 				skipped = append(skipped, Skipped{path, why})
 				return nil
 			}
@@ -272,15 +290,20 @@ func logName(base string) (component string, rotation int, stem string) {
 // sniff says why a file is not taken, or "" when the first 16 KiB of it
 // hold klog, klog JSON or logrus records, bare or behind journald, paste or
 // grep prefixes.
-func sniff(src Source) string {
+// A file that cannot be opened is an error, not a file passed over.
+func sniff(src Source) (string, error) {
 	const none = "no kubelet or container runtime lines"
 	rc, err := src.Open()
 	if err != nil {
 		var nt *NotTextError
 		if errors.As(err, &nt) {
-			return nt.What + ", not a text log"
+			return nt.What + ", not a text log", nil
 		}
-		return none
+		var pe *fs.PathError
+		if errors.As(err, &pe) || errors.Is(err, fs.ErrPermission) {
+			return "", err
+		}
+		return none, nil
 	}
 	defer rc.Close()
 	// From the end of a copytruncate hole, if the file starts with one.
@@ -299,10 +322,10 @@ func sniff(src Source) string {
 	for {
 		rec, err := rd.Next()
 		if err != nil {
-			return none
+			return none, nil
 		}
 		if rec.Format != FormatJSON || !rec.Time.IsZero() {
-			return ""
+			return "", nil
 		}
 	}
 }

@@ -427,8 +427,15 @@ func TestWantAllocs(t *testing.T) {
 			}
 			a1, a2 := count(small), count(big)
 			t.Logf("allocs: %v for 1000 lines, %v for 11000", a1, a2)
-			// A stray runtime allocation or two is noise; one per line would be 10 000.
-			if perLine := (a2 - a1) / 10000; a2-a1 > 2 {
+			// A stray runtime allocation or two is noise; one per line would be
+			// 10 000. Under the race detector sync.Pool drops what it holds at
+			// random, and each buffer it dropped is made again: some tens,
+			// still far from one a line.
+			noise := 2.0
+			if raceEnabled {
+				noise = 100
+			}
+			if perLine := (a2 - a1) / 10000; a2-a1 > noise {
 				t.Errorf("%.4f allocs per unwanted line (%v for 1000 lines, %v for 11000)", perLine, a1, a2)
 			}
 		})

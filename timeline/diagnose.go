@@ -200,6 +200,11 @@ func slowThing(fl *Flow, slow *Stage) string {
 // maxDiagText is the bytes of a reason a diagnosis quotes.
 const maxDiagText = 300
 
+// DiagnosisText is how a diagnosis quotes a reason or an error (oneLine):
+// --redact masks the whole text and quotes it again, since a secret whose
+// key falls in the middle oneLine drops would keep its value in the tail.
+func DiagnosisText(s string) string { return oneLine(s) }
+
 // oneLine is text for a diagnosis: on one line, without the "in pod
 // name_ns(uid)" the diagnosis needs not repeat, and when long, its
 // beginning (what failed) and its end (the root cause) with the middle

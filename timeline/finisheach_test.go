@@ -164,7 +164,14 @@ func TestFinishEachBoundsMemory(t *testing.T) {
 	// trimList/2). Freed as judged, it stays well under: the bound is
 	// half-way between, so that the trimmed flows' own size (which grows
 	// as a flow says more: probes, trouble) does not decide the test.
-	if midway > builder+trimList/4 {
+	// Under the race detector the heap holds more of what was freed by the
+	// time it is measured (some 1 MiB here): the bound moves towards, and
+	// stays under, what a builder that kept its flows would hold.
+	slack := trimList / 4
+	if raceEnabled {
+		slack = trimList * 3 / 8
+	}
+	if midway > builder+slack {
 		t.Errorf("heap half-way through FinishEach %d KiB, builder before it %d KiB, trimmed list %d KiB: the builder's flows are not freed as they are judged", midway>>10, builder>>10, trimList>>10)
 	}
 }

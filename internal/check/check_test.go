@@ -74,6 +74,29 @@ func TestMarkdownEscapes(t *testing.T) {
 	}
 }
 
+// TestMarkdownPingsNobody: a pod's log text that names @someone, an
+// @org/team or #123 (or owner/repo#123) pings no one and links nothing
+// in a step summary or a PR comment (issue #28 point 13): GitHub's
+// mentions and references need the name or number right after the sign.
+func TestMarkdownPingsNobody(t *testing.T) {
+	res := hostileResult()
+	text := "pull denied, ask @octocat or @podflow/maintainers, see #123 and podflow/podflow#45 (mail ops@example.com)"
+	res.Pods[0].Flow.Diagnosis = text
+	res.Pods[0].Violations[0].Message = text
+	res.Rules[0].Message = text
+	var buf bytes.Buffer
+	WriteMarkdown(&buf, res)
+	out := buf.String()
+	for _, bad := range []string{"@octocat", "@podflow", "#123", "#45", "@example"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("markdown holds %q:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, "@&#8203;octocat") || !strings.Contains(out, `\#&#8203;123`) {
+		t.Errorf("the text is not kept:\n%s", out)
+	}
+}
+
 // TestMaxStartupCause: a pod that started late because a stage was
 // retried is reported with that stage's failure line first, the startup
 // line after it; with no failure, with its slowest stage's last line.

@@ -40,6 +40,10 @@ func (a ghAnnotation) String() string {
 
 func WriteGitHub(w io.Writer, res *Result) {
 	var anns []ghAnnotation
+	if len(res.Incomplete) > 0 {
+		// First, so that the limit on annotations never hides it.
+		anns = append(anns, ghAnnotation{level: "error", title: fmt.Sprintf("podflow check: input incomplete (exit %d)", res.ExitCode), msg: res.incompleteText()})
+	}
 	for _, p := range Rank(res.Pods) {
 		if p.Passed {
 			continue
@@ -108,7 +112,7 @@ func WriteGitHub(w io.Writer, res *Result) {
 	for _, a := range anns {
 		io.WriteString(w, a.String())
 	}
-	if res.Result == "pass" {
+	if res.Result == "pass" && len(res.Incomplete) == 0 {
 		fmt.Fprintf(w, "::notice title=podflow check::%s\n", ghData(fmt.Sprintf("%d pods passed %d rules", len(res.Pods), len(res.Rules))))
 	}
 }

@@ -43,6 +43,7 @@ const (
 	ExitPass    = 0 // every rule passed
 	ExitFail    = 1 // a rule was broken
 	ExitNothing = 3 // nothing to judge
+	ExitPartial = 5 // every rule passed, on inputs not all read whole
 )
 
 // Judge applies the rules to the flows. base is the baseline, if any.

@@ -119,6 +119,13 @@ func WriteJUnit(w io.Writer, res *Result, elapsed time.Duration) error {
 		}
 		rules.Cases = append(rules.Cases, c)
 	}
+	if len(res.Incomplete) > 0 {
+		// A failed case, so that no report shows the run green.
+		c := JUnitCase{Name: "inputs read whole", Classname: "podflow.inputs", Time: "0.000",
+			Failure: &JUnitFailure{Message: xmlText(sanitize.Sanitize(res.incompleteText())), Type: "incomplete", Text: xmlText(strings.Join(res.Incomplete, "\n"))}}
+		rules.Cases = append(rules.Cases, c)
+		rules.Failures++
+	}
 	rules.Tests = len(rules.Cases)
 	out := JUnitSuites{Name: "podflow check", Tests: pods.Tests + rules.Tests, Failures: pods.Failures + rules.Failures, Skipped: rules.Skipped, Time: secs(elapsed), Suites: []JUnitSuite{pods, rules}}
 	io.WriteString(w, xml.Header)

@@ -15,7 +15,19 @@ import (
 func mdCell(s string) string {
 	s = sanitize.Sanitize(strings.ReplaceAll(s, "\n", " "))
 	var b strings.Builder
-	for _, r := range s {
+	for i, r := range s {
+		// A zero-width space (as an entity: the terminal layer removes the
+		// character itself) after @ and # keeps a log's @someone and #123
+		// from pinging anyone or linking an issue in a PR comment or a
+		// step summary, and shows as the same text.
+		if (r == '@' || r == '#') && i+1 < len(s) && isMentionByte(s[i+1]) {
+			if r == '#' {
+				b.WriteByte('\\')
+			}
+			b.WriteRune(r)
+			b.WriteString("&#8203;")
+			continue
+		}
 		switch r {
 		case '&':
 			b.WriteString("&amp;")
@@ -35,10 +47,18 @@ func mdCell(s string) string {
 	return b.String()
 }
 
+// isMentionByte is a byte a GitHub @mention or #reference goes on with.
+func isMentionByte(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '-' || c == '_'
+}
+
 func WriteMarkdown(w io.Writer, res *Result) {
 	var b bytes.Buffer
-	icon := map[string]string{"pass": "✅ pass", "fail": "❌ fail", "nothing": "⚠️ nothing to judge"}
-	fmt.Fprintf(&b, "### podflow check: %s\n\n", icon[res.Result])
+	icon := map[string]string{"pass": "✅ pass", "fail": "❌ fail", "nothing": "⚠️ nothing to judge", "partial": "⚠️ partial input"}
+	fmt.Fprintf(&b, "### podflow check: %s (exit %d)\n\n", icon[res.Result], res.ExitCode)
+	if len(res.Incomplete) > 0 {
+		fmt.Fprintf(&b, "> [!WARNING]\n> %s\n\n", mdCell(res.incompleteText()))
+	}
 	failed := 0
 	for _, p := range res.Pods {
 		if !p.Passed {

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/podflow/podflow/timeline"
@@ -16,7 +18,11 @@ type Result struct {
 	Pods     []PodResult  `json:"pods"`
 	Ignored  []string     `json:"ignored,omitempty"`
 	Nothing  []string     `json:"nothing,omitempty"` // why there was nothing to judge
-	Deltas   []StageDelta `json:"stageDeltas,omitempty"`
+	// Incomplete names each input that could not be read whole (an
+	// unreadable file, a cut gzip): the result rests on part of what was
+	// asked for, and the process exits ExitPartial when nothing failed.
+	Incomplete []string     `json:"incomplete,omitempty"`
+	Deltas     []StageDelta `json:"stageDeltas,omitempty"`
 }
 
 // RuleResult is one rule's outcome.
@@ -95,4 +101,24 @@ func (p *PodResult) headline() string {
 		return ""
 	}
 	return p.Violations[0].Message
+}
+
+// Partial records the inputs that could not be read whole: every output
+// says so, and a result that passed is "partial", exit ExitPartial, as
+// the process exits (a broken rule or nothing to judge keeps its code).
+// Never green on missing data.
+func (res *Result) Partial(inputs []string) {
+	if len(inputs) == 0 {
+		return
+	}
+	res.Incomplete = append(res.Incomplete, inputs...)
+	if res.ExitCode == ExitPass {
+		res.Result, res.ExitCode = "partial", ExitPartial
+	}
+}
+
+// incompleteText is one sentence about the inputs not read whole.
+func (res *Result) incompleteText() string {
+	return fmt.Sprintf("input incomplete: %s not read whole, so this result rests on part of the logs asked for (exit %d): %s",
+		plural(len(res.Incomplete), "input"), res.ExitCode, strings.Join(res.Incomplete, "; "))
 }

@@ -29,8 +29,13 @@ func WriteText(w io.Writer, res *Result) {
 		fmt.Fprintf(w, "FAIL  %s broken; %d of %s failed\n", plural(broken, "rule"), failed, plural(len(res.Pods), "pod"))
 	case "nothing":
 		fmt.Fprintf(w, "NOTHING TO JUDGE  %s\n", s(strings.Join(res.Nothing, "; ")))
+	case "partial":
+		fmt.Fprintf(w, "PARTIAL  %s, %s passed on what could be read\n", plural(len(res.Pods), "pod"), plural(len(res.Rules), "rule"))
 	default:
 		fmt.Fprintf(w, "PASS  %s, %s\n", plural(len(res.Pods), "pod"), plural(len(res.Rules), "rule"))
+	}
+	if len(res.Incomplete) > 0 {
+		fmt.Fprintf(w, "INCOMPLETE  %s\n", s(res.incompleteText()))
 	}
 	for _, p := range Rank(res.Pods) {
 		if p.Passed {

@@ -1,6 +1,10 @@
 package redact
 
-import "github.com/podflow/podflow/timeline"
+import (
+	"strings"
+
+	"github.com/podflow/podflow/timeline"
+)
 
 // FlowList masks fl in place, the one way every output (CLI and TUI) sees
 // it: host names are learnt first (nodes, then each flow's node, then
@@ -13,6 +17,9 @@ func FlowList(r *Redactor, fl *timeline.FlowList) {
 		return
 	}
 	Learn(r, fl)
+	for i := range fl.Items {
+		requote(r, &fl.Items[i])
+	}
 	r.Walk(fl, flowRole)
 }
 
@@ -60,7 +67,30 @@ func Flow(r *Redactor, f *timeline.Flow) {
 	if r == nil || f == nil {
 		return
 	}
+	requote(r, f)
 	r.Walk(f, flowRole)
+}
+
+// requote masks the texts the diagnosis quotes whole, then quotes them
+// again: a long text is quoted by its beginning and its end, the middle
+// dropped (timeline.DiagnosisText), and a secret whose key (Bearer,
+// password:, --password) fell in that middle would keep its value in
+// the end, where no rule knows it for one. Mask first, then cut.
+func requote(r *Redactor, f *timeline.Flow) {
+	if f.Diagnosis == "" {
+		return
+	}
+	texts := []string{f.Reason}
+	for _, t := range f.Trouble {
+		texts = append(texts, t.Error)
+	}
+	for _, t := range texts {
+		q := strings.TrimSuffix(timeline.DiagnosisText(t), ".")
+		if q == "" || !strings.Contains(f.Diagnosis, q) {
+			continue
+		}
+		f.Diagnosis = strings.ReplaceAll(f.Diagnosis, q, strings.TrimSuffix(timeline.DiagnosisText(r.Text(t)), "."))
+	}
 }
 
 // flowRole names the FlowList fields that are not free text. Finding IDs

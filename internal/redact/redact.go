@@ -1,16 +1,15 @@
 // Package redact masks what a kubelet log says about the infrastructure
 // behind it, so that podflow's output can be shared: IP addresses, tokens
 // and secrets, registry and URL credentials, environment values and host
-// names. The same value always gets the same mask (ip-3f2a09c1,
-// host-9b0e44d7, token-…, cred-…, value-…), so a reader can still follow a
-// node or an address through the output without learning it. A mask's
-// number is a keyed hash of the value (HMAC-SHA-256, its first 32 bits in
-// hex), not an order of arrival: every command given the same inputs and
-// the same key masks a value alike, whatever it met first. The key is set
-// once (SetKey) from what the reader of the output does not have: the
-// inputs' first bytes, or a key of the user's; without a key the hash
-// could be reversed by trying every address. Two values whose numbers
-// collide in one run are told apart by 64 bits for the later one.
+// names. The same value always gets the same mask (ip-3f2a09c17b44e210,
+// host-9b0e44d7c3a18f55, token-…, cred-…, value-…), so a reader can still
+// follow a node or an address through the output without learning it. A
+// mask's number is a keyed hash of the value (HMAC-SHA-256, its first 64
+// bits in hex: among a billion values, two sharing a mask is a chance in
+// some 30 million), not an order of arrival: every command given the same
+// key masks a value alike, whatever it met first. The key never depends
+// on the input (see key.go): without it, no guess of a value can be
+// checked against its mask.
 //
 // Text masks first and the caller cuts after. A text that arrives already
 // cut (the engine keeps 300 bytes of an error, ending in "…") has what a
@@ -28,9 +27,11 @@
 package redact
 
 import (
+	"bytes"
 	"crypto/hmac"
 	"crypto/sha256"
-	"encoding/binary"
+	"encoding/hex"
+	"hash"
 	"net/netip"
 	"regexp"
 	"sort"
@@ -58,8 +59,10 @@ const (
 // Redactor assigns masks. It is safe for concurrent use.
 type Redactor struct {
 	mu     sync.Mutex
-	key    []byte            // the hash key; nil: none given (SetKey)
+	key    []byte            // the hash key: New's random one, or SetKey's
 	keyed  bool              // a mask was given: the key is fixed
+	mac    hash.Hash         // HMAC-SHA-256 under key, once keyed
+	sum    [sha256.Size]byte // mac's sum
 	masks  map[string]string // kind + "\x00" + value → mask
 	values map[string]string // mask → value (Reveal)
 	hosts  map[string]bool   // known host names
@@ -70,36 +73,25 @@ type Redactor struct {
 	memo   map[string]string // text → what Text gave, while no host is learnt
 }
 
-// New returns an empty Redactor.
+// New returns an empty Redactor with a key of its own, random: its masks
+// are its own alone until SetKey gives the user's key.
 func New() *Redactor {
-	return &Redactor{masks: map[string]string{}, values: map[string]string{}, memo: map[string]string{}, hosts: map[string]bool{}, keep: map[string]bool{}}
+	return &Redactor{key: RandomKey(), masks: map[string]string{}, values: map[string]string{}, memo: map[string]string{}, hosts: map[string]bool{}, keep: map[string]bool{}}
 }
 
-var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
+var maskShape = regexp.MustCompile(`^(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?$`)
 
-// SetKey sets the key of the masks' hash from parts (each input's first
-// bytes, say): the order of parts does not matter. It has effect only
+// SetKey sets the key of the masks' hash (LoadKey's). It has effect only
 // before the first mask is given, so that one run never gives one value
 // two masks.
-func (r *Redactor) SetKey(parts ...[]byte) {
-	if r == nil {
+func (r *Redactor) SetKey(key []byte) {
+	if r == nil || len(key) == 0 {
 		return
-	}
-	sums := make([]string, len(parts))
-	for i, p := range parts {
-		h := sha256.Sum256(p)
-		sums[i] = string(h[:])
-	}
-	sort.Strings(sums)
-	h := sha256.New()
-	h.Write([]byte("podflow-redact-v1"))
-	for _, s := range sums {
-		h.Write([]byte(s))
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !r.keyed {
-		r.key = h.Sum(nil)
+		r.key = bytes.Clone(key)
 	}
 }
 
@@ -120,14 +112,17 @@ func (r *Redactor) Reveal(s string) string {
 	})
 }
 
-var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?\b`)
+// reMaskAny finds masks glued to what stands before them (\u0022token-…).
+var reMaskAny = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?`)
+
+var reMaskIn = regexp.MustCompile(`\b(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?\b`)
 
 // IsMask reports whether s is a mask this package gives.
 func IsMask(s string) bool { return maskShape.MatchString(s) }
 
-// mask returns the mask of value in kind: the kind and the first 32 bits
-// of the value's keyed hash, in hex (64 bits when another value of this
-// run already has those 32). Callers hold r.mu.
+// mask returns the mask of value in kind: the kind and the first 64 bits
+// of the value's keyed hash, in hex (96 bits in the unlikely case that
+// another value of this run already has those 64). Callers hold r.mu.
 func (r *Redactor) mask(kind, value string) string {
 	if IsMask(value) {
 		return value
@@ -136,27 +131,20 @@ func (r *Redactor) mask(kind, value string) string {
 	if m, ok := r.masks[k]; ok {
 		return m
 	}
-	r.keyed = true
-	h := hmac.New(sha256.New, r.key)
-	h.Write([]byte(k))
-	sum := h.Sum(nil)
-	m := kind + "-" + hex32(binary.BigEndian.Uint32(sum))
+	if !r.keyed || r.mac == nil {
+		r.keyed = true
+		r.mac = hmac.New(sha256.New, r.key)
+	}
+	r.mac.Reset()
+	r.mac.Write([]byte(k))
+	sum := r.mac.Sum(r.sum[:0])
+	m := kind + "-" + hex.EncodeToString(sum[:8])
 	if _, taken := r.values[m]; taken {
-		m += hex32(binary.BigEndian.Uint32(sum[4:]))
+		m = kind + "-" + hex.EncodeToString(sum[:12])
 	}
 	r.masks[k] = m
 	r.values[m] = value
 	return m
-}
-
-func hex32(v uint32) string {
-	const digits = "0123456789abcdef"
-	var b [8]byte
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&0xf]
-		v >>= 4
-	}
-	return string(b[:])
 }
 
 // Host registers name as a host name (a node name, a --hostname-override,
@@ -193,12 +181,92 @@ func (r *Redactor) Keep(values ...string) {
 	}
 }
 
-// Bytes is Text for a byte slice.
+// Bytes is Record for a byte slice: a record's raw lines as read back.
 func (r *Redactor) Bytes(b []byte) []byte {
 	if r == nil {
 		return b
 	}
-	return []byte(r.Text(string(b)))
+	return []byte(r.Record(string(b)))
+}
+
+// maxJoin bounds the record Record joins: longer ones (up to 64 MiB) are
+// masked line by line.
+const maxJoin = 1 << 20
+
+// Record masks a record's raw lines (lines pod, the report's evidence,
+// the TUI's lines view). A record may be one line hard-wrapped at the
+// terminal's width, a secret cut in two by the wrap: each line masked on
+// its own would leave the second half, which no rule knows for a secret.
+// So the lines are joined (the wrap's line end separates nothing), the
+// join is masked, and each value masked there is put in place of its
+// value in the lines, the mask where the value began and the line ends
+// inside it kept after it, so that the record keeps its lines; then each
+// line is masked as Text masks it.
+func (r *Redactor) Record(s string) string {
+	if r == nil || !strings.Contains(s, "\n") || len(s) > maxJoin {
+		return r.Text(s)
+	}
+	var ends []int // the join's offsets where a line end was taken out
+	var jb strings.Builder
+	for i := 0; ; {
+		j := strings.IndexByte(s[i:], '\n')
+		if j < 0 {
+			jb.WriteString(s[i:])
+			break
+		}
+		jb.WriteString(s[i : i+j])
+		ends = append(ends, jb.Len())
+		i += j + 1
+	}
+	joined := jb.String()
+	masked := r.Text(joined)
+	type span struct {
+		a, b int // in the join
+		mask string
+	}
+	var spans []span
+	r.mu.Lock()
+	for _, m := range reMaskAny.FindAllString(masked, -1) {
+		v := r.values[m]
+		if v == "" {
+			continue
+		}
+		for i := 0; ; {
+			k := strings.Index(joined[i:], v)
+			if k < 0 {
+				break
+			}
+			// Every value: one whole on a line may have had its key (a
+			// scheme, Bearer) on the line before.
+			a, b := i+k, i+k+len(v)
+			spans = append(spans, span{a, b, m})
+			i = b
+		}
+	}
+	r.mu.Unlock()
+	if len(spans) == 0 {
+		return r.Text(s)
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].a < spans[j].a })
+	// before(j) is how many line ends were taken out before join offset j.
+	before := func(j int) int { return sort.SearchInts(ends, j+1) }
+	var out strings.Builder
+	last := 0 // in s
+	lastB := 0
+	for _, sp := range spans {
+		if sp.a < lastB {
+			continue // overlaps one put already
+		}
+		oa := sp.a + before(sp.a)
+		ob := sp.b - 1 + before(sp.b-1) + 1
+		inside := strings.Count(s[oa:ob], "\n")
+		out.WriteString(s[last:oa])
+		out.WriteString(sp.mask)
+		out.WriteString(strings.Repeat("\n", inside))
+		last, lastB = ob, sp.b
+	}
+	out.WriteString(s[last:])
+	return r.Text(out.String())
 }
 
 // Text masks every sensitive value in free text s. It is idempotent:
@@ -298,8 +366,8 @@ func (r *Redactor) knownHosts(s string) string {
 		if start > 0 && (isWordByte(s[start-1]) || s[start-1] == '.') {
 			return "", false
 		}
-		if end < len(s) && (isWordByte(s[end]) || s[end] == '-') {
-			return "", false
+		if end < len(s) && (isWordByte(s[end]) && s[end] != '_' || s[end] == '-') {
+			return "", false // (NAME_NAMESPACE, the kubelet's podName, ends the name)
 		}
 		return r.mask(KindHost, m), true
 	})
@@ -374,7 +442,7 @@ var rules = []func(r *Redactor, s string) string{
 	when(hasFold("auth", "token", "key", "cookie"), authHeaders), when(hasFold("bearer", "basic"), bearer),
 	when(has("eyJ"), jwt), when(hasTokenPrefix, providerTokens),
 	when(keyedPre, keyedSecrets), when(has("--"), flagSecrets),
-	when(has("="), envValues), when(has("Value:"), structEnv), when(hasFold(`"value`), jsonEnv),
+	when(has("="), envValues), when(has("Value:"), structEnv), when(hasFold(`"value`), jsonEnv), when(has("@", "."), emails),
 	when(has("://"), urlHosts), when(has(".", "/"), registryHosts),
 	when(hasFold("lookup", "resolv", "dial ", "connect", "host", "not known", "name resolution"), errorHosts),
 	when(hasFold(".internal", ".local", ".lan", ".corp", ".home", ".intra", ".private", ".svc"), internalHosts),
@@ -383,7 +451,7 @@ var rules = []func(r *Redactor, s string) string{
 	ipv6, when(has("."), ipv4), longRuns,
 }
 
-var keyedNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "sig"}
+var keyedNeedles = []string{"pass", "pwd", "secret", "token", "key", "credential", "auth", "sig", "accountname", "account_name", "account-name"}
 
 var keyedSuffixes = []string{"word", "wd", "phrase", "s", "_id", "-id", "id", "_data", "-data", "data"}
 
@@ -403,10 +471,17 @@ func keyedPre(s string) bool {
 					break
 				}
 			}
-			for k < len(s) && k-(i+j) < 40 && strings.IndexByte("\\\"' ", s[k]) >= 0 {
+			for k < len(s) && k-(i+j) < 40 {
+				if k > 0 && s[k-1] == '\\' && (strings.HasPrefix(s[k:], "u0022") || strings.HasPrefix(s[k:], "u0027")) {
+					k += 5
+					continue
+				}
+				if strings.IndexByte("\\\"' ", s[k]) < 0 {
+					break
+				}
 				k++
 			}
-			if k < len(s) && (s[k] == '=' || s[k] == ':') {
+			if k < len(s) && (s[k] == '=' || s[k] == ':' || s[k] == '%' && k+2 < len(s) && s[k+1] == '3' && strings.IndexByte("DdAa", s[k+2]) >= 0) {
 				return true
 			}
 			i += j + 1
@@ -522,8 +597,18 @@ func longRuns(r *Redactor, s string) string {
 	return s
 }
 
+// keyQuote is a quote around a key or its value: ", ', backslashed, or
+// \u0022 (JSON escaped again). keySep is = or :, or URL-encoded (%3D,
+// %3A). notAmp is a %XX in a value that is not an encoded & (which ends
+// a query's value).
+const (
+	keyQuote = `(?:\\*["']|\\+u0022|\\+u0027)?`
+	keySep   = `(?:[=:]|%3[DdAa])`
+	notAmp   = `%(?:[013-9A-Fa-f][0-9A-Fa-f]|2[0-57-9A-Fa-f])`
+)
+
 // keyWords name a secret's key: key=VALUE, "key": "VALUE", key: VALUE.
-const keyWords = `(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|key[_-]?id|` +
+const keyWords = `(?:password|passwd|passphrase|pass|pwd|account[_-]?name|secret|token|api[_-]?key|apikey|access[_-]?key(?:[_-]?id)?|key[_-]?id|` +
 	`private[_-]?key|client[_-]?secret|credentials?|auth|identitytoken|registrytoken|account[_-]?key|sharedaccesskey|sig|key[_-]?data)`
 
 // tokenRE are the provider tokens whose shape alone says what they are,
@@ -565,11 +650,15 @@ var (
 	reBearer   = regexp.MustCompile(`(?i)\b(?:bearer|basic)\s+([A-Za-z0-9._~+/-]{6,}=*)`)
 	reJWT      = regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{6,}(?:\.[A-Za-z0-9_-]*){0,4}`)
 	reToken    = regexp.MustCompile(tokenRE)
-	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]…]+)`)
+	reKeyed    = regexp.MustCompile(`(?i)` + keyWords + keyQuote + `\s*` + keySep + `\s*` + keyQuote + `((?:[^\s"'\\,;&(){}\[\]…%]|` + notAmp + `)+)`)
 	reFlag     = regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\…]+)`)
 	reEnv      = regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=("(?:[^"\\]|\\.)*"|[^\s"',;()\[\]{}…]+)`)
-	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…]+)`)
-	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\]|\\[^"\\])+)\\*"`)
+	reStructTo = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^}…\n]*?),ValueFrom:`)
+	reJSONRev  = regexp.MustCompile(`(?i)\\*"value\\*":\s*\\*"((?:[^"\\\n]|\\[^"\\])+)\\*"`) // its name after it, or cut off
+	reEmail    = regexp.MustCompile(`(?:^|[\s"'<(\[,;:=])([A-Za-z0-9][A-Za-z0-9._%+-]*)@(?:[A-Za-z0-9-]+\.)+[A-Za-z]{2,}\b`)
+	reDialOne  = regexp.MustCompile(`(?i)\bdial (?:tcp|udp)[46]?:?\s+\\?"?([A-Za-z_](?:[A-Za-z0-9_-]*[A-Za-z0-9])?):[0-9]+`)
+	reStruct   = regexp.MustCompile(`\bName:[A-Za-z_][A-Za-z0-9_.-]*,Value:([^,}…\n]+)`)
+	reJSONEnv  = regexp.MustCompile(`(?i)\\*"name\\*":\s*\\*"[^"\\]+\\*",\s*\\*"value\\*":\s*\\*"((?:[^"\\\n]|\\[^"\\])+)\\*"`)
 	reURLHost  = regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://(?:[^/\s@"'\\]*@)?([A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?)`)
 	reRegistry = regexp.MustCompile(`(?:^|[\s"'=(\[,@])((?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)+[A-Za-z][A-Za-z0-9-]*[A-Za-z0-9])(?::[0-9]+)?/`)
 	reLookup   = regexp.MustCompile(`(?i)\blookup\s+\\?"?([A-Za-z0-9_](?:[A-Za-z0-9_.-]*[A-Za-z0-9])?)`)
@@ -634,6 +723,9 @@ func errorHosts(r *Redactor, s string) string {
 	if hasFold("resolv", "dial ", "connect", "host ")(s) {
 		s = replaceGroup(s, reDial, 1, hostGroup(r))
 	}
+	if containsFold(s, "dial ") {
+		s = replaceGroup(s, reDialOne, 1, hostGroup(r)) // a single-label name: dial tcp db:5432
+	}
 	if hasFold("no such host", "server misbehaving", "not known", "name resolution")(s) {
 		s = replaceGroup(s, reNoHost, 1, hostGroup(r))
 	}
@@ -666,8 +758,8 @@ func refCreds(r *Redactor, s string) string {
 
 func tokenGroup(r *Redactor) func(v string, _ []int) (string, bool) {
 	return func(v string, _ []int) (string, bool) {
-		if IsMask(v) || strings.HasPrefix(v, "&") {
-			return "", false
+		if IsMask(v) || strings.HasPrefix(v, "&") || strings.EqualFold(v, "true") || strings.EqualFold(v, "false") {
+			return "", false // (a flag's boolean: --anonymous-auth="true" names no secret)
 		}
 		return r.mask(KindToken, v), true
 	}
@@ -696,8 +788,30 @@ func valueGroup(r *Redactor) func(v string, _ []int) (string, bool) {
 }
 
 func envValues(r *Redactor, s string) string { return replaceGroup(s, reEnv, 1, valueGroup(r)) }
-func structEnv(r *Redactor, s string) string { return replaceGroup(s, reStruct, 1, valueGroup(r)) }
-func jsonEnv(r *Redactor, s string) string   { return replaceGroup(s, reJSONEnv, 1, valueGroup(r)) }
+
+// structEnv masks a Go struct's env value: up to ",ValueFrom:" when it
+// follows (a value may hold commas), else up to the next comma.
+func structEnv(r *Redactor, s string) string {
+	s = replaceGroup(s, reStructTo, 1, valueGroup(r))
+	return replaceGroup(s, reStruct, 1, valueGroup(r))
+}
+
+// jsonEnv masks an env value in JSON, its name before or after it (or
+// cut off: any "value" string).
+func jsonEnv(r *Redactor, s string) string {
+	s = replaceGroup(s, reJSONEnv, 1, valueGroup(r))
+	return replaceGroup(s, reJSONRev, 1, valueGroup(r))
+}
+
+// emails masks an email address's local part (its domain is a host's).
+func emails(r *Redactor, s string) string {
+	return replaceGroup(s, reEmail, 1, func(v string, _ []int) (string, bool) {
+		if IsMask(v) || strings.HasPrefix(v, KindCred+"-") {
+			return "", false
+		}
+		return r.mask(KindCred, v), true
+	})
+}
 
 // publicHosts are registry and project domains that name no one's
 // infrastructure; they and their subdomains stay.
@@ -854,16 +968,17 @@ var tailRules = []struct {
 	{regexp.MustCompile(`(-----BEGIN[A-Z0-9 _-]*PRIVATE KEY[^"]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)\b(?:bearer|basic|digest|token)\s+([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`(?i)\b(?:authorization|cookie|x-api-key|x-auth-token|x-registry-auth|private-token)\\*["']?\s*[:=]\s*\\*["']?([^\s"'\\]*)$`), KindToken},
-	{regexp.MustCompile(`(?i)` + keyWords + `\\*["']?\s*[=:]\s*\\*["']?([^\s"'\\,;&(){}\[\]]*)$`), KindToken},
+	{regexp.MustCompile(`(?i)` + keyWords + keyQuote + `\s*` + keySep + `\s*` + keyQuote + `((?:[^\s"'\\,;&(){}\[\]%]|` + notAmp + `|%[0-9A-Fa-f]?)*)$`), KindToken},
+	{regexp.MustCompile(`(?i)\bdial (?:tcp|udp)[46]?:?\s+\\?"?([A-Za-z_][A-Za-z0-9_-]*)(?::[0-9]*)?$`), KindHost},
 	{regexp.MustCompile(`(?i)(?:^|\s)--?[a-z0-9-]*(?:password|passwd|pass|secret|token|api-key|access-key|key-id)(?:=|\s+)\\?["']?([^\s"'\\]*)$`), KindToken},
 	{regexp.MustCompile(`[A-Za-z][A-Za-z0-9+.-]*://([^/\s"'\\]*)$`), KindCred},
 	{regexp.MustCompile(`\b[A-Z][A-Z0-9_]*[A-Z0-9]=\\?"?([^\s"\\]*)$`), KindValue},
 	{regexp.MustCompile(`(?i)\\*"value\\*":\s*\\*"([^"\\]*)$`), KindValue},
-	{regexp.MustCompile(`\bValue:([^,}]*)$`), KindValue},
+	{regexp.MustCompile(`\bValue:([^}]*)$`), KindValue},
 	{regexp.MustCompile(`\b(ip-[0-9][0-9-]*)$`), KindHost},
 }
 
-var reMaskEnd = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{8}(?:[0-9a-f]{8})?$`)
+var reMaskEnd = regexp.MustCompile(`(?:ip|host|token|cred|value)-[0-9a-f]{16}(?:[0-9a-f]{8})?$`)
 
 var (
 	reTailToken = regexp.MustCompile(`([^\s"'\\=(\[,<>{}]*)$`)
@@ -941,7 +1056,7 @@ func maskTail(r *Redactor, p string) string {
 			}
 			return p[:m[2]] + r.mask(KindCred, v[:at]) + "@" + host
 		}
-		return p[:m[2]] + r.mask(t.kind, v)
+		return p[:m[2]] + r.mask(t.kind, v) + p[m[3]:]
 	}
 	m := reTailToken.FindStringIndex(p)
 	if m == nil {

@@ -36,7 +36,7 @@ func TestText(t *testing.T) {
 		{"struct env", `Env:[]EnvVar{EnvVar{Name:API_KEY,Value:k-123,ValueFrom:nil,},}`, `Env:[]EnvVar{EnvVar{Name:API_KEY,Value:value-1,ValueFrom:nil,},}`},
 		{"json env", `"env":[{"name":"FOO","value":"bar baz"}]`, `"env":[{"name":"FOO","value":"value-1"}]`},
 		{"same value same mask", `10.0.0.1 10.0.0.2 10.0.0.1`, `ip-1 ip-2 ip-1`},
-		{"masks stay", `ip-0a1b2c3d host-00000000 token-ffffffff FOO=value-0123456789abcdef`, `ip-1 host-1 token-1 FOO=value-1`},
+		{"masks stay", `ip-0a1b2c3d4e5f6071 host-0000000000000000 token-ffffffffffffffff FOO=value-0123456789abcdef01234567`, `ip-1 host-1 token-1 FOO=value-1`},
 		{"cut credentials", `reference "x": robot:s3cretPass@… — 3 failed attempts`, `reference "x": cred-1@… — 3 failed attempts`},
 		{"hostname override learnt", `FLAG: --hostname-override="kb-node-1" then node="kb-node-1"`, `FLAG: --hostname-override="host-1" then node="host-1"`},
 		{"absolute path stays", `/tmp/TestRedact1797958911/001/node/kubelet.log`, `/tmp/TestRedact1797958911/001/node/kubelet.log`},

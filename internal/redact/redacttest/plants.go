@@ -62,6 +62,19 @@ var Plants = []Plant{
 	{"azure account key", "conn AccountKey=Az7Xk2mL9nR4vT8wP3bY6cH1jD5fG0sA2uE8qR3tY==;", []string{"Az7Xk2mL9nR4vT8wP3bY6cH1jD5fG0sA2uE8qR3tY"}},
 	{"long hex secret", "apikey 9f3a7c2e1b8d4f6a0c5e9b7d3a1f8c2e4b6d9a0f", []string{"9f3a7c2e1b8d4f6a0c5e9b7d3a1f8c2e4b6d9a0f"}},
 	{"hostname override", "FLAG: --hostname-override=wrkqz81vn", []string{"wrkqz81vn"}},
+	// The forms issue #28 found leaking.
+	{"single-label host in dial", "dial tcp qzvxdb01:5432: connect: connection refused", []string{"qzvxdb01"}},
+	{"describe env password", "      MYSQL_ROOT_PASSWORD:  Mq7rT2kPx9", []string{"Mq7rT2kPx9"}},
+	{"describe env pass", "      REDIS_PASS:  rp4Kx8vQz2", []string{"rp4Kx8vQz2"}},
+	{"describe cookie", "      Cookie:  Ck3Pq8mZ2wXv", []string{"Ck3Pq8mZ2wXv"}},
+	{"pass key", "connect redis pass=Pz8mK3qW7x failed", []string{"Pz8mK3qW7x"}},
+	{"a _pass key", "config db_pass: Dq5nW8kR2m loaded", []string{"Dq5nW8kR2m"}},
+	{"\\u0022-escaped json key", `body {\u0022password\u0022:\u0022Uq7wE3rT9k\u0022}`, []string{"Uq7wE3rT9k"}},
+	{"url-encoded password", "POST /login?user=bob&password%3DEnc9Kq2mW7x%26next=1", []string{"Enc9Kq2mW7x"}},
+	{"struct env value with a comma", "Env:[]EnvVar{EnvVar{Name:DSN,Value:mode=rw,pw=Cm4Vq8zK2x,ValueFrom:nil,},}", []string{"Cm4Vq8zK2x"}},
+	{"email local part", "notify qz.martavkl@example.org failed", []string{"qz.martavkl"}},
+	{"azure account name", "conn DefaultEndpointsProtocol=https;AccountName=qzvstor88;EndpointSuffix=core.windows.net", []string{"qzvstor88"}},
+	{"json env reversed", `"env":[{"value":"Rv8kQ3mZ7x","name":"SALT"}]`, []string{"Rv8kQ3mZ7x"}},
 }
 
 // Windows are the 6-byte runs of the plants' secrets: none may be in a
