@@ -18,13 +18,15 @@ func served(mod, ver string) bool {
 }
 
 // newest returns the newest patch of vMAJ.MIN.P served, probing upward
-// from p until two in a row are missing; ok is false when not even p is.
+// from p until six in a row are missing (the proxy skips some patches:
+// 1.31.10 and 1.31.11 are not served, 1.31.12 is); ok is false when not
+// even p is.
 func newest(mod string, maj, min, p int) (int, bool) {
 	v := func(p int) string { return fmt.Sprintf("v%d.%d.%d", maj, min, p) }
 	if !served(mod, v(p)) {
 		return p, false
 	}
-	for miss, q := 0, p+1; miss < 2; q++ {
+	for miss, q := 0, p+1; miss < 6; q++ {
 		if served(mod, v(q)) {
 			p, miss = q, 0
 		} else {

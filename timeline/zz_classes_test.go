@@ -7,6 +7,11 @@ import (
 	"github.com/podflow/podflow/internal/catalog"
 )
 
+// This file's name sorts last so that its tests, which load the catalog
+// and keep the classification table, run after the tests that measure
+// the heap (bounds, finisheach, many): a few MiB kept alive before those
+// skew their deltas.
+
 // loadCatalog parses the catalog for one test: this binary also measures
 // its heap (TestFinishEachBoundsMemory), which a few MiB kept alive by an
 // earlier test skew.
