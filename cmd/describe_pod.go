@@ -211,11 +211,16 @@ func describeTrim(ioS *IO, name, uid string) func(*timeline.Flow) {
 func describePodRun(o *DescribePodOptions) error {
 	ioS := o.IO
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
+	o.Load.live.Node = o.Node
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
 	}
-	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, o.Node, "--node NODE"})
+	node := o.Node
+	if a.Live {
+		node = "" // one node was read, whatever its log calls it
+	}
+	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, node, "--node NODE"})
 	if err != nil {
 		return err
 	}

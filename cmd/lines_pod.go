@@ -200,8 +200,19 @@ func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) 
 
 func linesPodRun(o *LinesPodOptions) error {
 	ioS := o.IO
-	paths, stdinName, cleanup, err := spoolStdin(ioS, o.Paths)
+	live, err := o.Load.live.live(o.Paths)
 	if err != nil {
+		return err
+	}
+	var liveNames map[string]string
+	paths, stdinName, cleanup := o.Paths, "", func() {}
+	if live {
+		// Read twice, the node's answer is kept in files first.
+		if paths, liveNames, cleanup, err = o.Load.live.spoolLive(ioS); err != nil {
+			return err
+		}
+		o.Load.live = liveOptions{}
+	} else if paths, stdinName, cleanup, err = spoolStdin(ioS, o.Paths); err != nil {
 		return err
 	}
 	defer cleanup()
@@ -214,6 +225,9 @@ func linesPodRun(o *LinesPodOptions) error {
 		if stdinName != "" {
 			// Name standard input as the user gave it, not its spool.
 			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), stdinName, "standard input"))}
+		}
+		for spool, name := range liveNames {
+			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), spool, name))}
 		}
 		return err
 	}
@@ -237,6 +251,9 @@ func linesPodRun(o *LinesPodOptions) error {
 	rename := func(name string) string {
 		if stdinName != "" && name == stdinName {
 			return "-"
+		}
+		if n, ok := liveNames[name]; ok {
+			return n
 		}
 		return name
 	}
