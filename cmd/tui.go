@@ -272,18 +272,18 @@ func tuiLines(ioS *IO, year int, loc *time.Location) func(*timeline.Flow, []pars
 			}
 		}
 		var files []parser.Source
-		stdin := false
+		var once []string // standard input, a live node, the journal
 		for _, s := range srcs {
 			if s.IsStdin() {
-				stdin = true
+				once = append(once, inputName(s))
 				continue
 			}
 			files = append(files, s)
 		}
 		var buf bytes.Buffer
 		w := bufio.NewWriter(&buf)
-		if stdin {
-			w.WriteString("(standard input was read once, by the load: its lines are not listed here)\n")
+		for _, name := range once {
+			fmt.Fprintf(w, "(%s was read once, by the load: its lines are not listed here)\n", r.Text(name))
 		}
 		// As lines pod: with --redact the needles are the pod's unmasked
 		// names, and only the lines matched are masked.
