@@ -40,6 +40,9 @@ type liveOptions struct {
 	journalctl string
 	// every is how often -f asks the node again (0: 2s); tests set it.
 	every time.Duration
+	// heads are the first bytes of each live source, which key --redact's
+	// masks.
+	heads [][]byte
 }
 
 // addLiveFlags registers the live flags, after the command's own: a
@@ -159,7 +162,8 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 		if err != nil {
 			return nil, nil, inputError(err)
 		}
-		return []parser.Source{parser.StreamSource("journal", "", "", now(), rc)}, nil, nil
+		src := parser.StreamSource("journal", "", "", now(), o.keyed(ioS, rc))
+		return []parser.Source{src}, nil, nil
 	}
 	c, err := nodelog.NewClient(nodelog.Config{Kubeconfig: o.Kubeconfig, Context: o.Context, Getenv: ioS.Getenv})
 	if err != nil {
@@ -197,9 +201,35 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 		if u == "kubelet" || u == "containerd" || u == "crio" {
 			comp = u
 		}
-		srcs = append(srcs, parser.StreamSource(name, o.Node, comp, now(), rc))
+		srcs = append(srcs, parser.StreamSource(name, o.Node, comp, now(), o.keyed(ioS, rc)))
 	}
 	return srcs, notes, nil
+}
+
+// keyed is r for a live source, keying --redact's masks as keyRedact
+// keys them for files and standard input: with PODFLOW_REDACT_KEY when
+// set, else with the first 4 KiB of every live source, so that one who
+// has only the output cannot hash guesses. A followed source is not
+// waited on for its head (a quiet journal may not fill it for long): its
+// masks are keyed with the node's name, and PODFLOW_REDACT_KEY is the
+// way to key them with a secret.
+func (o *liveOptions) keyed(ioS *IO, r io.Reader) io.Reader {
+	red := ioS.Redact
+	if red == nil {
+		return r
+	}
+	if ioS.Getenv != nil && ioS.Getenv("PODFLOW_REDACT_KEY") != "" {
+		keyRedact(ioS, nil, nil)
+		return r
+	}
+	if o.Follow {
+		red.SetKey([]byte("live:" + o.Node))
+		return r
+	}
+	h := &headReader{r: r}
+	o.heads = append(o.heads, h.Head())
+	red.SetKey(o.heads...)
+	return h
 }
 
 // spoolLive reads the live sources o names into temporary files, for a

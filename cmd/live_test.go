@@ -96,6 +96,9 @@ func TestLiveNodeReadsAsFile(t *testing.T) {
 		{"get pods wide", []string{"get", "pods", "-o", "wide"}},
 		{"get pods json items", []string{"get", "pods", "-o", "jsonpath={range .items[*]}{.pod.name} {.verdict} {.stage} {.startup}{\"\\n\"}{end}"}},
 		{"get nodes", []string{"get", "nodes"}},
+		// --redact keys its masks with the input's first 4 KiB: the same
+		// bytes, through the API server, give the same masks.
+		{"get pods redact", []string{"get", "pods", "-o", "wide", "--redact"}},
 		{"describe pod", []string{"describe", "pod", "payments-7b4d9c8f6-q9zrt", "--evidence", "0"}},
 		{"describe node", []string{"describe", "node", liveNode, "--evidence", "0"}},
 		{"lines pod", []string{"lines", "pod", "payments-7b4d9c8f6-q9zrt", "--no-prefix"}},

@@ -144,7 +144,6 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		if srcs, liveNotes, err = o.live.liveSources(context.Background(), ioS); err != nil {
 			return nil, err
 		}
-		keyRedact(ioS, srcs, nil)
 	} else {
 		var bad []error
 		paths, bad = ioS.checkPaths(paths)

@@ -140,7 +140,6 @@ func tuiRun(opts *TUIOptions) error {
 			return err
 		}
 		(&Analysis{Notes: notes}).warn(ioS)
-		keyRedact(ioS, liveSrcs, nil)
 	} else if ioS.Redact != nil {
 		// The masks are keyed as the other commands key them: by the
 		// inputs' heads.
