@@ -55,7 +55,8 @@ that matches no pod or several.`,
   podflow describe pod/payments-7b4d9c8f6-q9zrt kubelet.log
   podflow describe pod api kubelet.log                  # the one pod whose name starts with api
   podflow describe pod default/web-7d9f8c6b5-x2kqp ./kind-logs/
-  podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/`,
+  podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/
+  podflow describe pod web-7d9f8c6b5-x2kqp --node kind-worker     # a live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())

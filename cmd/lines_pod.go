@@ -59,7 +59,9 @@ NAME is matched as in 'podflow describe pod'.`,
 		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
   podflow lines pod payments kubelet.log containerd.log --stage sandbox
   podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
-  podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log`,
+  podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log
+  podflow lines pod web-7d9f8c6b5-x2kqp --node kind-worker --pattern web-7d9f8c6b5-x2kqp
+  sudo podflow lines pod web-7d9f8c6b5-x2kqp --journal --since 1h`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
