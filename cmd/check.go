@@ -121,7 +121,8 @@ func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {
 		Example: `  podflow check ./logs --max-startup 30s --budget image=60s
   podflow check ./logs -o github -o junit=podflow.xml
   podflow check ./logs --slo p99=5s --ignore '^kube-system/'
-  podflow check ./logs -o json=run.json && podflow check ./logs --baseline run.json`,
+  podflow check ./logs -o json=run.json && podflow check ./logs --baseline run.json
+  podflow check --node kind-worker --since 15m --max-startup 30s   # a live node`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if err := opts.resolve(c); err != nil {

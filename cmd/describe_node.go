@@ -44,7 +44,8 @@ Exit status: 0 on success, 2 for bad flags, unreadable input, or a name
 that matches no node or several.`,
 		Example: `  podflow describe node kind-worker ./kind-logs/
   podflow describe node/kind-control-plane ./kind-logs/
-  journalctl -u kubelet | podflow describe node ip-10-0-12-34 -`,
+  journalctl -u kubelet | podflow describe node ip-10-0-12-34 -
+  podflow describe node kind-worker                  # the live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give the node NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
@@ -105,11 +106,21 @@ func resolveNode(ioS *IO, fl *timeline.FlowList, name string) (*timeline.Node, e
 func describeNodeRun(o *DescribeNodeOptions) error {
 	ioS := o.IO
 	o.Load.rows = true
+	if o.Load.live.Node == "" && !o.Load.live.Journal && len(o.Paths) == 0 {
+		// describe node NAME with no input: the live node NAME.
+		o.Load.live.Node = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(o.Name, "nodes/"), "node/"), "no/")
+	}
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
 	}
-	n, err := resolveNode(ioS, a.Flows, o.Name)
+	name := o.Name
+	if a.Live && len(a.Flows.Nodes) == 1 {
+		// One node was read, whatever its log calls it (a journald
+		// hostname may differ from the node's name).
+		name = a.Flows.Nodes[0].Name
+	}
+	n, err := resolveNode(ioS, a.Flows, name)
 	if err != nil {
 		return err
 	}

@@ -55,7 +55,8 @@ that matches no pod or several.`,
   podflow describe pod/payments-7b4d9c8f6-q9zrt kubelet.log
   podflow describe pod api kubelet.log                  # the one pod whose name starts with api
   podflow describe pod default/web-7d9f8c6b5-x2kqp ./kind-logs/
-  podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/`,
+  podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/
+  podflow describe pod web-7d9f8c6b5-x2kqp --node kind-worker     # a live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
@@ -211,11 +212,16 @@ func describeTrim(ioS *IO, name, uid string) func(*timeline.Flow) {
 func describePodRun(o *DescribePodOptions) error {
 	ioS := o.IO
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
+	o.Load.live.Node = o.Node
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
 	}
-	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, o.Node, "--node NODE"})
+	node := o.Node
+	if a.Live {
+		node = "" // one node was read, whatever its log calls it
+	}
+	f, err := resolvePod(ioS, a.Flows, podQuery{o.Name, o.Namespace, o.UID, node, "--node NODE"})
 	if err != nil {
 		return err
 	}

@@ -58,7 +58,8 @@ Here the document is the NodeList: -o jsonpath='{.items[*].name}'.`,
 		Example: `  podflow get nodes kubelet.log
   podflow get nodes ./kind-logs/ -o wide
   podflow get nodes ./kind-logs/ -o json
-  podflow get nodes ./kind-logs/ -o custom-columns=NODE:.name,VERSION:.kubeletVersion`,
+  podflow get nodes ./kind-logs/ -o custom-columns=NODE:.name,VERSION:.kubeletVersion
+  podflow get nodes --node kind-worker                  # a live node's kubelet`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			t, err := outputFormat(opts.Output, getNodesOutputs)

@@ -61,13 +61,17 @@ so that a mistyped path is reported; any other positional argument is a
 pod name filter, like --pod.
 A name filter is an exact name, namespace/name or UID, or else a regular
 expression matched against the name. With no input, standard input is
-read when it is not a terminal.
+read when it is not a terminal (and --node NAME is not given).
 
 All namespaces are listed unless -n is given (-A is accepted for kubectl
 habits and is the default).
 
 --since and --until keep pods whose flow overlaps the window; each takes
 an RFC3339 time or a duration counted back from the end of the log.
+
+With --node NAME and no input named, or --journal, --since and --until
+also bound what is read (a duration then counts back from now).
+` + liveHelp + `
 
 --sort-by sorts ascending by start (default), duration, waited, name
 (namespace/name) or verdict (worst first).
@@ -97,7 +101,10 @@ on stderr) and the table shows the others.`,
   journalctl -u kubelet | podflow get pods --since 10m -
   podflow get pods kubelet.log -o yaml
   podflow get pods ./kind-logs/ -o jsonpath='{range .items[*]}{.pod.name}{"\t"}{.verdict}{"\n"}{end}'
-  podflow get pods ./kind-logs/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E`,
+  podflow get pods ./kind-logs/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E
+  podflow get pods --node kind-worker --since 30m    # a live node, through the API server
+  kubectl podflow get pods --node kind-worker --context kind-kind
+  sudo podflow get pods --journal --since 1h       # on the node itself`,
 		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 			return nil, cobra.ShellCompDirectiveDefault
 		},
@@ -105,6 +112,7 @@ on stderr) and the table shows the others.`,
 			inputs, names := splitInputsAndNames(args)
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
+			opts.Load.live.Node, opts.Load.live.Since, opts.Load.live.Until = opts.Node, opts.Since, opts.Until
 			if len(inputs) == 0 {
 				opts.Load.nameArgs = names
 			}
@@ -394,6 +402,11 @@ func getPodsRun(o *GetPodsOptions) error {
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {
 		return err
+	}
+	if a.Live {
+		// The node read is the node: its log may name its host otherwise
+		// (a journald hostname).
+		o.Node = ""
 	}
 	fl, err := o.selectFlows(a.Flows)
 	if err != nil {

@@ -59,7 +59,9 @@ NAME is matched as in 'podflow describe pod'.`,
 		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
   podflow lines pod payments kubelet.log containerd.log --stage sandbox
   podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
-  podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log`,
+  podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log
+  podflow lines pod web-7d9f8c6b5-x2kqp --node kind-worker --pattern web-7d9f8c6b5-x2kqp
+  sudo podflow lines pod web-7d9f8c6b5-x2kqp --journal --since 1h`,
 		RunE: func(c *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
@@ -200,8 +202,19 @@ func stageWindow(f *timeline.Flow, spec string) (from, to time.Time, err error) 
 
 func linesPodRun(o *LinesPodOptions) error {
 	ioS := o.IO
-	paths, stdinName, cleanup, err := spoolStdin(ioS, o.Paths)
+	live, err := o.Load.live.live(o.Paths)
 	if err != nil {
+		return err
+	}
+	var liveNames map[string]string
+	paths, stdinName, cleanup := o.Paths, "", func() {}
+	if live {
+		// Read twice, the node's answer is kept in files first.
+		if paths, liveNames, cleanup, err = o.Load.live.spoolLive(ioS); err != nil {
+			return err
+		}
+		o.Load.live = liveOptions{}
+	} else if paths, stdinName, cleanup, err = spoolStdin(ioS, o.Paths); err != nil {
 		return err
 	}
 	defer cleanup()
@@ -214,6 +227,9 @@ func linesPodRun(o *LinesPodOptions) error {
 		if stdinName != "" {
 			// Name standard input as the user gave it, not its spool.
 			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), stdinName, "standard input"))}
+		}
+		for spool, name := range liveNames {
+			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), spool, name))}
 		}
 		return err
 	}
@@ -237,6 +253,9 @@ func linesPodRun(o *LinesPodOptions) error {
 	rename := func(name string) string {
 		if stdinName != "" && name == stdinName {
 			return "-"
+		}
+		if n, ok := liveNames[name]; ok {
+			return n
 		}
 		return name
 	}

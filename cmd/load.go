@@ -1,6 +1,7 @@
 package cmd
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -52,6 +53,9 @@ type LoadOptions struct {
 	// input then holds nothing, the error says so (a path typed without
 	// ./ that does not exist must not pass for a pod name in silence).
 	nameArgs []string
+
+	// live: --node NAME with no input, or --journal (live.go).
+	live liveOptions
 }
 
 // addLoadFlags registers --year, --tz and --budget.
@@ -61,6 +65,10 @@ func addLoadFlags(c *cobra.Command, o *LoadOptions) {
 	c.Flags().StringArrayVar(&o.Budgets, "budget", nil, "stage budget override, e.g. --budget sandbox=5s (repeatable)")
 	c.Flags().BoolVar(&o.Verbose, "verbose", false, "list every input a warning or note is about (several of a kind are otherwise one line)")
 	c.Flags().IntVar(&o.MaxPods, "max-pods", timeline.DefaultMaxFlows, "most pods to analyse; records about further pods are counted and reported, not analysed (bounds memory: a few KiB per pod)")
+	addLiveFlags(c, &o.live)
+	if !strings.Contains(c.Long, "Live nodes:") {
+		c.Long += "\n" + liveHelp
+	}
 }
 
 // Analysis is the result of reading inputs through the engine.
@@ -73,6 +81,9 @@ type Analysis struct {
 
 	redact  *redact.Redactor // --redact: Flows are masked, and so is what ReadRaws returns
 	verbose bool             // --verbose: every warning and note on a line of its own
+
+	// Live: the inputs were a live node's log or the local journal.
+	Live bool
 }
 
 // budgets parses --budget stage=duration pairs.
@@ -107,7 +118,11 @@ func (o LoadOptions) budgets() (map[string]time.Duration, error) {
 // builds the flows. Unreadable inputs become warnings when others could be
 // read; with none readable it returns an input error (exit 2).
 func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
-	if len(paths) == 0 {
+	live, err := o.live.live(paths)
+	if err != nil {
+		return nil, err
+	}
+	if len(paths) == 0 && !live {
 		if ioS.InTTY {
 			return nil, usageErrorf("no input: name log files or directories, or - for standard input%s", o.nameNote())
 		}
@@ -121,14 +136,23 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, bad := ioS.checkPaths(paths)
 	var srcs []parser.Source
-	var errs []error
-	if len(paths) > 0 {
-		srcs, errs = parser.Discover(paths, ioS.In)
+	var errs, liveNotes []error
+	if live {
+		// A live read ends when the node's answer does (or, following,
+		// when the process does): no context to cancel before.
+		if srcs, liveNotes, err = o.live.liveSources(context.Background(), ioS); err != nil {
+			return nil, err
+		}
+	} else {
+		var bad []error
+		paths, bad = ioS.checkPaths(paths)
+		if len(paths) > 0 {
+			srcs, errs = parser.Discover(paths, ioS.In)
+		}
+		errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
 	}
-	errs = append(bad, append(errs, emptyDirs(paths, srcs)...)...)
-	a := &Analysis{Sources: srcs, Warnings: errs, verbose: o.Verbose}
+	a := &Analysis{Sources: srcs, Warnings: errs, verbose: o.Verbose, Live: live}
 	if len(srcs) == 0 {
 		return nil, inputError(errors.Join(errs...))
 	}
@@ -180,6 +204,8 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		case ss.Err != nil && ss.Stats.Records+ss.Stats.Filtered == 0 && !errors.Is(ss.Err, parser.ErrNoLine): // among mr.Errors()
 		case ss.Err != nil:
 			good++ // read up to the error (a cut gzip, an endless stream abandoned): what was read counts
+		case (ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank) && live:
+			a.Warnings = append(a.Warnings, &inputProblem{inputName(ss.Source), "empty", "empty; the node sent no log lines (none in the --since/--until window? is it the unit the kubelet runs as? --unit names another)"})
 		case ss.Stats.Lines == 0 || ss.Stats.Lines == ss.Stats.Blank:
 			a.Warnings = append(a.Warnings, &inputProblem{inputName(ss.Source), "empty", "empty; nothing to analyse (is it the right file? most kubelets log to journald: journalctl -u kubelet > kubelet.log)"})
 		case ss.Stats.Records+ss.Stats.Filtered == 0:
@@ -189,7 +215,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
-	a.Notes = mr.Notices()
+	a.Notes = append(liveNotes, mr.Notices()...)
 	if runtimeOnly(a.Stats) {
 		a.Notes = append(a.Notes, errors.New("no kubelet lines: judging only what the runtime's lines prove (the kubelet logs most stages and the runtime few: pass the kubelet's log too, e.g. journalctl -u kubelet > kubelet.log)"))
 	}
@@ -332,7 +358,7 @@ func emptyDirs(paths []string, srcs []parser.Source) []error {
 }
 
 func inputName(s parser.Source) string {
-	if s.IsStdin() {
+	if s.IsStdin() && s.Name == "-" {
 		return "standard input"
 	}
 	return s.Name

@@ -41,7 +41,8 @@ evidence lines, click a pod for its details), each stall's diagnosis and
 the raw evidence lines. The 300 worst pods are drawn in full; the others
 are counted under their node. Attach it to CI runs as an artifact.`,
 		Example: `  podflow report ./logs -o report.html
-  podflow report kubelet.log --ignore '^kube-system/' -o - > report.html`,
+  podflow report kubelet.log --ignore '^kube-system/' -o - > report.html
+  podflow report --node kind-worker --since 2h -o report.html`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			co := &CheckOptions{Pods: opts.Pods, Namespaces: opts.Namespaces, Ignore: opts.Ignore, Load: opts.Load}

@@ -43,7 +43,8 @@ pods were in each pod stage during each bucket and a bar of the pods in
 flight.`,
 		Example: `  podflow stats kubelet.log
   podflow stats --over-time --bucket 1s kubelet.log
-  podflow stats -o json ./kind-logs/`,
+  podflow stats -o json ./kind-logs/
+  podflow stats --node kind-worker --since 1h          # a live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if opts.Output != "" && !contains(statsOutputs, opts.Output) {

@@ -56,7 +56,8 @@ Use -p/--pod to export only some pods (name, namespace/name, UID or
 regex).`,
 		Example: `  podflow trace -o chrome -f trace.json kubelet.log
   podflow trace -o otlp kubelet.log
-  podflow trace -p payments -f payments.json ./kind-logs/`,
+  podflow trace -p payments -f payments.json ./kind-logs/
+  podflow trace -o chrome --node kind-worker --since 30m > trace.json`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if !contains(traceOutputs, opts.Output) {

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -54,18 +55,24 @@ its YAML (y again: JSON), n its node (n again: the next node); +/- zoom and
 H/L pan the time axis, s sort, / filter, v steps through the verdicts that
 occur, space/./</> replay, ? help, q quit. A page (raw lines, describe,
 lines, YAML) searches with /, n and N. The mouse wheel scrolls. NO_COLOR
-turns every style off.`,
+turns every style off.
+` + liveHelp + `
+With -f, a live node is asked again every 2 seconds for what came since
+(the node log query does not stream), and --journal runs journalctl -f.`,
 		Example: `  podflow tui kubelet.log
   podflow tui --replay --speed 50x ./kind-logs/
-  journalctl -u kubelet -f | podflow tui -f -`,
+  journalctl -u kubelet -f | podflow tui -f -
+  podflow tui -f --node kind-worker            # a live node, asked again every 2s
+  sudo podflow tui -f --journal                # on the node itself`,
 		Args: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			if len(args) == 0 && opts.Load.live.Node == "" && !opts.Load.live.Journal {
 				return usageErrorf("give at least one FILE, DIR or - for standard input\nSee '%s --help'.", c.CommandPath())
 			}
 			return nil
 		},
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
+			opts.Load.live.Follow = opts.Follow
 			s, err := parseSpeed(opts.Speed)
 			if err != nil {
 				return err
@@ -120,7 +127,25 @@ func tuiRun(opts *TUIOptions) error {
 		color = false
 	}
 	stdin := ioS.In
-	m := tui.New(tuiOptions(opts, stdin, loc, budgets, color))
+	live, err := opts.Load.live.live(opts.Paths)
+	if err != nil {
+		return err
+	}
+	var liveSrcs []parser.Source
+	if live {
+		// Opened before the screen, so that a node that refuses is an
+		// error on the terminal (exit 2) that says what to enable.
+		var notes []error
+		if liveSrcs, notes, err = opts.Load.live.liveSources(context.Background(), ioS); err != nil {
+			return err
+		}
+		(&Analysis{Notes: notes}).warn(ioS)
+	}
+	to := tuiOptions(opts, stdin, loc, budgets, color)
+	if live {
+		to.Load.Discover = func([]string, io.Reader) ([]parser.Source, []error) { return liveSrcs, nil }
+	}
+	m := tui.New(to)
 	popts := []tea.ProgramOption{tea.WithOutput(ioS.RawOut())}
 	// When standard input carries the logs, bubbletea reads keys from the
 	// controlling terminal.
@@ -240,18 +265,18 @@ func tuiLines(ioS *IO, year int, loc *time.Location) func(*timeline.Flow, []pars
 			}
 		}
 		var files []parser.Source
-		stdin := false
+		var once []string // standard input, a live node, the journal
 		for _, s := range srcs {
 			if s.IsStdin() {
-				stdin = true
+				once = append(once, inputName(s))
 				continue
 			}
 			files = append(files, s)
 		}
 		var buf bytes.Buffer
 		w := bufio.NewWriter(&buf)
-		if stdin {
-			w.WriteString("(standard input was read once, by the load: its lines are not listed here)\n")
+		for _, name := range once {
+			fmt.Fprintf(w, "(%s was read once, by the load: its lines are not listed here)\n", r.Text(name))
 		}
 		// As lines pod: with --redact the needles are the pod's unmasked
 		// names, and only the lines matched are masked.

@@ -41,6 +41,7 @@ func (s Source) IsStdin() bool { return s.stdin != nil }
 type stdinInput struct {
 	mu     sync.Mutex
 	r      io.Reader
+	name   string // "" for standard input ("-"); a stream's name (StreamSource)
 	opened bool
 	spool  *os.File
 }
@@ -604,8 +605,12 @@ func (c *corruptReader) Read(p []byte) (int, error) {
 func (s *stdinInput) open() (io.ReadCloser, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	name := s.name
+	if name == "" {
+		name = "-"
+	}
 	if s.opened {
-		return nil, errors.New("-: standard input can be read only once")
+		return nil, fmt.Errorf("%s: can be read only once", name)
 	}
 	s.opened = true
 	r, within := s.r, func() bool { return false }
@@ -615,7 +620,7 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 			r, within = h, h.within
 		}
 	}
-	rc, err := openText(io.NopCloser(r), "-")
+	rc, err := openText(io.NopCloser(r), name)
 	if err != nil {
 		return nil, err
 	}
