@@ -271,6 +271,9 @@ func (d *describer) describe() {
 	} else {
 		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
 	}
+	// What kubectl get pods showed (the symptom), then podflow's verdict
+	// (the diagnosis).
+	d.kv(0, "Status", dash(f.Status)+"  (kubectl get pods at the log's end)")
 	d.kv(0, "Verdict", paint(d.color, verdictColor(f.Verdict), string(f.Verdict)))
 	if f.StalledAt != "" {
 		d.kv(0, "Stalled At", stageLabel(f))

@@ -124,6 +124,7 @@ type Pod struct {
 	ID, Key, Label string
 	Node           string
 	Verdict        timeline.Verdict
+	Status         string // kubectl get pods' STATUS at the log's end (Flow.Status)
 	Health         Health
 	Where          string // where it stopped, or the stage it recovered in
 	Waited         string
@@ -310,7 +311,7 @@ func attention(drawn []*Pod) []*Pod {
 func podOf(i int, r ranked) *Pod {
 	f := r.f
 	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
-		Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
+		Status: text(f.Status, 80), Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
 	p.Label = check.Trunc(p.Key, 40)
 	p.Open = r.health == HealthFailed && i < 5
 	if s, ok := check.PodStartup(f); ok {
