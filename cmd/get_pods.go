@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -82,7 +83,9 @@ shortened first, then node names and stage labels are cut, and a
 NAMESPACE every pod shares, then NODE, are left out (said on standard
 error). NAME is never cut. Headers are the same on a terminal and in a
 pipe. Piped, rows are whole; -o wide gives every column and the whole
-reason.
+reason. On a terminal, when more than one pod failed, the failed pods
+grouped by cause follow the table (the five largest causes; all of them
+with podflow stats --by cause).
 
 Verdicts are coloured on a terminal (green Running, Completed,
 Terminated; red Failed, Rejected; yellow Stalled, Terminating; grey
@@ -376,10 +379,18 @@ func getPodsRun(o *GetPodsOptions) error {
 		return nil
 	}
 	printPodTable(ioS, fl.Items, o.Output == "wide", o.NoHeaders, ioS.ColorEnabled(o.Color))
+	if ioS.OutTTY && !o.NoHeaders {
+		// On a terminal, more than one failure: what they have in common.
+		// Not in a pipe, where a script reads rows.
+		if gs := cause.Groups(fl.Items, nil); cause.Total(gs) > 1 {
+			fmt.Fprintln(ioS.Out)
+			printCauses(ioS.Out, gs, len(fl.Items), false, 5, ioS.Width)
+		}
+	}
 	return nil
 }
 
-// rowOnly keeps of a flow what the table, -o name, the filters and the
+// rowOnly keeps of a flow what the table, the causes (internal/cause), -o name, the filters and the
 // sort read: its stages, events and evidence go as soon as it is judged.
 func rowOnly(f *timeline.Flow) {
 	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil

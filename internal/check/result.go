@@ -1,6 +1,7 @@
 package check
 
 import (
+	"github.com/podflow/podflow/internal/cause"
 	"time"
 
 	"github.com/podflow/podflow/timeline"
@@ -10,13 +11,14 @@ import (
 // after --pod/-n/--ignore) plus the rule results.
 type Result struct {
 	timeline.FlowList
-	Result   string       `json:"result"` // pass, fail, nothing
-	ExitCode int          `json:"exitCode"`
-	Rules    []RuleResult `json:"rules"`
-	Pods     []PodResult  `json:"pods"`
-	Ignored  []string     `json:"ignored,omitempty"`
-	Nothing  []string     `json:"nothing,omitempty"` // why there was nothing to judge
-	Deltas   []StageDelta `json:"stageDeltas,omitempty"`
+	Result   string        `json:"result"` // pass, fail, nothing
+	ExitCode int           `json:"exitCode"`
+	Rules    []RuleResult  `json:"rules"`
+	Pods     []PodResult   `json:"pods"`
+	Ignored  []string      `json:"ignored,omitempty"`
+	Nothing  []string      `json:"nothing,omitempty"` // why there was nothing to judge
+	Deltas   []StageDelta  `json:"stageDeltas,omitempty"`
+	Causes   []cause.Group `json:"causes,omitempty"` // the pods that broke a rule, by cause
 }
 
 // RuleResult is one rule's outcome.

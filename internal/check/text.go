@@ -32,6 +32,12 @@ func WriteText(w io.Writer, res *Result) {
 	default:
 		fmt.Fprintf(w, "PASS  %s, %s\n", plural(len(res.Pods), "pod"), plural(len(res.Rules), "rule"))
 	}
+	if len(res.Causes) > 0 {
+		fmt.Fprintf(w, "  by cause (names, IDs and numbers masked):\n")
+		for _, g := range res.Causes {
+			fmt.Fprintf(w, "  %5d  %s  %s\n", g.Pods, s(g.Stage), Trunc(s(g.Cause), 200))
+		}
+	}
 	for _, p := range Rank(res.Pods) {
 		if p.Passed {
 			continue
