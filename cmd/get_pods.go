@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -23,6 +24,7 @@ type GetPodsOptions struct {
 
 	Paths     []string // inputs: files, directories, "-"
 	Names     []string // pod name patterns (--pod and positional non-paths)
+	posNames  []string // the positional ones: a name that matches no pod is an error
 	Output    string   // "", wide, json, yaml, name, or a template (jsonpath=…, custom-columns=…)
 	NoHeaders bool
 	SortBy    string
@@ -114,6 +116,7 @@ on stderr) and the table shows the others.`,
 			inputs, names := splitInputsAndNames(args)
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
+			opts.posNames = names
 			if len(inputs) == 0 {
 				opts.Load.nameArgs = names
 			}
@@ -357,6 +360,54 @@ func getPodsRun(o *GetPodsOptions) error {
 	if err != nil {
 		return err
 	}
+	missing := o.missingNames(a.Flows)
+	if missing != nil && len(fl.Items) == 0 {
+		return missing
+	}
+	err = o.printPods(a, fl)
+	if err == nil {
+		err = missing
+	}
+	return err
+}
+
+// missingNames is the error for pod names given as arguments that match
+// no pod of the inputs (kubectl get pods NAME: not found), with the pod
+// names close to each, or nil.
+func (o *GetPodsOptions) missingNames(fl *timeline.FlowList) error {
+	var msgs []string
+	var all []string
+	for _, n := range o.posNames {
+		pf, err := NewPodFilter(redactAll(o.IO.Redact, []string{n}))
+		if err != nil {
+			continue // reported by selectFlows
+		}
+		found := false
+		for i := range fl.Items {
+			if pf.Match(&fl.Items[i]) {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		if all == nil {
+			for i := range fl.Items {
+				all = append(all, fl.Items[i].Pod.Name)
+			}
+		}
+		msgs = append(msgs, fmt.Sprintf("pod %q not found in the inputs (an argument that is no file or directory is a pod name)%s", sanitize.OneLine(n), didYouMean(n, all)))
+	}
+	if msgs == nil {
+		return nil
+	}
+	return &ExitError{Code: ExitUsage, Err: errors.New(strings.Join(msgs, "\n"))}
+}
+
+// printPods prints the selected flows in the output asked for.
+func (o *GetPodsOptions) printPods(a *Analysis, fl *timeline.FlowList) error {
+	ioS := o.IO
 	if o.template != nil {
 		head := *fl
 		head.Items = nil
