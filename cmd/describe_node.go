@@ -172,7 +172,7 @@ func (d *describer) nodePods(n *timeline.Node) {
 		return
 	}
 	slices.SortStableFunc(pods, func(a, b *timeline.Flow) int { return verdictRank(a.Verdict) - verdictRank(b.Verdict) })
-	t := &Table{Headers: []string{"VERDICT", "NAMESPACE", "NAME", "STAGE", "WAITED/DURATION", "REASON"}, Indent: 2, Flex: 5, MaxWidth: d.width}
+	t := &Table{Headers: []string{"VERDICT", "NAMESPACE", "NAME", "STAGE", "WAIT/DUR", "REASON"}, Indent: 2, Flex: 5, MaxWidth: d.width}
 	for _, f := range pods {
 		t.Rows = append(t.Rows, []string{string(f.Verdict), dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(f.Pod.Name), stageLabel(f), flowTime(f), dash(shorten(sanitize.OneLine(f.Reason), shortReason))})
 	}

@@ -44,7 +44,7 @@ the kubelet recorded, the kubelet's startup figures next to podflow's,
 node findings that overlap the pod, and the log lines that prove the
 verdict, read back from the inputs.
 
-NAME is a pod name, namespace/name or UID; when nothing matches exactly,
+NAME is a pod name, namespace/name or UID, before or after the inputs; when nothing matches exactly,
 pods whose name starts with NAME are taken (as kubectl describe does).
 When several pods or incarnations match, they are listed and the command
 exits 2: pick one with -n or --uid.
@@ -58,10 +58,17 @@ that matches no pod or several.`,
   podflow describe pod web --uid 5c18c6f7-a0eb-41a1-8101-c7db6cf1e29f ./kind-logs/
   podflow describe pod web-7d9f8c6b5-x2kqp --node kind-worker     # a live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
-			if len(args) == 0 {
+			// NAME and the inputs in either order, as get pods takes them.
+			inputs, names := splitInputsAndNames(args)
+			switch {
+			case len(names) == 0 && len(args) > 0:
+				return usageErrorf("the pod NAME is missing (every argument is an input: %s)\nUsage: %s NAME [FILE|DIR|-]...", strings.Join(args, " "), c.CommandPath())
+			case len(names) == 0:
 				return usageErrorf("give the pod NAME, then the inputs\nSee '%s --help'.", c.CommandPath())
+			case len(names) > 1:
+				return usageErrorf("one pod at a time: %s are not inputs (no such file or directory), so they are taken for pod names\nSee '%s --help'.", strings.Join(names, ", "), c.CommandPath())
 			}
-			opts.Name, opts.Paths = args[0], args[1:]
+			opts.Name, opts.Paths = names[0], inputs
 			if !contains(colorModes, opts.Color) {
 				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
 			}
@@ -277,6 +284,9 @@ func (d *describer) describe() {
 	} else {
 		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
 	}
+	// What kubectl get pods showed (the symptom), then podflow's verdict
+	// (the diagnosis).
+	d.kv(0, "Status", dash(f.Status)+"  (kubectl get pods at the log's end)")
 	d.kv(0, "Verdict", paint(d.color, verdictColor(f.Verdict), string(f.Verdict)))
 	if f.StalledAt != "" {
 		d.kv(0, "Stalled At", stageLabel(f))

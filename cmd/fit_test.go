@@ -11,38 +11,46 @@ import (
 )
 
 func TestFitWidths(t *testing.T) {
-	// NAMESPACE NAME NODE VERDICT STAGE TIME REASON, as the v1.36.3
-	// corpus measures them.
-	nat := []int{9, 27, 19, 10, 37, 15, 67}
-	steps := podTableSteps(6, 5, true, false)
+	// NAMESPACE NAME NODE STATUS VERDICT STAGE WAIT/DUR REASON, as the
+	// v1.36.3 corpus measures them.
+	nat := []int{9, 27, 19, 17, 10, 37, 8, 67}
+	const reason = 7
+	steps := podTableSteps(reason, true, false)
+	width := func(w []int, gap int) int {
+		total := -gap
+		for _, x := range w {
+			if x > 0 {
+				total += x + gap
+			}
+		}
+		return total
+	}
 	tests := []struct {
 		limit   int
 		want    []int
 		wantGap int
 	}{
 		{300, nat, 3}, // fits: nothing changes
-		{120, []int{0, 27, 14, 10, 21, 8, 30}, 2},
-		{100, []int{0, 20, 0, 10, 20, 8, 34}, 2},
-		{80, []int{0, 16, 0, 10, 18, 8, 20}, 2},
-		{40, []int{0, 12, 0, 10, 10, 8, 1}, 2}, // past every step: clipped by the table
+		// REASON gives up width first: node and stage whole.
+		{160, []int{0, 27, 19, 17, 10, 37, 8, 30}, 2},
+		{120, []int{0, 27, 12, 17, 10, 20, 8, 14}, 2},
+		{80, []int{0, 27, 0, 17, 10, 0, 8, 10}, 2},
+		{40, []int{0, 27, 0, 17, 10, 0, 8, 1}, 2}, // past every step: clipped by the table
 	}
 	for _, tt := range tests {
-		got, gap := fitWidths(nat, 3, 6, steps, tt.limit)
+		got, gap := fitWidths(nat, 3, reason, steps, tt.limit)
 		if !slices.Equal(got, tt.want) || gap != tt.wantGap {
 			t.Errorf("fit in %d = %v gap %d, want %v gap %d", tt.limit, got, gap, tt.want, tt.wantGap)
 		}
-		total := -gap
-		for _, w := range got {
-			if w > 0 {
-				total += w + gap
-			}
+		if got[colName] != nat[colName] {
+			t.Errorf("fit in %d cut NAME to %d", tt.limit, got[colName])
 		}
-		if total > tt.limit && tt.limit >= 80 {
-			t.Errorf("fit in %d is %d wide", tt.limit, total)
+		if w := width(got, gap); w > tt.limit && tt.limit >= 80 {
+			t.Errorf("fit in %d is %d wide", tt.limit, w)
 		}
 	}
 	// Several namespaces: NAMESPACE stays.
-	got, _ := fitWidths(nat, 3, 6, podTableSteps(6, 5, false, false), 120)
+	got, _ := fitWidths(nat, 3, reason, podTableSteps(reason, false, false), 120)
 	if got[colNS] != 9 {
 		t.Errorf("several namespaces: NAMESPACE width %d, want 9", got[colNS])
 	}
@@ -79,8 +87,9 @@ func TestCuts(t *testing.T) {
 }
 
 // TestGetPodsFitsTerminal: on a terminal, every row of get pods over the
-// v1.36.3 corpus fits the width (none wraps), every pod has its row, and
-// the stalled pods' reasons keep their first words.
+// v1.36.3 corpus fits the width (none wraps), every pod has its row with
+// its name whole, the headers are the piped table's (less the columns
+// left out), and the stalled pods' reasons keep their first words.
 func TestGetPodsFitsTerminal(t *testing.T) {
 	for _, width := range []int{200, 120, 100, 80, 60} {
 		ioS, _, out, errOut := NewTestIO(true)
@@ -97,9 +106,19 @@ func TestGetPodsFitsTerminal(t *testing.T) {
 				t.Errorf("width %d: a line of %d columns: %q", width, textWidth(l), l)
 			}
 		}
+		for _, name := range []string{"batch-worker-6c8d5f02-33803", "static-web-kb-node-static", "web-initfail-6d5c7-b8x4w"} {
+			if !strings.Contains(out.String(), name+" ") {
+				t.Errorf("width %d: %s not whole in\n%s", width, name, out)
+			}
+		}
+		for _, h := range strings.Fields(lines[0]) {
+			if width >= 80 && !slices.Contains([]string{"NAMESPACE", "NAME", "NODE", "STATUS", "VERDICT", "STAGE", "WAIT/DUR", "REASON"}, h) {
+				t.Errorf("width %d: header %q is not the piped table's", width, h)
+			}
+		}
 		if width >= 80 {
-			for _, want := range []string{"ImagePullBackOff…", "Back-off restarting…", "RunContainerError…"} {
-				if !strings.Contains(out.String(), strings.TrimSuffix(want, "…")) {
+			for _, want := range []string{"ImagePull", "Back-off", "RunContainer"} {
+				if !strings.Contains(out.String(), want) {
 					t.Errorf("width %d: no %q in\n%s", width, want, out)
 				}
 			}
@@ -166,7 +185,9 @@ func TestGetPodsTmux(t *testing.T) {
 					t.Errorf("a line that is no pod's row (wrapped?): %q", l)
 				}
 			}
-			for _, want := range []string{"ImagePullBackOff", "Back-off restarting", "RunContainerError", "payments-", "-q9zrt"} {
+			// Names whole (never cut, as kubectl never cuts them); the
+			// stalled pods' STATUS and the first words of their reasons.
+			for _, want := range []string{"ImagePullBackOff", "Init:Error", "Back-off", "RunContainerError", "payments-7b4d9c8f6-q9zrt", "batch-worker-6c8d5f02-33803"} {
 				if !strings.Contains(screen, want) {
 					t.Errorf("screen lacks %q:\n%s", want, screen)
 				}

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -22,6 +24,7 @@ type GetPodsOptions struct {
 
 	Paths     []string // inputs: files, directories, "-"
 	Names     []string // pod name patterns (--pod and positional non-paths)
+	posNames  []string // the positional ones: a name that matches no pod is an error
 	Output    string   // "", wide, json, yaml, name, or a template (jsonpath=…, custom-columns=…)
 	NoHeaders bool
 	SortBy    string
@@ -76,11 +79,19 @@ also bound what is read (a duration then counts back from now).
 --sort-by sorts ascending by start (default), duration, waited, name
 (namespace/name) or verdict (worst first).
 
-On a terminal the table fits its width and no row wraps: stage labels,
-node names and pod names are cut in the middle (a pod keeps its unique
-suffix: payments-7b…-q9zrt), REASON gets the room left, and a NAMESPACE
-every pod shares, then NODE, are left out (said on standard error).
-Piped, rows are whole; -o wide gives every column and the whole reason.
+STATUS is what kubectl get pods showed at the end of the log, by
+kubectl's own rules (ContainerCreating, Init:0/1, ImagePullBackOff,
+CrashLoopBackOff, Running, Terminating, ...; Deleted when the log shows
+the pod deleted and removed); VERDICT, STAGE and REASON say why.
+
+On a terminal the table fits its width and no row wraps: REASON is
+shortened first, then node names and stage labels are cut, and a
+NAMESPACE every pod shares, then NODE, are left out (said on standard
+error). NAME is never cut. Headers are the same on a terminal and in a
+pipe. Piped, rows are whole; -o wide gives every column and the whole
+reason. On a terminal, when more than one pod failed, the failed pods
+grouped by cause follow the table (the five largest causes; all of them
+with podflow stats --by cause).
 
 Verdicts are coloured on a terminal (green Running, Completed,
 Terminated; red Failed, Rejected; yellow Stalled, Terminating; grey
@@ -113,6 +124,7 @@ on stderr) and the table shows the others.`,
 			opts.Paths = inputs
 			opts.Names = append(opts.Names, names...)
 			opts.Load.live.Node, opts.Load.live.Since, opts.Load.live.Until = opts.Node, opts.Since, opts.Until
+			opts.posNames = names
 			if len(inputs) == 0 {
 				opts.Load.nameArgs = names
 			}
@@ -368,7 +380,7 @@ func sortFlows(items []*timeline.Flow, key string) {
 	})
 }
 
-// flowTime is the WAITED/DURATION cell: waited for stalled flows,
+// flowTime is the WAIT/DUR cell: waited for stalled flows,
 // duration otherwise.
 func flowTime(f *timeline.Flow) string {
 	if f.Verdict == timeline.VerdictStalled && f.Waited > 0 {
@@ -412,6 +424,54 @@ func getPodsRun(o *GetPodsOptions) error {
 	if err != nil {
 		return err
 	}
+	missing := o.missingNames(a.Flows)
+	if missing != nil && len(fl.Items) == 0 {
+		return missing
+	}
+	err = o.printPods(a, fl)
+	if err == nil {
+		err = missing
+	}
+	return err
+}
+
+// missingNames is the error for pod names given as arguments that match
+// no pod of the inputs (kubectl get pods NAME: not found), with the pod
+// names close to each, or nil.
+func (o *GetPodsOptions) missingNames(fl *timeline.FlowList) error {
+	var msgs []string
+	var all []string
+	for _, n := range o.posNames {
+		pf, err := NewPodFilter(redactAll(o.IO.Redact, []string{n}))
+		if err != nil {
+			continue // reported by selectFlows
+		}
+		found := false
+		for i := range fl.Items {
+			if pf.Match(&fl.Items[i]) {
+				found = true
+				break
+			}
+		}
+		if found {
+			continue
+		}
+		if all == nil {
+			for i := range fl.Items {
+				all = append(all, fl.Items[i].Pod.Name)
+			}
+		}
+		msgs = append(msgs, fmt.Sprintf("pod %q not found in the inputs (an argument that is no file or directory is a pod name)%s", sanitize.OneLine(n), didYouMean(n, all)))
+	}
+	if msgs == nil {
+		return nil
+	}
+	return &ExitError{Code: ExitUsage, Err: errors.New(strings.Join(msgs, "\n"))}
+}
+
+// printPods prints the selected flows in the output asked for.
+func (o *GetPodsOptions) printPods(a *Analysis, fl *timeline.FlowList) error {
+	ioS := o.IO
 	if o.template != nil {
 		head := *fl
 		head.Items = nil
@@ -434,10 +494,18 @@ func getPodsRun(o *GetPodsOptions) error {
 		return nil
 	}
 	printPodTable(ioS, fl.Items, o.Output == "wide", o.NoHeaders, ioS.ColorEnabled(o.Color))
+	if ioS.OutTTY && !o.NoHeaders {
+		// On a terminal, more than one failure: what they have in common.
+		// Not in a pipe, where a script reads rows.
+		if gs := cause.Groups(fl.Items, nil); cause.Total(gs) > 1 {
+			fmt.Fprintln(ioS.Out)
+			printCauses(ioS.Out, gs, len(fl.Items), false, 5, ioS.Width)
+		}
+	}
 	return nil
 }
 
-// rowOnly keeps of a flow what the table, -o name, the filters and the
+// rowOnly keeps of a flow what the table, the causes (internal/cause), -o name, the filters and the
 // sort read: its stages, events and evidence go as soon as it is judged.
 func rowOnly(f *timeline.Flow) {
 	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil
@@ -524,61 +592,61 @@ const (
 	colNS = iota
 	colName
 	colNode
+	colStatus
 	colVerdict
 	colStage
 	colTime
 )
 
 // podTableSteps is how the get-pods table gives up width on a terminal
-// narrower than its widest row, in order: a short WAITED/DURATION header,
-// long stage labels cut, a NAMESPACE every pod shares left out, gaps of
-// two, REASON down to 30 columns, then node names, stages and pod names
-// cut in the middle (a pod keeps its suffix), NODE left out, and at last
-// everything down to a floor. reason is the REASON column, timeW the
-// width of the WAITED/DURATION values; oneNS says every pod is in one
-// namespace. -o wide keeps every column it was asked for: they only
-// narrow.
-func podTableSteps(reason, timeW int, oneNS, wide bool) []fitStep {
-	var steps []fitStep
-	if !wide {
-		steps = append(steps, fitStep{col: colTime, to: max(timeW, len(shortTimeHeader))})
-	}
-	steps = append(steps, fitStep{col: colStage, to: 24})
+// narrower than its widest row, in order: gaps of two, a NAMESPACE every
+// pod shares left out, REASON down to 30 columns, then node names and
+// stages cut (a DNS node name keeps its first label, a stage its
+// container), REASON down to 20, nodes and stages cut further, REASON
+// down to 12, NODE left out, STATUS and REASON down to a floor, and at last STAGE
+// left out. NAME
+// is never cut, as kubectl never cuts it: a pod name is what the user
+// copies into the next command. reason is the REASON column; oneNS says
+// every pod is in one namespace. -o wide keeps every column it was asked
+// for: they only narrow.
+func podTableSteps(reason int, oneNS, wide bool) []fitStep {
+	steps := []fitStep{{col: -1, to: 2}}
 	if oneNS && !wide {
-		steps = append(steps, fitStep{col: colNS, drop: true})
+		steps = append(steps, fitStep{col: colNS, drop: true}) // said on standard error: nothing is lost
 	}
-	steps = append(steps, fitStep{col: -1, to: 2}, fitStep{col: reason, to: 30})
+	steps = append(steps, fitStep{col: reason, to: 30})
 	if wide {
 		steps = append(steps, fitStep{col: reason - 2, to: 13}) // UID
 	}
-	steps = append(steps, fitStep{col: colNode, to: 14}, fitStep{col: colStage, to: 20},
-		fitStep{col: colName, to: 20}, fitStep{col: colNode, to: 12})
+	steps = append(steps, fitStep{col: colNode, to: 14}, fitStep{col: colStage, to: 24}, fitStep{col: reason, to: 20},
+		fitStep{col: colNode, to: 12}, fitStep{col: colStage, to: 20}, fitStep{col: reason, to: 12}, fitStep{col: colStage, to: 14})
 	if !wide {
 		steps = append(steps, fitStep{col: colNode, drop: true})
 	}
-	return append(steps,
-		fitStep{col: reason, to: 20}, fitStep{col: colName, to: 16}, fitStep{col: colStage, to: 14},
-		fitStep{col: reason, to: 12}, fitStep{col: colName, to: 12}, fitStep{col: colStage, to: 10})
+	steps = append(steps, fitStep{col: colStage, to: 10}, fitStep{col: colStatus, to: 18}, fitStep{col: reason, to: 8})
+	if !wide {
+		// Long pod names in 80 columns: STATUS, VERDICT and the time
+		// stay, and REASON says where it stopped better than a cut stage.
+		steps = append(steps, fitStep{col: colStage, drop: true})
+	}
+	return steps
 }
 
-// shortTimeHeader is WAITED/DURATION's header on a narrow terminal.
-const shortTimeHeader = "WAIT/DUR"
-
 // printPodTable prints the get-pods table. On a terminal it is fitted to
-// the width (fitWidths with podTableSteps): no row wraps; a pod name, a
-// node name and a stage are cut in the middle, the reason shortened to
-// the room left; columns left out are said on standard error. Piped, the
+// the width (fitWidths with podTableSteps): no row wraps; the reason is
+// shortened to the room left, a node name and a stage cut, never a pod
+// name; columns left out are said on standard error. Piped, the
 // rows are whole (the reason as shorten gives it in 80 columns, whole
 // with -o wide).
 func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) {
 	t := &Table{
-		Headers:  []string{"NAMESPACE", "NAME", "NODE", "VERDICT", "STAGE", "WAITED/DURATION", "REASON"},
+		Headers:  []string{"NAMESPACE", "NAME", "NODE", "STATUS", "VERDICT", "STAGE", "WAIT/DUR", "REASON"},
 		NoHeader: noHeaders,
 		Flex:     -1,
 	}
 	if wide {
-		// Each figure once: WAITED and DURATION stand for WAITED/DURATION.
-		t.Headers = []string{"NAMESPACE", "NAME", "NODE", "VERDICT", "STAGE", "START", "WAITED", "DURATION", "RESTARTS", "UID", "SOURCE", "REASON"}
+		// Each figure once: WAITED and DURATION stand for WAIT/DUR.
+		t.Headers = []string{"NAMESPACE", "NAME", "NODE", "STATUS", "VERDICT", "STAGE", "START", "WAITED", "DURATION", "RESTARTS", "UID", "SOURCE", "REASON"}
 	}
 	reasons := make([]string, len(items))
 	for i := range items {
@@ -587,7 +655,7 @@ func printPodTable(ioS *IO, items []timeline.Flow, wide, noHeaders, color bool) 
 		if f.Incarnation > 1 {
 			name += " #" + strconv.Itoa(f.Incarnation)
 		}
-		row := []string{dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(name), dash(sanitize.OneLine(f.Node)), string(f.Verdict), stageLabel(f)}
+		row := []string{dash(sanitize.OneLine(f.Pod.Namespace)), sanitize.OneLine(name), dash(sanitize.OneLine(f.Node)), dash(f.Status), string(f.Verdict), stageLabel(f)}
 		if wide {
 			restarts := 0
 			for _, c := range f.Containers {
@@ -661,21 +729,19 @@ func fitPodTable(ioS *IO, t *Table, reasons []string, wide bool) []bool {
 			nat[i] = textWidth(h)
 		}
 	}
-	timeW := 0
 	oneNS := true
 	for _, r := range t.Rows {
 		for i, c := range r {
 			nat[i] = max(nat[i], textWidth(c))
 		}
-		timeW = max(timeW, textWidth(r[colTime]))
 		oneNS = oneNS && r[colNS] == t.Rows[0][colNS]
 	}
-	w, gap := fitWidths(nat, 3, reasonCol, podTableSteps(reasonCol, timeW, oneNS, wide), ioS.Width)
+	w, gap := fitWidths(nat, 3, reasonCol, podTableSteps(reasonCol, oneNS, wide), ioS.Width)
 	t.Gap, t.MaxWidth, t.Clip = gap, ioS.Width, true
 	cut := func(i int, s string) string {
 		switch i {
 		case colName:
-			return cutMiddle(s, w[i])
+			return s // never cut (podTableSteps)
 		case colNode:
 			return cutHost(s, w[i])
 		case colStage:
@@ -694,9 +760,6 @@ func fitPodTable(ioS *IO, t *Table, reasons []string, wide bool) []bool {
 		if reasons[ri] != "" && w[reasonCol] < nat[reasonCol] {
 			r[reasonCol] = shorten(reasons[ri], w[reasonCol])
 		}
-	}
-	if !wide && w[colTime] < textWidth(t.Headers[colTime]) {
-		t.Headers[colTime] = shortTimeHeader
 	}
 	keep := make([]bool, len(w))
 	var left []string

@@ -124,7 +124,7 @@ func TestGetPods(t *testing.T) {
 				}
 			}
 			if tt.timeCell != "" {
-				if got := cell(t, out, tt.pod, "WAITED/DURATION"); got != tt.timeCell {
+				if got := cell(t, out, tt.pod, "WAIT/DUR"); got != tt.timeCell {
 					t.Errorf("waited/duration = %q, want %q", got, tt.timeCell)
 				}
 			}

@@ -83,6 +83,9 @@ Exit status:
 	get := newResourceGroup("get", "List pods or nodes with their verdicts")
 	describe := newResourceGroup("describe", "Show one pod's flow, or one node, in detail")
 	lines := newResourceGroup("lines", "Print every raw log line that belongs to a pod")
+	// kubectl's word for a pod's output is logs: "podflow logs" says to
+	// use lines (cobra's "Did you mean this?").
+	lines.SuggestFor = []string{"logs", "log"}
 	root.AddCommand(get, describe, lines)
 	// Each command file registers itself here; keep one line per command.
 	// register: commands

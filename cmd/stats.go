@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
 	"github.com/spf13/cobra"
@@ -22,9 +23,13 @@ type StatsOptions struct {
 	OverTime  bool
 	Bucket    time.Duration // 0: auto
 	NoHeaders bool
+	By        string // "stage" (default) or "cause"
 }
 
-var statsOutputs = []string{"json"}
+var (
+	statsOutputs = []string{"json"}
+	statsBy      = []string{"stage", "cause"}
+)
 
 // NewCmdStats builds `podflow stats`.
 func NewCmdStats(ioS *IO, runF func(*StatsOptions) error) *cobra.Command {
@@ -37,18 +42,29 @@ func NewCmdStats(ioS *IO, runF func(*StatsOptions) error) *cobra.Command {
 that did not complete are left out). Container stages (image, created,
 started, completed) are aggregated over every container of every pod.
 
+Stages no pod spent any time in (every figure 0s: markers written in the
+same instant) are left out.
+
+--by cause groups the failed pods (Failed, Stalled, Rejected) by their
+cause instead: the stage they stopped at and their reason, with names,
+IDs, numbers and quoted values masked, the largest group first.
+
 --over-time adds a second section: the log's span cut into buckets
 (--bucket, default: about 40 buckets of a round size), with how many
 pods were in each pod stage during each bucket and a bar of the pods in
 flight.`,
 		Example: `  podflow stats kubelet.log
   podflow stats --over-time --bucket 1s kubelet.log
+  podflow stats --by cause ./kind-logs/
   podflow stats -o json ./kind-logs/
   podflow stats --node kind-worker --since 1h          # a live node, through the API server`,
 		RunE: func(c *cobra.Command, args []string) error {
 			opts.Paths = args
 			if opts.Output != "" && !contains(statsOutputs, opts.Output) {
 				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(statsOutputs, ", "))
+			}
+			if !contains(statsBy, opts.By) {
+				return usageErrorf("--by %q: allowed: %s", opts.By, strings.Join(statsBy, ", "))
 			}
 			if opts.Bucket < 0 {
 				return usageErrorf("--bucket %s: must be positive", opts.Bucket)
@@ -64,8 +80,10 @@ flight.`,
 	f.BoolVar(&opts.OverTime, "over-time", false, "also show how many pods were in each stage per time bucket")
 	f.DurationVar(&opts.Bucket, "bucket", 0, "bucket size for --over-time (default: auto)")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print section titles and header rows")
+	f.StringVar(&opts.By, "by", "stage", "group by: stage (latency per stage) or cause (failed pods per cause)")
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(statsOutputs...))
+	_ = cmd.RegisterFlagCompletionFunc("by", fixedCompletion(statsBy...))
 	return cmd
 }
 
@@ -92,6 +110,8 @@ type Bucket struct {
 type StatsResult struct {
 	Pods     int               `json:"pods"`
 	Stages   []StageStat       `json:"stages"`
+	Failed   int               `json:"failed,omitempty"` // --by cause: the failed pods grouped
+	Causes   []cause.Group     `json:"causes,omitempty"` // --by cause`
 	Bucket   timeline.Duration `json:"bucket,omitempty"`
 	OverTime []Bucket          `json:"overTime,omitempty"`
 }
@@ -149,6 +169,11 @@ func stageStats(fl *timeline.FlowList) []StageStat {
 	for _, def := range timeline.Reference.Stages {
 		a := accs[def.ID]
 		if a == nil {
+			continue
+		}
+		if a.max == 0 {
+			// Always 0s: its markers come in one instant (or it has
+			// none of its own); a row of zeros says nothing.
 			continue
 		}
 		sort.Slice(a.ds, func(i, j int) bool { return a.ds[i] < a.ds[j] })
@@ -241,6 +266,23 @@ func statsRun(o *StatsOptions) error {
 	res := StatsResult{Pods: len(a.Flows.Items), Stages: stageStats(a.Flows)}
 	if res.Stages == nil {
 		res.Stages = []StageStat{}
+	}
+	if o.By == "cause" {
+		res.Causes = cause.Groups(a.Flows.Items, nil)
+		res.Failed = cause.Total(res.Causes)
+		if o.Output == "json" {
+			return printJSON(ioS.Out, res)
+		}
+		if res.Pods == 0 {
+			fmt.Fprintln(ioS.ErrOut, "No pods found.")
+			return nil
+		}
+		width := 0
+		if ioS.OutTTY {
+			width = ioS.Width
+		}
+		printCauses(ioS.Out, res.Causes, res.Pods, o.NoHeaders, 0, width)
+		return nil
 	}
 	if o.OverTime {
 		b, buckets := overTime(a.Flows, o.Bucket)

@@ -101,9 +101,10 @@ func TestPendingShowsDash(t *testing.T) {
 }
 
 var (
-	startLine = regexp.MustCompile(`(?m)^Start: +(\S+)$`)
-	endLine   = regexp.MustCompile(`(?m)^End: +(.*)$`)
-	waitLine  = regexp.MustCompile(`(?m)^Waited: +(\S+)$`)
+	startLine  = regexp.MustCompile(`(?m)^Start: +(\S+)$`)
+	endLine    = regexp.MustCompile(`(?m)^End: +(.*)$`)
+	waitLine   = regexp.MustCompile(`(?m)^Waited: +(\S+)$`)
+	statusLine = regexp.MustCompile(`(?m)^Status: +(\S+)  \(kubectl`)
 )
 
 // TestViewsAgree: every pod of every corpus and format log has the same
@@ -147,17 +148,21 @@ func TestViewsAgree(t *testing.T) {
 					t.Errorf("%s: describe Waited %v, json waited %s", what, m, waited)
 				}
 			}
-			// -o wide: NAMESPACE NAME NODE VERDICT STAGE START WAITED DURATION …
+			// kubectl's STATUS: the same word in describe, both tables and JSON.
+			if m := statusLine.FindStringSubmatch(out); f.Status == "" || m == nil || m[1] != f.Status {
+				t.Errorf("%s: describe Status %v, json status %q", what, m, f.Status)
+			}
+			// -o wide: NAMESPACE NAME NODE STATUS VERDICT STAGE START WAITED DURATION …
 			// (a name or node never holds a space here).
-			if c := strings.Fields(wideRows[i]); c[1] != f.Pod.Name || c[5] != stamp(f.Start) || c[6] != waited || c[7] != dur {
-				t.Errorf("%s: -o wide row %q, json start %s waited %s duration %s", what, wideRows[i], stamp(f.Start), waited, dur)
+			if c := strings.Fields(wideRows[i]); c[1] != f.Pod.Name || c[3] != f.Status || c[6] != stamp(f.Start) || c[7] != waited || c[8] != dur {
+				t.Errorf("%s: -o wide row %q, json status %s start %s waited %s duration %s", what, wideRows[i], f.Status, stamp(f.Start), waited, dur)
 			}
 			want := dur
 			if f.Verdict == timeline.VerdictStalled && f.Waited > 0 {
 				want = waited
 			}
-			if c := strings.Fields(narrowRows[i]); c[1] != f.Pod.Name || c[5] != want {
-				t.Errorf("%s: get pods row %q, want WAITED/DURATION %s", what, narrowRows[i], want)
+			if c := strings.Fields(narrowRows[i]); c[1] != f.Pod.Name || c[3] != f.Status || c[6] != want {
+				t.Errorf("%s: get pods row %q, want STATUS %s, WAIT/DUR %s", what, narrowRows[i], f.Status, want)
 			}
 		}
 	}

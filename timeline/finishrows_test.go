@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -77,6 +78,11 @@ func rowInputs(t *testing.T) [][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Node findings: the kubelet's routine start-up skips are none, so
+	// real logs of sick nodes.
+	for _, name := range []string{"hardway-aws-12-pleg-notready.log", "k3s-2370-pleg.log", "k8s-45419-pleg-notready.log", "talos-11775-json-pleg.log", "k8s-100803-pleg-only-grep.log"} {
+		inputs = append(inputs, []string{filepath.Join("../testdata/wild", name)})
+	}
 	for _, dir := range []string{"../testdata/formats", "../testdata/broken"} {
 		entries, err := os.ReadDir(dir)
 		if err != nil {
@@ -113,7 +119,20 @@ func rowInputs(t *testing.T) [][]string {
 	if err := os.WriteFile(restarts, all, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return append(inputs, []string{generatedLog(t, 1<<20)}, []string{rejected}, []string{restarts})
+	// A sick PLEG while twenty pods start (findings that overlap many
+	// flows): the kubelet's routine start-up skips are no findings.
+	twenty, err := os.ReadFile(filepath.Join(corpus, "v1.36.3", "07-twenty-pods.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfter(string(twenty), "\n")
+	mid := strings.Fields(lines[len(lines)/2])
+	sick := fmt.Sprintf("E%s %s   %s kubelet.go:2646] \"Skipping pod synchronization\" err=\"[PLEG is not healthy: pleg was last seen active 3m0.5s ago; threshold is 3m0s]\"\n", mid[0][1:], mid[1], mid[2])
+	pleg := filepath.Join(t.TempDir(), "pleg.log")
+	if err := os.WriteFile(pleg, []byte(strings.Join(lines[:len(lines)/2], "")+sick+strings.Join(lines[len(lines)/2:], "")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return append(inputs, []string{generatedLog(t, 1<<20)}, []string{rejected}, []string{restarts}, []string{pleg})
 }
 
 const rejectedLog = `I0410 10:39:01.000000    9529 flags.go:64] FLAG: --v="4"

@@ -111,7 +111,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	n := f.node
 	v := n.verbosity()
 	logEnd := n.end
-	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation}
+	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts[f.phase], Deleted: f.deleted}
 	if !rows {
 		fl.Sandboxes, fl.Events = ridStrings(f.sandboxes), b.events(f)
 	}
@@ -372,6 +372,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	troubleReason(&fl, fl.Trouble)
 	troubleContainer(&fl, fl.Trouble)
 	b.fallbackJudge(f, &fl, true)
+	fl.Status = KubectlStatus(&fl)
 	fl.Diagnosis = diagnose(&fl)
 	return fl
 }
@@ -407,7 +408,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 	}
 	fl.Containers = sc.ctrs[:0]
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts[c.reason]}
+		ct := Container{Name: b.texts[c.name], Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts[c.reason], State: c.state.String(), Ready: c.ready}
 		if c.hasExit {
 			sc.exits[ci] = c.exitCode
 			ct.ExitCode = &sc.exits[ci]
@@ -430,6 +431,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 		troubleContainer(&fl, js.trouble)
 	}
 	b.fallbackJudge(f, &fl, false)
+	fl.Status = KubectlStatus(&fl) // before the containers' states are dropped
 	ctrs := make([]Container, len(cs))
 	for i, c := range cs {
 		ctrs[i] = Container{Name: fl.Containers[i].Name, Type: fl.Containers[i].Type, Restarts: c.restartCount}

@@ -28,7 +28,7 @@ func writeOverlapping(t *testing.T, dir string, n int) {
 		for j := range 3 {
 			b = fmt.Appendf(b, "I1122 %s %d kubelet.go:2709] \"SyncLoop ADD\" source=\"api\" pods=[\"ns/p-%d-%d\"]\n", at(j), 1000+i, i, j)
 		}
-		b = fmt.Appendf(b, "E1122 %s %d kubelet.go:2646] \"Skipping pod synchronization\" err=\"[container runtime status check may not have completed yet, PLEG is not healthy: pleg has yet to be successful]\"\n", at(1), 1000+i)
+		b = fmt.Appendf(b, "E1122 %s %d kubelet.go:2646] \"Skipping pod synchronization\" err=\"[PLEG is not healthy: pleg was last seen active 3m0.5s ago; threshold is 3m0s]\"\n", at(1), 1000+i)
 		if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("kubelet-%06d.log", i)), b, 0o644); err != nil {
 			t.Fatal(err)
 		}

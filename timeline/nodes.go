@@ -329,6 +329,34 @@ var nodeEvents = map[string]string{
 	"NodeHasInsufficientPID":    "PIDPressure",
 }
 
+// startupReasons are why every kubelet skips pod synchronization as it
+// starts (kubelet.go syncLoop: runtime errors before PLEG's first relist).
+var startupReasons = [...]string{"pleg has yet to be successful", "container runtime status check may not have completed yet"}
+
+// startupGrace is how long after a kubelet's start its start-up reasons
+// are routine.
+const startupGrace = 2 * time.Minute
+
+// startupSkip reports whether a sync-loop skip's error ("[a, b]") gives
+// only start-up reasons.
+func startupSkip(err string) bool {
+	err = strings.TrimSuffix(strings.TrimPrefix(strings.TrimSpace(err), "["), "]")
+	if err == "" {
+		return false
+	}
+	for _, p := range strings.Split(err, ", ") {
+		p = strings.ToLower(p)
+		ok := false
+		for _, r := range startupReasons {
+			ok = ok || strings.Contains(p, r)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
 func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
 	// What the line says: its message, error and detail fields, read in
 	// place (these lines repeat every few seconds while the node is sick).
@@ -379,9 +407,15 @@ func (b *Builder) nodeProblem(n *nodeState, rec *parser.Record) {
 				found = append(found, kind)
 			}
 		}
+		skipping := strings.HasPrefix(rec.Msg, "Skipping pod synchronization") || strings.HasPrefix(rec.Msg, "skipping pod synchronization")
 		switch {
 		case len(found) > 0:
-		case strings.HasPrefix(rec.Msg, "Skipping pod synchronization"), strings.HasPrefix(rec.Msg, "skipping pod synchronization"):
+		case skipping && startupSkip(rec.Err) && (n.lastStart.IsZero() || rec.Time.Sub(n.lastStart) < startupGrace):
+			// Every kubelet skips its first syncs while PLEG has yet to
+			// relist and the runtime's status is checked: not a finding
+			// on every node. Still so minutes after the start, it is.
+			return
+		case skipping:
 			found = append(found, "SyncLoopSkipped")
 		default:
 			found = append(found, "RuntimeDown")

@@ -31,6 +31,7 @@ type flowState struct {
 	first, last   stamp
 	source, phase uint32 // indexes in b.texts
 	static        bool
+	deleted       bool           // SyncLoop DELETE, or REMOVE: the pod's deletion (termination.go)
 	addedBefore   bool           // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
 	run           uint16         // the kubelet's run (nodeState.starts) when the sync loop added it
 	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none

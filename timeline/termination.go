@@ -24,6 +24,7 @@ func (f *flowState) terminal() bool {
 // deletion timestamp, and the kubelet begins to tear it down.
 func (b *Builder) syncLoopDelete(n *nodeState, rec *parser.Record, r PodRef) {
 	if f := b.resolve(n, r, true, r.UID, false); f != nil {
+		f.deleted = true
 		b.stageEffect(f, StTerminating, Begin, rec, "")
 	}
 }
@@ -35,6 +36,7 @@ func (b *Builder) syncLoopRemove(n *nodeState, rec *parser.Record, r PodRef, sou
 	if f == nil {
 		return
 	}
+	f.deleted = true
 	if source != "" && source != "api" {
 		// A static pod's manifest was removed: that starts termination.
 		b.stageEffect(f, StTerminating, Begin, rec, "")

@@ -173,13 +173,19 @@ type Startup struct {
 
 // Flow is one pod incarnation's journey through the kubelet.
 type Flow struct {
-	Pod            PodRef      `json:"pod"`
-	Node           string      `json:"node"`
-	Source         string      `json:"source,omitempty"` // api, file, http
-	Static         bool        `json:"static,omitempty"`
-	Mirror         string      `json:"mirrorUID,omitempty"`
-	Incarnation    int         `json:"incarnation,omitempty"` // >1 when the same name was recreated
-	Verdict        Verdict     `json:"verdict"`
+	Pod         PodRef  `json:"pod"`
+	Node        string  `json:"node"`
+	Source      string  `json:"source,omitempty"` // api, file, http
+	Static      bool    `json:"static,omitempty"`
+	Mirror      string  `json:"mirrorUID,omitempty"`
+	Incarnation int     `json:"incarnation,omitempty"` // >1 when the same name was recreated
+	Verdict     Verdict `json:"verdict"`
+	// Status is what `kubectl get pods` showed in its STATUS column at the
+	// end of the log (KubectlStatus): ContainerCreating, Init:1/2,
+	// ImagePullBackOff, CrashLoopBackOff, Running, Terminating, …
+	Status         string      `json:"status,omitempty"`
+	Phase          string      `json:"phase,omitempty"`          // the pod phase the kubelet last reported, when the log shows it
+	Deleted        bool        `json:"deleted,omitempty"`        // its deletion was seen (SyncLoop DELETE, or its source removed it)
 	Stage          string      `json:"stage"`                    // last stage completed
 	StalledAt      string      `json:"stalledAt"`                // the stage that did not complete; "" when none
 	Container      string      `json:"container,omitempty"`      // when the stall is inside a container

@@ -20,6 +20,7 @@ const (
 	listStage = 16 // the stage column's widest but on a wide list
 
 	listStageWide = 40 // on a wide one
+	listStatusW   = 18 // the STATUS column's widest (ImagePullBackOff whole)
 )
 
 // listName is the name a row shows: the name alone in the default
@@ -39,13 +40,14 @@ func listName(f *timeline.Flow) string {
 
 // listNat are the widths the list's columns need to show every value
 // whole, over the pods listed.
-type listNat struct{ name, node, stage int }
+type listNat struct{ name, node, stage, status int }
 
 func naturalCols(items []timeline.Flow, vis []int) listNat {
-	n := listNat{name: len("NAME"), node: len("NODE"), stage: len("STAGE")}
+	n := listNat{name: len("NAME"), node: len("NODE"), stage: len("STAGE"), status: len("STATUS")}
 	for _, i := range vis {
 		f := &items[i]
 		n.name = max(n.name, ansi.StringWidth(listName(f)))
+		n.status = max(n.status, ansi.StringWidth(statusOf(f)))
 		n.node = max(n.node, ansi.StringWidth(san(f.Node)))
 		n.stage = max(n.stage, ansi.StringWidth(san(stageOf(f))))
 	}
@@ -54,21 +56,35 @@ func naturalCols(items []timeline.Flow, vis []int) listNat {
 
 // width is the list's width with every column whole.
 func (n listNat) width() int {
-	return listLead + n.name + 1 + min(n.node, listNodeW) + 1 + min(n.stage, listStageWide) + 1 + listTimeW
+	return listLead + n.name + 1 + min(n.status, listStatusW) + 1 + min(n.node, listNodeW) + 1 + min(n.stage, listStageWide) + 1 + listTimeW
 }
 
-// listCols are the widths the list is drawn at; node 0 leaves it out.
-type listCols struct{ w, name, node, stage int }
+// statusOf is the STATUS kubectl get pods showed (Flow.Status), "-" when
+// unknown.
+func statusOf(f *timeline.Flow) string {
+	if f.Status == "" {
+		return "-"
+	}
+	return san(f.Status)
+}
+
+// listCols are the widths the list is drawn at; node or status 0 leaves
+// it out.
+type listCols struct{ w, name, status, node, stage int }
 
 // layoutList fits the columns into w cells: stage and time first, then
-// the name (whole if it can be), then the node if the whole name leaves
-// room for it.
+// the name (whole if it can be), then STATUS (the symptom the user
+// started from) and the node, each if the whole name leaves room for it.
 func layoutList(n listNat, w int) listCols {
 	c := listCols{w: w, stage: min(n.stage, listStage)}
 	if w < 50 {
 		c.stage = min(n.stage, 11)
 	}
 	rest := w - listLead - 1 - c.stage - 1 - listTimeW
+	if status := min(n.status, listStatusW); rest-1-status >= n.name {
+		c.status = status
+		rest -= 1 + status
+	}
 	if node := min(n.node, listNodeW); rest-1-node >= n.name {
 		c.node = node
 		rest -= 1 + node
@@ -109,6 +125,9 @@ func midShorten(s string, w int) string {
 // renderListHeader is the list's column headers.
 func renderListHeader(st styles, c listCols) string {
 	row := strings.Repeat(" ", listLead) + fit("NAME", c.name) + " "
+	if c.status > 0 {
+		row += fit("STATUS", c.status) + " "
+	}
 	if c.node > 0 {
 		row += fit("NODE", c.node) + " "
 	}
@@ -132,6 +151,9 @@ func renderList(st styles, items []timeline.Flow, vis []int, cur, off int, c lis
 			icon, vs = "⚠", st.recovered // ran, after trouble the log shows
 		}
 		row := fit(midShorten(listName(f), c.name), c.name) + " "
+		if c.status > 0 {
+			row += fit(statusOf(f), c.status) + " "
+		}
 		if c.node > 0 {
 			row += fit(san(f.Node), c.node) + " "
 		}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/timeline"
 )
 
 func TestMidShorten(t *testing.T) {
@@ -75,5 +76,26 @@ func TestTUIListWidthFollowsTerminal(t *testing.T) {
 		if !strings.Contains(narrow, want) {
 			t.Errorf("at 80 columns the list lacks the header %q:\n%s", want, narrow)
 		}
+	}
+}
+
+// The list shows kubectl's STATUS beside the name when the whole name
+// leaves room for it, and leaves it out (before cutting the name) when not.
+func TestTUIListStatus(t *testing.T) {
+	items := []timeline.Flow{{Pod: timeline.PodRef{Namespace: "default", Name: "api-6f5b9d7c4-pl8wz"}, Node: "kb-node-pullfail",
+		Verdict: timeline.VerdictStalled, Status: "ImagePullBackOff", StalledAt: timeline.StContainers}}
+	nat := naturalCols(items, []int{0})
+	wide := layoutList(nat, 100)
+	if wide.status != len("ImagePullBackOff") {
+		t.Fatalf("at 100 cells STATUS is %d wide, want %d", wide.status, len("ImagePullBackOff"))
+	}
+	head := renderListHeader(styles{}, wide)
+	row := strings.Join(renderList(styles{}, items, []int{0}, -1, 0, wide, 1, true), "\n")
+	if !strings.Contains(head, "STATUS") || !strings.Contains(row, "ImagePullBackOff") {
+		t.Errorf("at 100 cells: header %q row %q, want STATUS and ImagePullBackOff", head, row)
+	}
+	narrow := layoutList(nat, 50)
+	if narrow.status != 0 || narrow.name < len("api-6f5b9d7c4-pl8wz") && narrow.status > 0 {
+		t.Errorf("at 50 cells: %+v, want STATUS left out before the name is cut", narrow)
 	}
 }

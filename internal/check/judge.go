@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"github.com/podflow/podflow/internal/cause"
 	"regexp"
 	"time"
 
@@ -90,6 +91,17 @@ func Judge(fl *timeline.FlowList, r Rules, base *timeline.FlowList) *Result {
 		res.ruleRegression(baseItems, r)
 	}
 	res.finish()
+	// The pods that broke a rule, grouped by cause: a hundred failed
+	// pods are often two causes.
+	broke := map[*timeline.Flow]bool{}
+	for _, p := range res.Pods {
+		if !p.Passed {
+			broke[p.Flow] = true
+		}
+	}
+	if len(broke) > 0 {
+		res.Causes = cause.Groups(res.Items, func(f *timeline.Flow) bool { return broke[f] })
+	}
 	return res
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -21,8 +22,9 @@ type Result struct {
 	// Incomplete names each input that could not be read whole (an
 	// unreadable file, a cut gzip): the result rests on part of what was
 	// asked for, and the process exits ExitPartial when nothing failed.
-	Incomplete []string     `json:"incomplete,omitempty"`
-	Deltas     []StageDelta `json:"stageDeltas,omitempty"`
+	Incomplete []string      `json:"incomplete,omitempty"`
+	Deltas     []StageDelta  `json:"stageDeltas,omitempty"`
+	Causes     []cause.Group `json:"causes,omitempty"` // the pods that broke a rule, by cause
 }
 
 // RuleResult is one rule's outcome.

@@ -37,6 +37,12 @@ func WriteText(w io.Writer, res *Result) {
 	if len(res.Incomplete) > 0 {
 		fmt.Fprintf(w, "INCOMPLETE  %s\n", s(res.incompleteText()))
 	}
+	if len(res.Causes) > 0 {
+		fmt.Fprintf(w, "  by cause (names, IDs and numbers masked):\n")
+		for _, g := range res.Causes {
+			fmt.Fprintf(w, "  %5d  %s  %s\n", g.Pods, s(g.Stage), Trunc(s(g.Cause), 200))
+		}
+	}
 	for _, p := range Rank(res.Pods) {
 		if p.Passed {
 			continue

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/internal/check"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/timeline"
@@ -63,6 +64,7 @@ type Data struct {
 	Health  []Count // pods per Health (Verdict holds the Health)
 	Pods    int     // pods in the report
 
+	Causes    []Cause   // the failed pods by cause: the page's first table
 	Attention []*Pod    // the worst pods, for the top of the page
 	Findings  []Finding // node findings worth a look
 	Routine   []Finding // the kubelet's ordinary start-up notes, kept quiet
@@ -70,6 +72,14 @@ type Data struct {
 	Drawn     []*Pod    // every pod drawn in full, worst first
 	NotDrawn  int       // pods counted, not drawn
 	MaxDrawn  int
+}
+
+// Cause is one cause of failed pods (internal/cause): the report's first
+// table, so that a thousand failed pods read as the few causes they are.
+type Cause struct {
+	Pods                  int
+	Stage, Cause, Example string
+	ExampleID             string // the example's anchor when it is drawn
 }
 
 // Count is how many pods have a verdict (or a Health).
@@ -124,6 +134,7 @@ type Pod struct {
 	ID, Key, Label string
 	Node           string
 	Verdict        timeline.Verdict
+	Status         string // kubectl get pods' STATUS at the log's end (Flow.Status)
 	Health         Health
 	Where          string // where it stopped, or the stage it recovered in
 	Waited         string
@@ -282,6 +293,21 @@ func Build(in Input) Data {
 		d.Drawn = append(d.Drawn, p)
 	}
 	d.Attention = attention(d.Drawn)
+	// The failed pods of the heading (Health failed), grouped.
+	drawnID := map[*timeline.Flow]string{}
+	for i, r := range drawn {
+		drawnID[r.f] = d.Drawn[i].ID
+	}
+	for _, g := range cause.Groups(items, func(f *timeline.Flow) bool { return healthOf(f) == HealthFailed }) {
+		c := Cause{Pods: g.Pods, Stage: text(g.Stage, 200), Cause: text(g.Cause, 600), Example: text(g.Example, 253)}
+		for i := range items {
+			if items[i].Pod.Key() == g.Example && healthOf(&items[i]) == HealthFailed {
+				c.ExampleID = drawnID[&items[i]]
+				break
+			}
+		}
+		d.Causes = append(d.Causes, c)
+	}
 	d.NotDrawn = len(rs) - len(drawn)
 	d.Nodes = charts(rs, d.Drawn)
 	return d
@@ -310,7 +336,7 @@ func attention(drawn []*Pod) []*Pod {
 func podOf(i int, r ranked) *Pod {
 	f := r.f
 	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
-		Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
+		Status: text(f.Status, 80), Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
 	p.Label = check.Trunc(p.Key, 40)
 	p.Open = r.health == HealthFailed && i < 5
 	if s, ok := check.PodStartup(f); ok {

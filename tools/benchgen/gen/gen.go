@@ -98,6 +98,11 @@ type podTemplate struct {
 type Corpus struct {
 	// Log, when set, is told what Generate does.
 	Log func(format string, args ...any)
+	// Pod, when set, is told each pod Generate wrote: its namespace/name,
+	// the scenario file it replays, and whether all of its lines were
+	// written (false: the log reached its size first). Tests count what a
+	// generated log holds by it.
+	Pod func(name, file string, whole bool)
 
 	startup    []entry // kubelet start-up of one node, before its first pod
 	startAt    time.Time
@@ -302,6 +307,7 @@ type stream struct {
 	i    int
 	repl *strings.Replacer
 	loop func(s *stream) bool // refills a background stream
+	pod  int                  // a pod's stream: its index in chosen, plus one
 }
 
 type streamHeap []*stream
@@ -441,6 +447,13 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 	bgs.at = podsAt
 	heap.Push(h, bgs)
 	used := map[string]bool{}
+	tell := func(s *stream, whole bool) {
+		if c.Pod != nil && s.pod > 0 {
+			ch := chosen[s.pod-1]
+			p := c.pods[ch.si][ch.pi]
+			c.Pod(s.repl.Replace(p.name), scenarios[ch.si].file, whole)
+		}
+	}
 	next := 0
 	nextAt := podsAt
 	buf := make([]byte, 0, 64<<10)
@@ -448,7 +461,7 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 		// Start pods whose time has come before taking the next line.
 		for next < npods && !nextAt.After((*h)[0].at) {
 			p := c.pods[chosen[next].si][chosen[next].pi]
-			heap.Push(h, &stream{at: nextAt, base: nextAt, ents: p.ents, repl: renamer(r, p, used)})
+			heap.Push(h, &stream{at: nextAt, base: nextAt, ents: p.ents, repl: renamer(r, p, used), pod: next + 1})
 			next++
 			nextAt = nextAt.Add(time.Duration(float64(gap) * (0.5 + r.Float64())))
 		}
@@ -462,7 +475,12 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 		}
 		buf = append(buf, '\n')
 		if next >= npods && s.loop != nil && written+int64(len(buf)) > size {
-			break // every pod started and the size is reached
+			// Every pod started and the size is reached: the pods still
+			// streaming are cut.
+			for _, left := range *h {
+				tell(left, false)
+			}
+			break
 		}
 		if _, err := bw.Write(buf); err != nil {
 			return next, written, err
@@ -475,6 +493,7 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 		}
 		if s.i == len(s.ents) {
 			if s.loop == nil || !s.loop(s) {
+				tell(s, true)
 				heap.Pop(h)
 				continue
 			}

@@ -1,0 +1,78 @@
+package cmd
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestCausesViews: the failed pods of the corpus grouped by cause in
+// every view that shows them — stats --by cause (text and JSON), get pods
+// on a terminal (not in a pipe), check's summary and the report's first
+// table — with the same count: 8 failed pods of 44, 5 causes (two image
+// pull wordings, the start error, the init and the main crash loop).
+func TestCausesViews(t *testing.T) {
+	run := func(tty bool, args ...string) (string, int) {
+		t.Helper()
+		ioS, _, out, errOut := NewTestIO(tty)
+		ioS.Width = 160
+		code := Main(ioS, append([]string{"podflow"}, args...))
+		if code != 0 && code != 1 {
+			t.Fatalf("%v: exit %d: %s", args, code, errOut)
+		}
+		return out.String(), code
+	}
+	const head = "FAILED PODS BY CAUSE (8 of 44 pods, 5 causes)"
+	out, _ := run(false, "stats", "--by", "cause", corpus)
+	if !strings.HasPrefix(out, head+"\n") || strings.Count(out, "\n") != 7 {
+		t.Errorf("stats --by cause:\n%s", out)
+	}
+	for _, want := range []string{"containers/*:image", "running/*:started", "init-containers/*:completed", "Back-off restarting failed container * in pod *(*) (last exit code N)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stats --by cause lacks %q:\n%s", want, out)
+		}
+	}
+	js, _ := run(false, "stats", "--by", "cause", "-o", "json", corpus)
+	var res StatsResult
+	if err := json.Unmarshal([]byte(js), &res); err != nil || res.Failed != 8 || len(res.Causes) != 5 || res.Causes[0].Pods != 2 {
+		t.Errorf("stats --by cause -o json: %v %+v", err, res)
+	}
+	if out, _ := run(true, "get", "pods", "--color", "never", corpus); !strings.Contains(out, head) {
+		t.Errorf("get pods on a terminal has no causes:\n%s", out)
+	}
+	if out, _ := run(false, "get", "pods", corpus); strings.Contains(out, "BY CAUSE") {
+		t.Errorf("get pods in a pipe prints the causes:\n%s", out)
+	}
+	if out, code := run(false, "check", corpus); code != 1 || !strings.Contains(out, "by cause") || !strings.Contains(out, "      2  containers/*:image  ImagePullBackOff: ") {
+		t.Errorf("check (exit %d) summary:\n%s", code, out)
+	}
+	html := filepath.Join(t.TempDir(), "r.html")
+	run(false, "report", corpus, "-o", html)
+	page, err := os.ReadFile(html)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := string(page)
+	if c, a := strings.Index(p, `id="causes"`), strings.Index(p, `id="attention"`); c < 0 || a < c || strings.Count(p[c:a], `<tr class="h-failed">`) != 5 {
+		t.Errorf("the report does not lead with the 5 causes (causes at %d, attention at %d)", c, a)
+	}
+}
+
+// stats leaves out stages no pod spent time in (every figure 0s).
+func TestStatsLeavesOutZeroStages(t *testing.T) {
+	ioS, _, out, errOut := NewTestIO(false)
+	if code := Main(ioS, []string{"podflow", "stats", corpus + "v1.36.3"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out.String()), "\n")[1:] {
+		f := strings.Fields(l)
+		if len(f) > 6 && f[3] == "0s" && f[4] == "0s" && f[5] == "0s" && f[6] == "0s" {
+			t.Errorf("a stage always 0s: %q", l)
+		}
+	}
+	if !strings.Contains(out.String(), "sandbox") || strings.Contains(out.String(), "\nobserved ") {
+		t.Errorf("stats:\n%s", out)
+	}
+}
