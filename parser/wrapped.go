@@ -90,7 +90,7 @@ func (r *Reader) unwrap(b []byte, pfx *prefix) ([]byte, bool, bool) {
 
 // unwrapAs is unwrap for a wrapper with no markdown escapes.
 func (r *Reader) unwrapAs(b []byte, pfx *prefix) ([]byte, bool, bool) {
-	var comp []byte
+	comp := ""
 	msgOK, cut := false, false
 	d := logfmt.NewDecoderSize(bytes.NewReader(b), len(b)+1)
 	if d.ScanRecord() {
@@ -108,7 +108,7 @@ func (r *Reader) unwrapAs(b []byte, pfx *prefix) ([]byte, bool, bool) {
 				r.wrap = append(r.wrap[:0], v...)
 				msgOK = true
 			case "component":
-				comp = v
+				comp = r.interned.get(v) // (v is the decoder's, until its next value)
 			}
 		}
 	}
@@ -136,8 +136,8 @@ func (r *Reader) unwrapAs(b []byte, pfx *prefix) ([]byte, bool, bool) {
 	default:
 		return nil, false, false
 	}
-	if len(comp) > 0 {
-		pfx.component = r.interned.get(comp)
+	if comp != "" {
+		pfx.component = comp
 	}
 	return inner, cut, true
 }
