@@ -97,11 +97,17 @@ func TestGetPodsFitsTerminal(t *testing.T) {
 		if code := Main(ioS, []string{"podflow", "get", "pods", "--color", "never", corpus + "v1.36.3"}); code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		lines := strings.Split(strings.TrimRight(out.String(), "\n"), "\n")
+		// The table, then (on a terminal) the failed pods by cause.
+		all := strings.TrimRight(out.String(), "\n")
+		table, causes, _ := strings.Cut(all, "\n\n")
+		lines := strings.Split(table, "\n")
 		if len(lines) != 34 {
 			t.Errorf("width %d: %d lines, want 34 (a header and 33 pods)", width, len(lines))
 		}
-		for _, l := range lines {
+		if !strings.HasPrefix(causes, "FAILED PODS BY CAUSE") {
+			t.Errorf("width %d: no causes summary under the table: %q", width, causes)
+		}
+		for _, l := range strings.Split(all, "\n") {
 			if textWidth(l) > width {
 				t.Errorf("width %d: a line of %d columns: %q", width, textWidth(l), l)
 			}
@@ -168,7 +174,8 @@ func TestGetPodsTmux(t *testing.T) {
 				t.Fatalf("get pods did not finish:\n%s", screen)
 			}
 			var rows []string
-			for _, l := range strings.Split(screen, "\n") {
+			table, _, _ := strings.Cut(screen, "FAILED PODS BY CAUSE") // the summary under the table
+			for _, l := range strings.Split(table, "\n") {
 				switch {
 				case strings.TrimSpace(l) == "", strings.HasPrefix(l, "podflow: "), l == "END-OF-RUN":
 				default:

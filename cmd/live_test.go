@@ -80,7 +80,13 @@ func serveFile(t *testing.T, path string) func(w http.ResponseWriter, r *http.Re
 func runPodflowEnv(t *testing.T, env map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
 	ioS, _, out, errOut := NewTestIO(false)
-	ioS.Getenv = func(k string) string { return env[k] }
+	testEnv := ioS.Getenv // NewTestIO's: a redaction key shared by every run
+	ioS.Getenv = func(k string) string {
+		if v, ok := env[k]; ok {
+			return v
+		}
+		return testEnv(k)
+	}
 	code = Main(ioS, append([]string{"podflow"}, args...))
 	return out.String(), errOut.String(), code
 }

@@ -67,8 +67,8 @@ func TestKubectlHabits(t *testing.T) {
 		{"get pod/NAME", []string{"get", "pod/payments-7b4d9c8f6-q9zrt", dir, "-o", "name"}, 0, []string{"pod/default/payments-7b4d9c8f6-q9zrt\n"}, nil, "api-"},
 		{"describe node", []string{"describe", "node", "kb-node-pullfail", dir}, 0,
 			[]string{"Name:         kb-node-pullfail\n", "Kubelet:      v1.36.3\n", "Verbosity:    -v=4\n", "Pods:         1 Stalled\n",
-				"  Stalled   default     api-6f5b9d7c4-pl8wz   containers/api:image", "Findings:\n  KIND ", "SyncLoopSkipped   06:05:29.655 (x2 over 102ms)",
-				"02-image-pull-failure.log:238  E1122 06:05:29.655927"}, nil, "kb-node-happy"},
+				"  Stalled   default     api-6f5b9d7c4-pl8wz   containers/api:image", "Findings:\n  <none>\n"}, // the start-up "PLEG has yet to be successful" skips are routine, no finding
+			nil, "kb-node-happy"},
 		{"describe node/PREFIX", []string{"describe", "node/kb-node-pull", dir}, 0, []string{"Name:         kb-node-pullfail\n"}, nil, ""},
 		{"describe node ambiguous", []string{"describe", "node", "kind", "../testdata/formats/kind-logs/"}, ExitUsage, nil,
 			[]string{`"kind" is ambiguous: 2 nodes match (kind-control-plane, kind-worker)`}, ""},
