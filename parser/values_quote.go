@@ -367,35 +367,41 @@ func unquote(q string) string {
 // unescapeLoose handles JSON-only escapes (\/) and anything strconv rejects,
 // keeping unknown escapes as they are.
 func unescapeLoose(b string) string {
-	out := make([]byte, 0, len(b))
+	return string(appendUnescaped(make([]byte, 0, len(b)), b))
+}
+
+// appendUnescaped appends b with its escapes undone to dst: \n \t \r \" \\
+// \/ and \uXXXX; an escape it does not know is kept, and so is a backslash
+// a cut left at the end.
+func appendUnescaped[T ~string | ~[]byte](dst []byte, b T) []byte {
 	for i := 0; i < len(b); i++ {
 		c := b[i]
 		if c != '\\' || i+1 >= len(b) {
-			out = append(out, c)
+			dst = append(dst, c)
 			continue
 		}
 		i++
 		switch b[i] {
 		case 'n':
-			out = append(out, '\n')
+			dst = append(dst, '\n')
 		case 't':
-			out = append(out, '\t')
+			dst = append(dst, '\t')
 		case 'r':
-			out = append(out, '\r')
+			dst = append(dst, '\r')
 		case '"', '\\', '/':
-			out = append(out, b[i])
+			dst = append(dst, b[i])
 		case 'u':
 			if i+4 < len(b) {
 				if n, err := strconv.ParseUint(string(b[i+1:i+5]), 16, 32); err == nil {
-					out = utf8.AppendRune(out, rune(n))
+					dst = utf8.AppendRune(dst, rune(n))
 					i += 4
 					continue
 				}
 			}
-			out = append(out, '\\', 'u')
+			dst = append(dst, '\\', 'u')
 		default:
-			out = append(out, '\\', b[i])
+			dst = append(dst, '\\', b[i])
 		}
 	}
-	return string(out)
+	return dst
 }

@@ -120,7 +120,7 @@ func (r *Reader) unwrapAs(b []byte, pfx *prefix) ([]byte, bool, bool) {
 			return nil, false, false
 		}
 		cut = msgEnd(b, cap(b)-cap(raw)-1) < 0 // (raw is b[quote+1:…])
-		r.wrap = unescapeTo(r.wrap[:0], raw)
+		r.wrap = appendUnescaped(r.wrap[:0], raw)
 	}
 	inner := r.wrap
 	var h klogHeader
@@ -128,7 +128,7 @@ func (r *Reader) unwrapAs(b []byte, pfx *prefix) ([]byte, bool, bool) {
 	case parseKlogHeaderTo(&h, inner):
 		if bytes.HasPrefix(inner[h.payload:], []byte(`\"`)) {
 			// Its quotes escaped once more than klog writes them.
-			r.wrapMd = unescapeTo(r.wrapMd[:0], inner)
+			r.wrapMd = appendUnescaped(r.wrapMd[:0], inner)
 			r.wrap, r.wrapMd = r.wrapMd, r.wrap
 			inner = r.wrap
 		}
@@ -191,33 +191,6 @@ func mdUnescape(dst, b []byte, all bool) []byte {
 			}
 		}
 		dst = append(dst, c)
-	}
-	return dst
-}
-
-// unescapeTo appends the text of the quoted-string body b, its escapes
-// undone (as unescapeLoose does: an escape it does not know is kept, a
-// backslash the cut left at the end too), to dst.
-func unescapeTo(dst, b []byte) []byte {
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		if c != '\\' || i+1 >= len(b) {
-			dst = append(dst, c)
-			continue
-		}
-		i++
-		switch b[i] {
-		case 'n':
-			dst = append(dst, '\n')
-		case 't':
-			dst = append(dst, '\t')
-		case 'r':
-			dst = append(dst, '\r')
-		case '"', '\\', '/':
-			dst = append(dst, b[i])
-		default:
-			dst = append(dst, '\\', b[i])
-		}
 	}
 	return dst
 }
