@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -57,7 +58,11 @@ func fuzzCheck(t *testing.T, data []byte) {
 	// continuations (as with Want, a record declined before it is decoded
 	// counts so even when it would not have decoded: its lines would then
 	// be unrecognized).
-	full := map[Position]string{}
+	//
+	// The records of one export value salvaged line by line share its
+	// position (the seed 321fff42508cc975: a Cloud Logging array with NULs
+	// in it), so a position stands for the records the full parse gave it.
+	full := map[Position][]string{}
 	all, _, _ := readAllText(t, NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096}))
 	rd := NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096})
 	for i := 0; ; i++ {
@@ -65,7 +70,7 @@ func fuzzCheck(t *testing.T, data []byte) {
 		if err != nil {
 			break
 		}
-		full[rec.Pos] = all[i]
+		full[rec.Pos] = append(full[rec.Pos], all[i])
 	}
 	match := func(text []byte) bool { return bytes.Contains(text, []byte("o")) }
 	rd = NewReader(bytes.NewReader(data), Options{Year: 2026, MaxLineBytes: 4096, Match: match})
@@ -74,8 +79,8 @@ func fuzzCheck(t *testing.T, data []byte) {
 		if err != nil {
 			break
 		}
-		if got := fmt.Sprintf("%+v", *rec); full[rec.Pos] != got {
-			t.Fatalf("record kept by Match\n got %s\nwant %s", got, full[rec.Pos])
+		if got := fmt.Sprintf("%+v", *rec); !slices.Contains(full[rec.Pos], got) {
+			t.Fatalf("record kept by Match\n got %s\nwant one of %q", got, full[rec.Pos])
 		}
 	}
 	st, whole := rd.Stats(), statsOf(data, Options{Year: 2026, MaxLineBytes: 4096})
