@@ -240,15 +240,5 @@ const findingImageGC = "ImageGCFailed"
 // imageGCFailed reads an image garbage collection failure (SpecialImageGC),
 // or its node event (nodeEvent).
 func (b *Builder) imageGCFailed(n *nodeState, rec *parser.Record, message string) {
-	msg := ""
-	if n.findings[findingImageGC] == nil {
-		msg = message
-		if msg == "" {
-			msg = rec.Msg
-			if rec.Err != "" {
-				msg += ": " + rec.Err
-			}
-		}
-	}
-	b.finding(n, findingImageGC, rec, msg, false)
+	b.findingSaid(n, findingImageGC, rec, message)
 }

@@ -484,6 +484,23 @@ func (b *Builder) nodeTaint(n *nodeState, rec *parser.Record) bool {
 // pressureKinds are the node conditions of a resource under pressure.
 var pressureKinds = [...]string{"MemoryPressure", "DiskPressure", "PIDPressure"}
 
+// findingSaid adds rec to the node's one finding of kind; the finding's
+// words, set by its first line, are message when given (a node event's),
+// else rec's own message and error.
+func (b *Builder) findingSaid(n *nodeState, kind string, rec *parser.Record, message string) {
+	msg := ""
+	if n.findings[kind] == nil {
+		msg = message
+		if msg == "" {
+			msg = rec.Msg
+			if rec.Err != "" {
+				msg += ": " + rec.Err
+			}
+		}
+	}
+	b.finding(n, kind, rec, msg, false)
+}
+
 // finding records a node problem of kind at rec: once per node, or, when
 // newEach, each time (a restart). It returns the finding's key.
 func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg string, newEach bool) string {

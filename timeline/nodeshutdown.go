@@ -54,17 +54,7 @@ func (b *Builder) shutdownLine(n *nodeState, rec *parser.Record, mk *Marker) {
 // shutdownFinding notes the node's shutdown at rec, whose words are
 // message when given (the node's event), else its own.
 func (b *Builder) shutdownFinding(n *nodeState, rec *parser.Record, message string) {
-	msg := ""
-	if n.findings[findingShutdown] == nil {
-		msg = message
-		if msg == "" {
-			msg = rec.Msg
-			if rec.Err != "" {
-				msg += ": " + rec.Err
-			}
-		}
-	}
-	b.finding(n, findingShutdown, rec, msg, false)
+	b.findingSaid(n, findingShutdown, rec, message)
 }
 
 // shutdownVerdict gives a pod the node shutdown manager killed the reason
