@@ -82,6 +82,9 @@ func startControlPlane(ctx context.Context, work, apiserverBin string, apiPort, 
 		"--service-account-key-file="+cp.pki.saPub,
 		"--service-account-signing-key-file="+cp.pki.saKey,
 		"--authorization-mode=AlwaysAllow",
+		// A loopback advertise address is refused by the endpoint
+		// reconciler of the kubernetes Service, which no scenario needs.
+		"--endpoint-reconciler-type=none",
 		"--service-cluster-ip-range=10.0.0.0/24",
 		"--cert-dir="+filepath.Join(work, "pki", "apiserver"),
 		"--v=1")
