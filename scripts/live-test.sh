@@ -24,8 +24,11 @@
 # /var/log/podflow-live and /var/log/kubelet.log links to the live-node
 # kubelet's log (the harness writes its stderr to <run dir>/kubelet.log).
 # The API server reaches a kubelet by the node's Hostname address first (the
-# harness names nodes with --hostname-override), so their names are mapped
-# to 127.0.0.1 in /etc/hosts for the run, and taken out again after.
+# harness names nodes with --hostname-override), and proxies only to a
+# global unicast address (pkg/registry/core/node/strategy.go refuses
+# loopback: "address not allowed"), so their names are mapped to this
+# machine's first global IPv4 address in /etc/hosts for the run, taken out
+# again after, and the two kubelets listen on all addresses.
 #
 # Needs root (the kubelet), about 1 GB of disk for the builds (shared with
 # make corpus) and, on a cold cache, the build time of make corpus.
@@ -80,8 +83,15 @@ $GO build -o "$BIN/podflow" ./cmd/podflow
 (cd tools/kubeharness && $GO build -o "../../$BIN/kubeharness" .)
 podflow=$(pwd)/$BIN/podflow
 
-echo "127.0.0.1 $live $noquery $HOSTS_TAG" >> /etc/hosts
+hostip=$(ip -4 -o addr show scope global 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')
+[ -n "$hostip" ] || fail "no global IPv4 address: the API server proxies node log queries only to one"
+echo "$hostip $live $noquery $HOSTS_TAG" >> /etc/hosts
 
+# A log left by an earlier run would be taken for this run's; a kubelet
+# stopped by a signal leaves its mounts (its root dir, a tmpfs per
+# projected volume) behind, deepest first to detach.
+awk -v w="$WORK/" 'index($2, w) == 1 {print $2}' /proc/mounts | sort -r | xargs -r umount -l
+rm -rf "$WORK/run"
 say "starting etcd, kube-apiserver and two kubelets $KUBE (harness log: $tmp/harness.log; a cold build takes long)"
 "$BIN/kubeharness" run -kube "$KUBE" -scenarios tools/livetest -parallel 2 -out "$tmp/corpus" \
 	-work "$WORK" -api-port "$API_PORT" -etcd-port "$ETCD_PORT" > "$tmp/harness.log" 2>&1 &

@@ -147,6 +147,7 @@ func (r *runner) run(ctx context.Context, sc *scenario, version string) (*runRes
 		return nil, err
 	}
 	dir := filepath.Join(r.work, "run", version, sc.Name)
+	unmountUnder(dir)
 	_ = os.RemoveAll(dir)
 	for _, d := range []string{"manifests", "root", "certs"} {
 		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
@@ -293,6 +294,7 @@ func (r *runner) run(ctx context.Context, sc *scenario, version string) (*runRes
 	k.term()
 	act("SIGTERM kubelet")
 	k = nil
+	unmountUnder(dir)
 	res.duration = time.Since(start)
 	return res, r.publish(res, raw)
 }
