@@ -138,7 +138,7 @@ type Reader struct {
 	// wantMemo remembers Want's answer for structured klog messages,
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
-	rescued  strTable    // the identities Rescue met (rescue.go)
+	rescued  idSet       // the identities Rescue met (rescue.go)
 	rkeys    []rescueKey // Rescue's keys as words (rescue.go)
 	// sites, pidWord and pidOK are what bare remembers of the lines
 	// before: the messages of call sites, and the last PID field found

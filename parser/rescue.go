@@ -126,14 +126,13 @@ func (r *Reader) rescueJSON(line []byte) bool {
 
 // rescueID reports whether id is an identity met for the first time.
 func (r *Reader) rescueID(id []byte) bool {
-	if len(id) == 0 || r.rescued.find(id) != nil {
+	if len(id) == 0 {
 		return false
 	}
 	if r.rescued.n >= rescueMax {
 		return true // past the bound every record naming one is decoded
 	}
-	r.rescued.add(string(id))
-	return true
+	return r.rescued.insert(id)
 }
 
 // rescueMax bounds the identities a reader remembers (the caller's own

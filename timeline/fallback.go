@@ -545,10 +545,14 @@ func settleLoose(loose []Evidence, items []Flow, unattr *[]Evidence) int {
 	}
 	// The same failure repeats (a manager's every sync): each error is
 	// looked for once, in the reasons there are.
+	// Pods share reasons (a cause hits many): each distinct one is
+	// searched, so the work grows with causes, not with pods.
 	var reasons []string
+	have := map[string]bool{}
 	for i := range items {
-		if items[i].Reason != "" {
-			reasons = append(reasons, items[i].Reason)
+		if r := items[i].Reason; r != "" && !have[r] {
+			have[r] = true
+			reasons = append(reasons, r)
 		}
 	}
 	explained := map[string]bool{}
