@@ -88,8 +88,9 @@ Rules:
                         counts podStartSLOduration); p50, p90, p99 or any pNN
                         (nearest rank); pods that never ran are left out
   --baseline FILE       compare per-stage p50/p90 with the -o json output of an
-                        earlier run; fail on a rise beyond --regression (20%)
-                        that is also longer than --regression-min (100ms)
+                        earlier check, get pods or stats; fail on a rise beyond
+                        --regression (20%) that is also longer than
+                        --regression-min (100ms)
 
 Select pods with --pod REGEX and -n NAMESPACE; drop known noise with
 --ignore REGEX (matched on namespace/name). A --config YAML file can hold
@@ -144,7 +145,7 @@ func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {
 	f.StringArrayVarP(&opts.Namespaces, "namespace", "n", nil, "judge only pods in NAMESPACE (repeatable)")
 	f.StringArrayVar(&opts.Ignore, "ignore", nil, "skip pods whose namespace/name matches REGEX (repeatable)")
 	f.StringArrayVarP(&opts.Outputs, "output", "o", nil, "FORMAT or FORMAT=PATH: text, json, junit, github, markdown (repeatable)")
-	f.StringVar(&opts.Baseline, "baseline", "", "-o json output of an earlier run to compare stage latencies with")
+	f.StringVar(&opts.Baseline, "baseline", "", "-o json output of an earlier check, get pods or stats run to compare stage latencies with")
 	f.StringVar(&opts.Regression, "regression", opts.Regression, "allowed rise of a stage's p50/p90 over the baseline")
 	f.DurationVar(&opts.RegressionMin, "regression-min", opts.RegressionMin, "ignore rises shorter than this")
 	return cmd
@@ -348,7 +349,7 @@ func checkRun(opts *CheckOptions) error {
 		return err
 	}
 	a.warn(opts.IO)
-	var base *timeline.FlowList
+	var base *check.Baseline
 	if opts.Baseline != "" {
 		base, err = readBaseline(opts.Baseline)
 		if err != nil {
@@ -436,14 +437,14 @@ func checkAppendFile(path string, b []byte) error {
 	return f.Close()
 }
 
-func readBaseline(path string) (*timeline.FlowList, error) {
+func readBaseline(path string) (*check.Baseline, error) {
 	b, err := readSideFile(path)
 	if err != nil {
 		return nil, inputError(fmt.Errorf("--baseline: %w", err))
 	}
-	fl, err := check.DecodeBaseline(path, b)
+	base, err := check.DecodeBaseline(path, b)
 	if err != nil {
 		return nil, inputError(err)
 	}
-	return fl, nil
+	return base, nil
 }

@@ -225,6 +225,56 @@ func TestCheckJSONAndBaseline(t *testing.T) {
 	}
 }
 
+// stats -o json is a baseline too: its p50/p90 per stage are compared
+// as they are.
+func TestCheckBaselineFromStats(t *testing.T) {
+	dir := t.TempDir()
+	log := checkCorpus + "07-twenty-pods.log"
+	out, errOut, code := runPodflow(t, false, "stats", "-o", "json", log)
+	if code != 0 {
+		t.Fatalf("stats: exit %d: %s", code, errOut)
+	}
+	same := filepath.Join(dir, "stats.json")
+	if err := os.WriteFile(same, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, text, _ := runCheck(t, nil, log, "--baseline", same)
+	if code != 0 || !strings.Contains(text, "PASS    regression 20%") {
+		t.Fatalf("same stats baseline: exit %d\n%s", code, text)
+	}
+	// Every stage's p50 and p90 halved: this run regressed.
+	var doc map[string]any
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range doc["stages"].([]any) {
+		m := st.(map[string]any)
+		for _, k := range []string{"p50", "p90"} {
+			d, err := time.ParseDuration(m[k].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			m[k] = (d / 2).String()
+		}
+	}
+	fast := filepath.Join(dir, "fast-stats.json")
+	b, _ := json.Marshal(doc)
+	if err := os.WriteFile(fast, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, text, _ = runCheck(t, nil, log, "--baseline", fast)
+	if code != 1 || !strings.Contains(text, "FAIL    regression 20%") || !strings.Contains(text, "+100%") {
+		t.Fatalf("halved stats baseline: exit %d\n%s", code, text)
+	}
+	// Neither a FlowList nor stats: refused, naming both.
+	other := filepath.Join(dir, "other.json")
+	os.WriteFile(other, []byte(`{"kind":"Pod"}`), 0o644)
+	code, _, errText := runCheck(t, nil, log, "--baseline", other)
+	if code != 2 || !strings.Contains(errText, "podflow stats") {
+		t.Fatalf("other JSON: exit %d: %s", code, errText)
+	}
+}
+
 func TestCheckJUnit(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "podflow.xml")

@@ -52,9 +52,9 @@ func rel(cur, base time.Duration) float64 {
 	return float64(cur-base) / float64(base)
 }
 
-func (res *Result) ruleRegression(baseItems []timeline.Flow, r Rules) {
+func (res *Result) ruleRegression(baseline *Baseline, r Rules) {
 	rr := RuleResult{Rule: "regression", Spec: fmt.Sprintf("%g%%", r.Regression*100)}
-	cur, base := stageStats(res.Items), stageStats(baseItems)
+	cur, base := stageStats(res.Items), baseline.stats(r)
 	var bad []string
 	for _, def := range timeline.Reference.Stages {
 		c, okc := cur[def.ID]
@@ -86,15 +86,63 @@ func (res *Result) ruleRegression(baseItems []timeline.Flow, r Rules) {
 	res.add(rr)
 }
 
-// DecodeBaseline reads the -o json output of an earlier run (name is for
-// messages).
-func DecodeBaseline(name string, b []byte) (*timeline.FlowList, error) {
+// Baseline is what --baseline read from an earlier run: its flows (the
+// -o json of check or get pods), whose stages this run's pod selection
+// also applies to, or only its stage latencies (stats -o json), taken as
+// they are.
+type Baseline struct {
+	Flows  *timeline.FlowList
+	stages map[string]stageStat
+}
+
+// stats returns the baseline's p50/p90 per stage, for the pods r selects.
+func (b *Baseline) stats(r Rules) map[string]stageStat {
+	if b.Flows == nil {
+		return b.stages
+	}
+	items, _ := r.Select(b.Flows.Items)
+	return stageStats(items)
+}
+
+// statsDoc is the part of `podflow stats -o json` a baseline needs.
+type statsDoc struct {
+	Pods   *int `json:"pods"`
+	Stages []struct {
+		Stage string            `json:"stage"`
+		Count int               `json:"count"`
+		P50   timeline.Duration `json:"p50"`
+		P90   timeline.Duration `json:"p90"`
+	} `json:"stages"`
+}
+
+// DecodeBaseline reads the -o json output of an earlier check, get pods
+// or stats (name is for messages).
+func DecodeBaseline(name string, b []byte) (*Baseline, error) {
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	if err := json.Unmarshal(b, &head); err != nil {
+		return nil, fmt.Errorf("--baseline %s: not podflow JSON: %w", name, err)
+	}
+	if head.Kind == "" {
+		var st statsDoc
+		if err := json.Unmarshal(b, &st); err == nil && st.Pods != nil && st.Stages != nil {
+			out := &Baseline{stages: map[string]stageStat{}}
+			for _, s := range st.Stages {
+				if s.Stage == "" || s.Count == 0 {
+					continue
+				}
+				out.stages[s.Stage] = stageStat{p50: time.Duration(s.P50), p90: time.Duration(s.P90), n: s.Count}
+			}
+			return out, nil
+		}
+	}
 	var fl timeline.FlowList
 	if err := json.Unmarshal(b, &fl); err != nil {
 		return nil, fmt.Errorf("--baseline %s: not podflow JSON: %w", name, err)
 	}
 	if fl.Kind != timeline.KindFlowList {
-		return nil, fmt.Errorf("--baseline %s: kind %q, want %s (the -o json output of podflow check)", name, fl.Kind, timeline.KindFlowList)
+		return nil, fmt.Errorf("--baseline %s: kind %q, want %s (the -o json output of podflow check or get pods) or the -o json output of podflow stats", name, fl.Kind, timeline.KindFlowList)
 	}
-	return &fl, nil
+	return &Baseline{Flows: &fl}, nil
 }

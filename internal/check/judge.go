@@ -48,7 +48,7 @@ const (
 )
 
 // Judge applies the rules to the flows. base is the baseline, if any.
-func Judge(fl *timeline.FlowList, r Rules, base *timeline.FlowList) *Result {
+func Judge(fl *timeline.FlowList, r Rules, base *Baseline) *Result {
 	res := &Result{FlowList: *fl}
 	res.Items, res.Ignored = r.Select(fl.Items)
 	res.Summary.Pods = len(res.Items)
@@ -87,8 +87,7 @@ func Judge(fl *timeline.FlowList, r Rules, base *timeline.FlowList) *Result {
 		res.ruleSLO(s, verb)
 	}
 	if base != nil {
-		baseItems, _ := r.Select(base.Items)
-		res.ruleRegression(baseItems, r)
+		res.ruleRegression(base, r)
 	}
 	res.finish()
 	// The pods that broke a rule, grouped by cause: a hundred failed
