@@ -287,7 +287,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		}
 		return
 	case SpecialStartup:
-		if f := b.flowFor(n, rec, false); f != nil {
+		// The tracker's line proves the pod ran: a slice holding it alone
+		// still names the pod (issue #25, class 1).
+		if f := b.flowFor(n, rec, true); f != nil {
 			b.startup(f, rec)
 		}
 		return

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/podflow/podflow/internal/catalog"
+	"github.com/podflow/podflow/parser"
 )
 
 // Every catalog message (internal/catalog) that can carry a pod is
@@ -200,4 +201,71 @@ func MarkerLogged(c *catalog.Catalog, m *Marker) (checked, logged bool) {
 		}
 	}
 	return true, false
+}
+
+// lineClasses is classes.tsv's kubelet rows as the fallback looks a line
+// up (lineClass): a structured message by its text, a printf line among
+// the formats whose literal head begins with its first byte (a format
+// that begins with a verb, under 0, is tried for every line).
+type lineClasses struct {
+	exact  map[string]*Classification
+	printf [256][]printfClass
+}
+
+type printfClass struct {
+	pat catalog.Pattern
+	c   *Classification
+}
+
+// loadLineClasses builds the lookup once, on the fallback's first class
+// question: most logs never ask one.
+var loadLineClasses = sync.OnceValue(func() *lineClasses {
+	lc := &lineClasses{exact: map[string]*Classification{}}
+	t, err := loadClasses()
+	if err != nil {
+		return lc // (TestClasses fails on a malformed table)
+	}
+	for i := range t.rows {
+		c := &t.rows[i]
+		if c.Component != catalog.Kubelet {
+			continue
+		}
+		switch c.Kind {
+		case string(catalog.KindMsg):
+			lc.exact[c.Text] = c
+		case string(catalog.KindPrintf):
+			p := catalog.Compile(c.Text)
+			var k byte
+			if h := p.Head(); h != "" {
+				k = h[0]
+			}
+			lc.printf[k] = append(lc.printf[k], printfClass{pat: p, c: c})
+		}
+	}
+	return lc
+})
+
+// lineClass is the row of classes.tsv a kubelet line's message is, nil
+// when none is (a message of no version in the catalog, or one a marker
+// reads). Asked only of lines the fallback attaches to a pod.
+func lineClass(rec *parser.Record) *Classification {
+	lc := loadLineClasses()
+	if rec.Structured() {
+		return lc.exact[rec.Msg]
+	}
+	msg := rec.Msg
+	if msg == "" {
+		return nil
+	}
+	for _, k := range [2]byte{msg[0], 0} {
+		for _, pc := range lc.printf[k] {
+			if pc.pat.Match(msg) {
+				return pc.c
+			}
+		}
+		if msg[0] == 0 {
+			break
+		}
+	}
+	return nil
 }

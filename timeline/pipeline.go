@@ -458,6 +458,12 @@ var Reference = Pipeline{
 		{Stage: StTerminated, Effect: Complete, Msg: "syncTerminatedPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod is complete and the worker can now stop", V: 4, Versions: "1.22+", Keys: "podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod has been terminated and is no longer known to the kubelet, remove all history", V: 4, Versions: "1.22+", Keys: "podUID"},
+		// The housekeeping of an orphaned pod (kubelet_volumes.go
+		// cleanupOrphanedPodDirs) removed its last directory: the pod is
+		// gone from the node. (Its other lines are the fallback's:
+		// termination.go orphanedText.)
+		{Stage: StTerminated, Effect: Complete, Msg: "Cleaned up orphaned pod volumes dir", V: 0, Versions: "1.21+", Keys: "podUID, path"},
+		{Stage: StTerminated, Effect: Complete, Prefix: "Cleaned up orphaned pod volumes dir from pod ", V: 0, Versions: "1.19–1.20", Keys: "\"<uid>\" at <path>"},
 		// Graceful node shutdown (nodeshutdown/nodeshutdown_manager_linux.go):
 		// the node is going down (a NodeShutdown finding) and the manager
 		// kills its pods group by group (nodeshutdown.go).

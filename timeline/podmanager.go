@@ -45,15 +45,19 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 	}
 	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n}
-	if prev := n.byName[ref.Key()]; prev != nil {
-		f.incarnation = prev.incarnation + 1
-		if prev.incarnation == 0 {
-			prev.incarnation = 1
-			f.incarnation = 2
-		}
-	}
 	b.flows = append(b.flows, f)
-	b.indexName(n, ref.Key(), f)
+	if ref.Name != "" {
+		// (A pod known by its UID alone has no name to index, nor an
+		// earlier incarnation of it: two such are two pods.)
+		if prev := n.byName[ref.Key()]; prev != nil {
+			f.incarnation = prev.incarnation + 1
+			if prev.incarnation == 0 {
+				prev.incarnation = 1
+				f.incarnation = 2
+			}
+		}
+		b.indexName(n, ref.Key(), f)
+	}
 	if ref.UID != "" {
 		b.indexUID(n, ref.UID, f)
 		if isStaticUID(ref.UID) {

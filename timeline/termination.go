@@ -148,3 +148,33 @@ func (b *Builder) flowByName(n *nodeState, name string) *flowState {
 	}
 	return b.newFlow(n, PodRef{Name: name})
 }
+
+// orphanedText reports a line of the kubelet's housekeeping of a pod it no
+// longer has (kubelet_volumes.go cleanupOrphanedPodDirs, kubelet_pods.go):
+// `Orphaned pod "<uid>" found, …`, in its message or in the error it
+// reports. The kubelet calls a pod orphaned once its pod manager has
+// forgotten it (deleted, or gone while the kubelet was down) and its
+// containers are stopped: only its directories remain to remove.
+func orphanedText(rec *parser.Record) bool {
+	return strings.Contains(rec.Msg, "rphaned pod") || rec.Err != "" && strings.Contains(rec.Err, "rphaned pod")
+}
+
+// terminationEvidence reads a line the kubelet writes only of a pod on
+// its way out (a termination stage's row in classes.tsv, an orphaned
+// pod's cleanup): the pod is going away, from this line if no earlier
+// one said so, and an error of it is that stage's failed attempt (a
+// volume directory it cannot remove keeps the pod from its end).
+func (b *Builder) terminationEvidence(f *flowState, stage string, rec *parser.Record, failure bool) {
+	if f.stages.get(StTerminating) == nil {
+		b.stageEffect(f, StTerminating, Begin, rec, "")
+	}
+	if orphanedText(rec) {
+		f.deleted = true // (its source no longer has it)
+	}
+	switch {
+	case failure:
+		b.stageEffect(f, stage, Fail, rec, "")
+	case stage != StTerminating:
+		b.stageEffect(f, stage, Observe, rec, "")
+	}
+}

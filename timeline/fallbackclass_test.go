@@ -1,0 +1,153 @@
+package timeline
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/podflow/podflow/parser"
+)
+
+// What the fallback reads of a line beyond the pod it names: the row of
+// classes.tsv its message is (lineClass), and the housekeeping of an
+// orphaned pod (termination.go). Lines are reconstructions of the
+// kubelet's (its formats and keys from internal/catalog, values
+// replaced), as a paste gives them alone.
+func TestLineClass(t *testing.T) {
+	for _, tc := range []struct {
+		name, line string
+		class      Class // "" for no row
+		stage      string
+	}{
+		{name: "structured message, exact",
+			line:  `I1122 06:03:31.118201   21321 volume_linux.go:145] "Perform recursive ownership change for directory" path="/var/lib/kubelet/pods/5b1e7c2a-9d4f-4e3b-8a6c-2f0d1e9b7a44/volumes/kubernetes.io~csi/pvc-9/mount"`,
+			class: ClassEvidence, stage: StVolumes},
+		{name: "printf format, verbs matched as anything",
+			line:  `W0608 11:47:05.792168    2891 volume_linux.go:49] Setting volume ownership for /var/lib/kubelet/pods/9a4d2e71-c8b3-4f05-a6e2-17d0b5c93f48/volumes/kubernetes.io~configmap/config and fsGroup set. If the volume has a lot of files then setting volume ownership could be slow, see https://github.com/kubernetes/kubernetes/issues/69699`,
+			class: ClassEvidence, stage: StVolumes},
+		{name: "printf format cut short: no row claims a part",
+			line: `W0608 11:47:05.792168    2891 volume_linux.go:49] Setting volume ownership for /var/lib/kubelet/pods/9a4d2e71-c8b3-4f05-a6e2-17d0b5c93f48/volumes/kubernetes.io~configmap/config and fsGroup set. If the vol`},
+		{name: "a message of no version",
+			line: `I1122 06:03:31.118201   21321 volume_linux.go:145] "Perform recursive ownership changes for directory" path="/x"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			rec := parseOne(t, tc.line)
+			c := lineClass(rec)
+			switch {
+			case tc.class == "" && c != nil:
+				t.Errorf("row %s %s %q, want none", c.Class, c.Stage, c.Text)
+			case tc.class != "" && c == nil:
+				t.Errorf("no row, want %s %s", tc.class, tc.stage)
+			case c != nil && (c.Class != tc.class || c.Stage != tc.stage):
+				t.Errorf("row %s %s, want %s %s", c.Class, c.Stage, tc.class, tc.stage)
+			}
+		})
+	}
+}
+
+// parseOne is the record of one kubelet line, decoded whatever Want says.
+func parseOne(t *testing.T, line string) *parser.Record {
+	t.Helper()
+	r := parser.NewReader(strings.NewReader(line+"\n"), parser.Options{Name: "one.log", Year: 2025})
+	rec, err := r.Next()
+	if err != nil {
+		t.Fatalf("%q: %v", line, err)
+	}
+	return rec
+}
+
+// An orphaned pod (kubelet_volumes.go cleanupOrphanedPodDirs: its pod
+// manager no longer has it, its containers are stopped) is a pod on its
+// way out, named by its UID: listed, going away, deleted.
+func TestOrphanedPod(t *testing.T) {
+	const uid = "3c5e19d7-34d2-11e6-b7a0-42010af00004"
+	const named = "8f3c6a1e-4d92-4b7e-a0c5-e71d29b6f304"
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		pod     string // the name it is listed under
+		verdict Verdict
+		reason  string // words its reason holds
+	}{
+		{name: "1.3 printf, info: found, removing",
+			lines: []string{
+				`I0618 03:42:51.062975    9433 kubelet.go:2004] Orphaned pod "` + uid + `" found, removing`,
+				`I0618 03:42:51.064022    9433 kubelet.go:2006] Failed to remove orphaned pod "` + uid + `" dir; err: remove /var/lib/kubelet/pods/` + uid + `/volumes/kubernetes.io~secret/default-token-q8x2z: device or resource busy`,
+			},
+			pod: uid, verdict: VerdictTerminating, reason: "never names"},
+		{name: "1.11-1.20 printf error: volume paths still present",
+			lines: []string{
+				`E0508 06:48:32.697341     512 kubelet_volumes.go:114] Orphaned pod "` + uid + `" found, but volume paths are still present on disk.`,
+			},
+			pod: uid, verdict: VerdictTerminating, reason: "volume paths are still present"},
+		{name: "1.21+ structured error, then its directory cleaned up",
+			lines: []string{
+				`E1007 15:02:19.359145    7486 kubelet_volumes.go:245] "There were many similar errors. Turn up verbosity to see them." err="orphaned pod \"` + uid + `\" found, but error not a directory occurred when trying to remove the volumes dir" numErrs=1`,
+				`I1007 15:02:27.359957    7486 kubelet_volumes.go:160] "Cleaned up orphaned pod volumes dir" podUID=` + uid + ` path="/var/lib/kubelet/pods/` + uid + `/volumes"`,
+			},
+			pod: uid, verdict: VerdictTerminated},
+		{name: "a pod the log named before: its earlier trouble gives way to its end",
+			lines: []string{
+				`E0730 14:21:37.733756     231 pod_workers.go:191] Error syncing pod ` + named + ` ("dns-test-4b1f_dns-4182(` + named + `)"), skipping: failed to "StartContainer" for "webserver" with RunContainerError: "failed to create containerd task: OCI runtime create failed"`,
+				`E0730 14:21:39.966301     231 kubelet_volumes.go:154] orphaned pod "` + named + `" found, but volume paths are still present on disk : There were a total of 1 errors similar to this. Turn up verbosity to see them.`,
+			},
+			pod: "dns-test-4b1f", verdict: VerdictTerminating, reason: "volume paths are still present"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fl := buildLines(t, tc.lines...)
+			f := onlyFlow(t, fl, tc.pod)
+			if f.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s", f.Verdict, tc.verdict)
+			}
+			if !f.Deleted {
+				t.Error("not deleted: an orphaned pod is one its source no longer has")
+			}
+			if !strings.Contains(f.Reason, tc.reason) {
+				t.Errorf("reason %q, want it to hold %q", f.Reason, tc.reason)
+			}
+			if len(fl.Items) != 1 {
+				t.Errorf("%d pods, want the one", len(fl.Items))
+			}
+		})
+	}
+}
+
+// A line of a stage's subsystem that names a pod by the UID in a volume
+// path lists the pod; the rows of termination stages that a live pod's
+// subsystems also write (a mirror pod replaced) begin no termination.
+func TestFallbackEvidenceRows(t *testing.T) {
+	const uid = "9a4d2e71-c8b3-4f05-a6e2-17d0b5c93f48"
+	fl := buildLines(t,
+		`W0608 11:47:05.792168    2891 volume_linux.go:49] Setting volume ownership for /var/lib/kubelet/pods/`+uid+`/volumes/kubernetes.io~configmap/config and fsGroup set. If the volume has a lot of files then setting volume ownership could be slow, see https://github.com/kubernetes/kubernetes/issues/69699`)
+	f := onlyFlow(t, fl, uid)
+	if f.Verdict != VerdictIncomplete || !strings.Contains(f.Reason, "never names") {
+		t.Errorf("verdict %s reason %q, want Incomplete, known by its UID", f.Verdict, f.Reason)
+	}
+	var vol *Stage
+	for i := range f.Stages {
+		if f.Stages[i].ID == StVolumes {
+			vol = &f.Stages[i]
+		}
+	}
+	if vol == nil || len(vol.Evidence) == 0 || vol.Status == StatusStalled || vol.Status == StatusDone {
+		t.Errorf("volumes stage %+v: the line is its evidence, and times nothing", vol)
+	}
+
+	fl = buildLines(t,
+		`I0416 07:57:30.100000    1902 kubelet.go:1889] SyncLoop (ADD, "file"): "etcd-k8s-lab_kube-system(0a4c5e7d91b3f2a8c6e0d4b7f1a9c3e5)"`,
+		`W0416 07:57:34.210714    1902 kubelet.go:1602] Deleting mirror pod "etcd-k8s-lab_kube-system(3f08d1b6-4170-11e8-9d2b-0050569c41e7)" because it is outdated`)
+	if f := onlyFlow(t, fl, "etcd-k8s-lab"); hasTermination(f) || f.Deleted {
+		t.Errorf("verdict %s: replacing an outdated mirror pod is no termination of the static pod", f.Verdict)
+	}
+}
+
+// The startup latency tracker's line alone proves its pod ran.
+func TestStartupLineAlone(t *testing.T) {
+	fl := buildLines(t, `I0225 23:52:25.414713    2967 pod_startup_latency_tracker.go:104] "Observed pod startup duration" pod="default/resource-consume-6d8b4c97f5-p7x2k" podStartSLOduration=3.2 podStartE2EDuration="15.414697194s" podCreationTimestamp="2025-02-25 23:52:10 +0000 UTC" firstStartedPulling="0001-01-01 00:00:00 +0000 UTC" lastFinishedPulling="0001-01-01 00:00:00 +0000 UTC" observedRunningTime="2025-02-25 23:52:25.414602395 +0000 UTC m=+457.027452188" watchObservedRunningTime="2025-02-25 23:52:25.414697194 +0000 UTC m=+457.027546987"`)
+	f := onlyFlow(t, fl, "resource-consume-6d8b4c97f5-p7x2k")
+	if f.Verdict != VerdictRunning {
+		t.Errorf("verdict %s, want Running", f.Verdict)
+	}
+	if f.Startup == nil || f.Startup.KubeletE2E == nil || *f.Startup.KubeletE2E != Duration(15414697194) {
+		t.Errorf("startup %+v, want the kubelet's E2E of 15.414697194s", f.Startup)
+	}
+}
