@@ -162,7 +162,7 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 		}
 	case uid != "":
 		if f = n.byUID[uid]; f == nil {
-			if b.lineStage(rec) == "" {
+			if b.lineStage(rec, true) == "" {
 				if !b.sightUID(n, uid, rec, failure) {
 					b.uncount(rec)
 				}
@@ -196,23 +196,26 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 		f.fallback = &fallbackState{}
 	}
 	b.fallbackLine(f.fallback, rec, failure)
-	if stage := b.lineStage(rec); stage != "" {
+	if stage := b.lineStage(rec, created); stage != "" {
 		b.fallbackStage(f, stage, rec, failure)
 	}
 }
 
-// lineStage is the stage a line the fallback reads is evidence of: its
-// message's row of classes.tsv, or the words of the kubelet's
-// housekeeping of an orphaned pod, which only a pod on its way out has
-// (termination.go); "" when neither tells one.
-func (b *Builder) lineStage(rec *parser.Record) string {
+// lineStage is the stage a line the fallback reads is evidence of: the
+// words of the kubelet's housekeeping of an orphaned pod, which only a
+// pod on its way out has (termination.go), or, when rows is set, its
+// message's row of classes.tsv; "" when neither tells one. The rows are
+// asked of a line that starts its pod (what the pod is seen doing first),
+// not of every error of a pod known already: a stage's evidence adds
+// nothing to a pod its markers follow, and a busy log has many.
+func (b *Builder) lineStage(rec *parser.Record, rows bool) string {
 	if orphanedText(rec) {
 		return StTerminated
 	}
-	if c := lineClass(rec); c != nil && c.Class == ClassEvidence {
-		return c.Stage
+	if !rows {
+		return ""
 	}
-	return ""
+	return lineClass(rec)
 }
 
 // fallbackStage moves the stage a fallback line is evidence of. An
