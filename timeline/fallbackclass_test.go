@@ -175,3 +175,84 @@ func TestStartupLineAlone(t *testing.T) {
 		t.Errorf("startup %+v, want the kubelet's E2E of 15.414697194s", f.Startup)
 	}
 }
+
+// The CRI client's failed StartContainer names its container by ID, or
+// by the log path of the error; the volume manager's failed operation
+// names its pod in the text; either may be a paste's first line.
+func TestFailureLinesStartTheirPod(t *testing.T) {
+	const uid = "5b2e90c7-9cc1-11e7-a3d4-f8bc12a60e93"
+	const id = "5e8a1d3f7c0b92e46a1d8f3c5b7e09a2d4f6c8b1e3a5d7f9c0b2e4a6d8f1c3b57"
+	for _, tc := range []struct {
+		name                     string
+		lines                    []string
+		pod, stalledAt           string
+		container, containerStat string
+		reason                   string
+	}{
+		{name: "≤1.13 symlink path /var/log/pods/<uid>/<container>_<n>.log",
+			lines: []string{`E0718 13:03:08.752901     791 remote_runtime.go:203] StartContainer "` + id + `" from runtime service failed: rpc error: code = 2 desc = failed to create symbolic link "/var/log/pods/7b2e0c94d1f85a36e9c0b4d27a1f5e83/kube-proxy_0.log" to the container log file "/var/lib/docker/containers/` + id + `/` + id + `-json.log" for container "` + id + `": symlink /var/lib/docker/containers/x-json.log /var/log/pods/7b2e0c94d1f85a36e9c0b4d27a1f5e83/kube-proxy_0.log: file exists`},
+			pod:   "7b2e0c94d1f85a36e9c0b4d27a1f5e83", stalledAt: StContainers, container: "kube-proxy", containerStat: CStStarted, reason: "symbolic link"},
+		{name: "≤1.20 nestedpendingoperations WaitForAttach",
+			lines: []string{
+				`E0918 18:36:21.010764   47970 nestedpendingoperations.go:264] Operation for "\"kubernetes.io/fc/[wwn]\"" failed. No retries permitted until 2017-09-18 18:36:21.510731259 -0400 EDT (durationBeforeRetry 500ms). Error: MountVolume.WaitForAttach failed for volume "pv0007" (UniqueName: "kubernetes.io/fc/[wwn]") pod "nginx-fc1" (UID: "` + uid + `") : Heuristic determination of mount point failed`,
+				`I0918 18:36:21.576630   47970 reconciler.go:257] operationExecutor.MountVolume started for volume "pv0007" (UniqueName: "kubernetes.io/fc/[wwn]") pod "nginx-fc1" (UID: "` + uid + `")`,
+			},
+			pod: "nginx-fc1", stalledAt: StVolumes, reason: "WaitForAttach failed"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fl := buildLines(t, tc.lines...)
+			f := onlyFlow(t, fl, tc.pod)
+			if f.Verdict != VerdictStalled || f.StalledAt != tc.stalledAt || f.Container != tc.container || f.ContainerStage != tc.containerStat {
+				t.Errorf("%s at %s %s:%s, want Stalled at %s %s:%s", f.Verdict, f.StalledAt, f.Container, f.ContainerStage, tc.stalledAt, tc.container, tc.containerStat)
+			}
+			if !strings.Contains(f.Reason, tc.reason) {
+				t.Errorf("reason %q, want it to hold %q", f.Reason, tc.reason)
+			}
+		})
+	}
+	// 1.21+ names the container by its ID alone: with no line tying it to
+	// a pod, the failure is shown unattributed, and starts no pod.
+	fl := buildLines(t, `E1122 06:03:30.200000   21321 log.go:32] "StartContainer from runtime service failed" err="rpc error: code = Unknown desc = failed to create containerd task: OCI runtime create failed: exec: \"/app\": permission denied" containerID="`+id+`"`)
+	if len(fl.Items) != 0 || len(fl.Unattributed) != 1 {
+		t.Errorf("pods %+v unattributed %+v, want none and the line", fl.Items, fl.Unattributed)
+	}
+	// An unmount's failure is the teardown's, not the volumes stage's.
+	fl = buildLines(t, `E0918 18:36:21.010764   47970 nestedpendingoperations.go:264] Operation for "\"kubernetes.io/secret/`+uid+`-tok\" (\"`+uid+`\")" failed. No retries permitted until 2017-09-18 18:36:21.510731259 -0400 EDT (durationBeforeRetry 500ms). Error: UnmountVolume.TearDown failed for volume "tok" (UniqueName: "kubernetes.io/secret/`+uid+`-tok") pod "`+uid+`" (UID: "`+uid+`") : device or resource busy`)
+	for _, it := range fl.Items {
+		if it.StalledAt == StVolumes {
+			t.Errorf("%s stalled at volumes on an unmount's failure", it.Pod.Name)
+		}
+	}
+}
+
+// A slice that holds only a pod's end: the pod worker's terminated sync
+// and its container's exit 0, with no deletion, is a pod that completed
+// (the kubelet's phase Succeeded), not a deletion under way; with an exit
+// other than 0, or a deletion, it is not.
+func TestEndOfARunToCompletion(t *testing.T) {
+	const uid = "9b2e6f04-3c7a-4d18-b5e9-2f0a8c6d1e73"
+	const id = "6d1f9b3e0a7c25e8f4b2d9c0e6a3f7b1d5c8e2a9f0b4d7c3e6a1f8b5d2c9e0a47"
+	end := func(code string) []string {
+		return []string{
+			`I0523 14:04:24.991895     271 kubelet.go:2146] "SyncTerminatedPod enter" pod="default/indexed-job-0-x8w4d" podUID="` + uid + `"`,
+			`I0523 14:04:24.991904     271 generic.go:334] "Generic (PLEG): container finished" podID="` + uid + `" containerID="` + id + `" exitCode=` + code,
+			`I0523 14:04:24.991954     271 kubelet.go:2447] "SyncLoop (PLEG): event for pod" pod="default/indexed-job-0-x8w4d" event={"ID":"` + uid + `","Type":"ContainerDied","Data":"` + id + `"}`,
+		}
+	}
+	for _, tc := range []struct {
+		name  string
+		lines []string
+		want  Verdict
+	}{
+		{name: "exit 0", lines: end("0"), want: VerdictCompleted},
+		{name: "exit 1", lines: end("1"), want: VerdictTerminating},
+		{name: "deleted, then exit 0", lines: append([]string{`I0523 14:04:20.000000     271 kubelet.go:2456] "SyncLoop DELETE" source="api" pods=["default/indexed-job-0-x8w4d"]`}, end("0")...), want: VerdictTerminating},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := onlyFlow(t, buildLines(t, tc.lines...), "indexed-job-0-x8w4d")
+			if f.Verdict != tc.want {
+				t.Errorf("verdict %s, want %s", f.Verdict, tc.want)
+			}
+		})
+	}
+}

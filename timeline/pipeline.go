@@ -58,6 +58,7 @@ const (
 	SpecialSidecar      Special = "sidecar"       // a restartable init container's line (containers.go)
 	SpecialShutdown     Special = "shutdown"      // graceful node shutdown (nodeshutdown.go)
 	SpecialImageGC      Special = "image-gc"      // an image garbage collection failure: a node finding (images.go)
+	SpecialRuntimeStart Special = "runtime-start" // the CRI client's failed StartContainer, naming the container by its ID or log path (containers.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -370,6 +371,8 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "container &Container{", V: 0, Versions: "≤1.30", Keys: "<type> &Container{Name:…} start failed in pod <name_ns(uid)>: <Reason>: <message>", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "init container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "ephemeral container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Msg: "StartContainer from runtime service failed", V: 0, Versions: "1.21+", Keys: "containerID, err", Special: SpecialRuntimeStart},
+		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "StartContainer \"", V: 0, Versions: "≤1.20", Keys: "\"<id>\": <err> (a log path in it may name the pod)", Special: SpecialRuntimeStart},
 		// The runtime manager checks a running container's resources for an
 		// in-place resize (computePodResizeAction) and finds no record of
 		// what it actuated: the container runs, the kubelet goes on.
@@ -454,6 +457,10 @@ var Reference = Pipeline{
 		{Stage: StStopped, Effect: Fail, Msg: "KillPod failed", V: 0, Versions: "1.23+", Keys: "err, pod"},
 		{Stage: StStopped, Effect: Fail, Msg: "Container termination failed with gracePeriod", V: 0, Versions: "1.23+", Keys: "err, pod"},
 		{Stage: StStopped, Effect: Fail, ErrHas: "KillContainerError", V: 0, Versions: "all", Special: SpecialSyncError},
+		// The pod worker enters its terminated sync only once every
+		// container has stopped (pod_workers.go: after SyncTerminatingPod).
+		{Stage: StStopped, Effect: Complete, Msg: "SyncTerminatedPod enter", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StStopped, Effect: Complete, Msg: "syncTerminatedPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "SyncTerminatedPod exit", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "syncTerminatedPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod is complete and the worker can now stop", V: 4, Versions: "1.22+", Keys: "podUID"},

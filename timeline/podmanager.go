@@ -34,6 +34,7 @@ type flowState struct {
 	deleted       bool           // SyncLoop DELETE, or REMOVE: the pod's deletion (termination.go)
 	addedBefore   bool           // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
 	run           uint16         // the kubelet's run (nodeState.starts) when the sync loop added it
+	exits         exitSeen       // the exit codes its containers' ends gave, named or not (containers.go finished)
 	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none
 }
 

@@ -21,9 +21,10 @@ func (f *flowState) terminal() bool {
 }
 
 // syncLoopDelete reads SyncLoop DELETE for one pod: the API server set its
-// deletion timestamp, and the kubelet begins to tear it down.
+// deletion timestamp, and the kubelet begins to tear it down. A slice
+// that begins there still places the pod in its termination.
 func (b *Builder) syncLoopDelete(n *nodeState, rec *parser.Record, r PodRef) {
-	if f := b.resolve(n, r, true, r.UID, false); f != nil {
+	if f := b.resolve(n, r, true, r.UID, true); f != nil {
 		f.deleted = true
 		b.stageEffect(f, StTerminating, Begin, rec, "")
 	}
@@ -32,7 +33,7 @@ func (b *Builder) syncLoopDelete(n *nodeState, rec *parser.Record, r PodRef) {
 // syncLoopRemove reads SyncLoop REMOVE for one pod: its source no longer
 // has it. For a static pod that is where termination starts, not ends.
 func (b *Builder) syncLoopRemove(n *nodeState, rec *parser.Record, r PodRef, source string) {
-	f := b.resolve(n, r, true, r.UID, false)
+	f := b.resolve(n, r, true, r.UID, true) // (a slice may begin there)
 	if f == nil {
 		return
 	}
@@ -177,4 +178,27 @@ func (b *Builder) terminationEvidence(f *flowState, stage string, rec *parser.Re
 	case stage != StTerminating:
 		b.stageEffect(f, stage, Observe, rec, "")
 	}
+}
+
+// ranToCompletion reports a pod whose last lines show it ended by
+// itself, with success: its containers stopped and the pod worker went on
+// to its terminated sync (the stopped stage done), no deletion or
+// eviction is seen, no phase was logged, and every exit the log shows is
+// 0 (at least one). The kubelet then reports phase Succeeded (status
+// getPhase: every container terminated with exit code 0), and the pod is
+// Completed, not Terminating: a slice that begins at a Job pod's end
+// still closes its flow.
+func (b *Builder) ranToCompletion(f *flowState, fl *Flow) bool {
+	if f.deleted || f.phase != 0 || f.exits != exitedZero {
+		return false
+	}
+	if st := f.stages.get(StStopped); st == nil || st.complete.IsZero() {
+		return false
+	}
+	for i := range fl.Containers {
+		if c := &fl.Containers[i]; c.Type == ContainerRegular && (c.ExitCode == nil || *c.ExitCode != 0) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(fl.Reason, "Evicted")
 }
