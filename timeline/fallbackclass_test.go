@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -252,6 +253,42 @@ func TestEndOfARunToCompletion(t *testing.T) {
 			f := onlyFlow(t, buildLines(t, tc.lines...), "indexed-job-0-x8w4d")
 			if f.Verdict != tc.want {
 				t.Errorf("verdict %s, want %s", f.Verdict, tc.want)
+			}
+		})
+	}
+}
+
+// A pod's sync error that the runtime's network is not ready is its
+// sandbox's wait and the node's NetworkNotReady finding; after a kubelet
+// restart, such a creation error ends a termination the earlier process
+// began (k8s-110755: the node went down while its shutdown manager killed
+// the pod), and a new process that only goes on tearing it down does not.
+func TestNetworkNotReadyAfterRestart(t *testing.T) {
+	const uid = "5b1e0c92-7a4d-4f3e-8c21-e06d93a4b7f5"
+	kill := `I0623 17:17:41.744070    1748 nodeshutdown_manager_linux.go:316] "Shutdown manager killing pod with gracePeriod" pod="shop/client-7d9f4b8c6-q2m8x" gracePeriod=15`
+	syncErr := func(pid string) string {
+		return `E0623 17:19:58.989839    ` + pid + ` pod_workers.go:951] "Error syncing pod, skipping" err="network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized" pod="shop/client-7d9f4b8c6-q2m8x" podUID=` + uid
+	}
+	for _, tc := range []struct {
+		name    string
+		lines   []string
+		verdict Verdict
+	}{
+		{name: "alone", lines: []string{syncErr("1746")}, verdict: VerdictStalled},
+		{name: "a new process after the kill", lines: []string{kill, syncErr("1746")}, verdict: VerdictStalled},
+		{name: "the same process after the kill", lines: []string{kill, syncErr("1748")}, verdict: VerdictTerminating},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			fl := buildLines(t, tc.lines...)
+			f := onlyFlow(t, fl, "client-7d9f4b8c6-q2m8x")
+			if f.Verdict != tc.verdict {
+				t.Errorf("verdict %s, want %s", f.Verdict, tc.verdict)
+			}
+			if tc.verdict == VerdictStalled && (f.StalledAt != StSandbox || !strings.Contains(f.Reason, "network is not ready")) {
+				t.Errorf("stalled at %s reason %q, want the sandbox's wait for the network", f.StalledAt, f.Reason)
+			}
+			if !slices.Contains(findingKinds(fl), "NetworkNotReady") {
+				t.Errorf("findings %v, want NetworkNotReady", findingKinds(fl))
 			}
 		})
 	}

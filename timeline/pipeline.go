@@ -308,6 +308,10 @@ var Reference = Pipeline{
 		{Stage: StSandbox, Effect: Fail, Msg: "RunPodSandbox from runtime service failed", V: 0, Versions: "1.21+", Keys: "err (k8s_<name>_<ns>_<uid>_<attempt>)", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, Prefix: "RunPodSandbox from runtime service failed: ", V: 0, Versions: "≤1.20", Keys: "k8s_<name>_<ns>_<uid>_<attempt>", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "CreatePodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
+		// kubelet.go syncPod refuses to make a sandbox while the runtime's
+		// network is not ready (NetworkNotReadyErrorMsg): the pod waits at
+		// its sandbox, and the node has a NetworkNotReady finding.
+		{Stage: StSandbox, Effect: Fail, ErrHas: "network is not ready: ", V: 0, Versions: "all", Special: SpecialSyncError},
 		// CRI-O's own lines of a RunPodSandbox (server/sandbox_run_linux.go):
 		// the pod as <ns>/<name>/POD, or only in the sandbox's name inside
 		// an error. Versions are CRI-O's (capitalised forms are also seen

@@ -202,3 +202,35 @@ func (b *Builder) ranToCompletion(f *flowState, fl *Flow) bool {
 	}
 	return !strings.HasPrefix(fl.Reason, "Evicted")
 }
+
+// resumed reads a creation stage's failure of a pod whose termination
+// began under an earlier kubelet process than this line's: a kubelet that
+// restarts (a node that went down while its shutdown manager killed the
+// pod, k8s#110755) forgets the kills under way and, the API still having
+// the pod, syncs it again as any pod it is given. That termination was
+// not the pod's end: its stages are dropped, and the pod's last lines say
+// where it is. The process changed at its last start, or where the PID
+// changed when the earlier process left too few lines to count as a run
+// (kubeletPID), unless PIDs come back in this log (they then tell no
+// processes apart).
+func (b *Builder) resumed(f *flowState, rec *parser.Record) {
+	st := f.stages.get(StTerminating)
+	n := f.node
+	if st == nil || n == nil || f.deleted || st.begin.IsZero() {
+		return
+	}
+	since := n.lastStart
+	if !n.pidFlaky && n.pidSince.After(since) {
+		since = n.pidSince
+	}
+	if since.IsZero() || rec.Time.Before(since) || !b.timeOf(st.begin).Before(since) {
+		return
+	}
+	if done := f.stages.get(StTerminated); done != nil && !done.complete.IsZero() {
+		return // it ended: a pod of its name now is another (resolve)
+	}
+	for _, id := range TerminationStages {
+		f.stages.put(id, nil)
+	}
+	delete(n.shutdownKilled, f)
+}
