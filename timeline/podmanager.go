@@ -35,6 +35,7 @@ type flowState struct {
 	addedBefore   bool           // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
 	run           uint16         // the kubelet's run (nodeState.starts) when the sync loop added it
 	exits         exitSeen       // the exit codes its containers' ends gave, named or not (containers.go finished)
+	diedFirst     bool           // its first line is a PLEG ContainerDied: it ran before the log began (pleg.go)
 	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none
 }
 
