@@ -162,7 +162,10 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 		}
 	case uid != "":
 		if f = n.byUID[uid]; f == nil {
-			if b.lineStage(rec, true) == "" {
+			if n.uidSeen[uid] != nil && !failure || b.lineStage(rec, true) == "" {
+				// (Of the lines that report no failure, only the UID's
+				// first may start its pod: which of its later ones the
+				// parser rescues depends on how the input was cut.)
 				if !b.sightUID(n, uid, rec, failure) {
 					b.uncount(rec)
 				}

@@ -1,6 +1,9 @@
 package timeline
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -291,5 +294,41 @@ func TestNetworkNotReadyAfterRestart(t *testing.T) {
 				t.Errorf("findings %v, want NetworkNotReady", findingKinds(fl))
 			}
 		})
+	}
+}
+
+// The lines the fallback reads beyond errors (a UID's first line, a pod's
+// first line) give the same flows however the parser cut the input: the
+// excerpts whose pods only such lines name, on one worker and on two with
+// small chunks.
+func TestFallbackClassesSameWhateverTheChunks(t *testing.T) {
+	for _, name := range []string{
+		"k8s-45464-orphaned-volume-paths.log", "k8s-27651-orphaned-dir-busy.log", "k8s-105536-orphaned-not-a-directory.log",
+		"k8s-90293-volume-ownership-uid-only.log", "k8s-49105-log-symlink-uid-path.log", "minikube-4084-critical-static-evict.log",
+	} {
+		data, err := os.ReadFile(filepath.Join(wild, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := func(workers, chunk int) []byte {
+			b := NewBuilder(Options{})
+			r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: "x.log", Year: 2026, Want: b.Want, Rescue: b.Rescue(), Workers: workers, ChunkBytes: chunk})
+			for {
+				rec, err := r.Next()
+				if err != nil {
+					break
+				}
+				b.Add(rec)
+			}
+			st := r.Stats()
+			b.InputSpan("", st.FirstTime, st.LastTime)
+			return jsonOf(t, b.Finish())
+		}
+		one := run(1, 0)
+		for _, chunk := range []int{512, 2 << 10} {
+			if got := run(2, chunk); !bytes.Equal(got, one) {
+				t.Errorf("%s: chunks of %d bytes on 2 workers: the list differs from one worker's", name, chunk)
+			}
+		}
 	}
 }
