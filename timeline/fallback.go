@@ -570,12 +570,14 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		own = true
 	}
 	if f.ref.Name == "" {
-		// (A flow the fallback made from a sighting; one a printf line's
-		// UID made is named by its reason too.)
-		if fl.Reason == "" {
+		// A pod the log names by its UID alone, whatever made its flow (a
+		// sighting, a printf line's UID, a log path): its reason says so
+		// (not before an eviction's, whose first word kubectl's STATUS is).
+		switch {
+		case fl.Reason == "":
 			fl.Reason = "known by its UID alone: the log never names this pod"
-		} else if fs != nil && fl.Reason == b.texts[fs.reason] {
-			fl.Reason = "never named, UID only: " + fl.Reason
+		case !strings.HasPrefix(fl.Reason, neverNamed) && !strings.HasPrefix(fl.Reason, "Evicted"):
+			fl.Reason = neverNamed + fl.Reason
 		}
 	}
 	if fs != nil && !own {
@@ -592,6 +594,9 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		fl.Evidence = append(b.publicEvidence(fs.evidence), fs.sighted...)
 	}
 }
+
+// neverNamed begins the reason of a pod known by its UID alone.
+const neverNamed = "never named, UID only: "
 
 // settled reports a verdict that needs no explaining: an error line the
 // fallback kept is not what a running or finished pod is about.
