@@ -42,7 +42,7 @@ func TestTemplateOutputs(t *testing.T) {
 			"web-7d9f8c6b5-x2kqp api-6f5b9d7c4-pl8wz"},
 		{"jsonpath filter and integers stay integers",
 			[]string{"get", "pods", happy, "-o", `jsonpath={.items[0].stages[?(@.id=="observed")].evidence[0].line} {.items[0].stages[0].evidence[0].offset}`},
-			"727 90748"},
+			"726 90647"}, // "Receiving a new pod" (config.go), the observed stage's first line since the fallback reads classes.tsv
 		{"jsonpath key absent from this document prints nothing",
 			[]string{"get", "pods", happy, "-o", "jsonpath={.items[0].mirrorUID}"},
 			""},

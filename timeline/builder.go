@@ -245,7 +245,7 @@ func (b *Builder) Add(rec *parser.Record) {
 	case first == 'E' && strings.HasPrefix(msg, "Event(") && !rec.Structured():
 		b.legacyEventLine(n, rec)
 		return
-	case first == 'M' && strings.HasPrefix(msg, "MountVolume.SetUp failed"), first == 'O' && strings.HasPrefix(msg, "Operation for ") && strings.Contains(msg, "MountVolume.SetUp failed"):
+	case first == 'M' && strings.HasPrefix(msg, "MountVolume.SetUp failed"), first == 'O' && strings.HasPrefix(msg, "Operation for ") && mountOperation(msg) >= 0:
 		b.volumeFailureText(n, rec)
 		return
 	}
@@ -287,7 +287,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		}
 		return
 	case SpecialStartup:
-		if f := b.flowFor(n, rec, false); f != nil {
+		// The tracker's line proves the pod ran: a slice holding it alone
+		// still names the pod (issue #25, class 1).
+		if f := b.flowFor(n, rec, true); f != nil {
 			b.startup(f, rec)
 		}
 		return
@@ -352,6 +354,9 @@ func (b *Builder) apply(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	case SpecialImageGC:
 		b.imageGCFailed(n, rec, "")
+		return
+	case SpecialRuntimeStart:
+		b.runtimeStartFailed(n, rec, mk)
 		return
 	}
 	f := b.flowFor(n, rec, true)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/podflow/podflow/internal/catalog"
+	"github.com/podflow/podflow/parser"
 )
 
 // Every catalog message (internal/catalog) that can carry a pod is
@@ -200,4 +201,87 @@ func MarkerLogged(c *catalog.Catalog, m *Marker) (checked, logged bool) {
 		}
 	}
 	return true, false
+}
+
+// lineClasses is classes.tsv's kubelet evidence rows as the fallback
+// looks a line up (lineClass): a structured message by its text, a printf
+// line among the formats whose literal head begins with its first byte (a
+// format that begins with a verb, under 0, is tried for every line).
+type lineClasses struct {
+	exact  map[string]string // message → stage
+	printf [256][]printfClass
+}
+
+type printfClass struct {
+	pat   catalog.Pattern
+	stage string
+}
+
+// loadLineClasses builds the lookup once, on the fallback's first class
+// question, from the rows' text as embedded: it reads only the evidence
+// rows of the kubelet and keeps substrings of the table, so that a log
+// that asks pays little for it (Classes, which keeps every row, is for
+// tests and the coverage report).
+var loadLineClasses = sync.OnceValue(func() *lineClasses {
+	lc := &lineClasses{exact: make(map[string]string, 512)}
+	for rest := classesTSV; rest != ""; {
+		line, after, _ := strings.Cut(rest, "\n")
+		rest = after
+		stage, ok := strings.CutPrefix(line, "evidence\t")
+		if !ok {
+			continue
+		}
+		// stage, component, kind, reason, text, why
+		var f [6]string
+		for i := range f {
+			if i == len(f)-1 {
+				f[i] = stage
+				break
+			}
+			f[i], stage, _ = strings.Cut(stage, "\t")
+		}
+		if f[1] != catalog.Kubelet {
+			continue
+		}
+		text, _, _ := strings.Cut(f[4], "\t") // (the why follows)
+		text = unescTSV(text)
+		switch catalog.Kind(f[2]) {
+		case catalog.KindMsg:
+			lc.exact[text] = f[0]
+		case catalog.KindPrintf:
+			p := catalog.Compile(text)
+			var k byte
+			if h := p.Head(); h != "" {
+				k = h[0]
+			}
+			lc.printf[k] = append(lc.printf[k], printfClass{pat: p, stage: f[0]})
+		}
+	}
+	return lc
+})
+
+// lineClass is the stage a kubelet line's message is evidence of by its
+// row of classes.tsv, "" when no evidence row has it (a message of no
+// version in the catalog, a routine or finding row, or one a marker
+// reads). Asked only of lines the fallback attaches to a pod.
+func lineClass(rec *parser.Record) string {
+	lc := loadLineClasses()
+	if rec.Structured() {
+		return lc.exact[rec.Msg]
+	}
+	msg := rec.Msg
+	if msg == "" {
+		return ""
+	}
+	for _, k := range [2]byte{msg[0], 0} {
+		for _, pc := range lc.printf[k] {
+			if pc.pat.Match(msg) {
+				return pc.stage
+			}
+		}
+		if msg[0] == 0 {
+			break
+		}
+	}
+	return ""
 }

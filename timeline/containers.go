@@ -385,6 +385,17 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	if f == nil {
 		return
 	}
+	v, hasCode := rec.Field("exitCode")
+	hasCode = hasCode && v.Kind == parser.KindNumber
+	if hasCode {
+		// Kept for the pod even when the line's container is not known
+		// (a slice that begins at the pod's end): ranToCompletion.
+		if v.Num == 0 {
+			f.exits |= exitedZero
+		} else {
+			f.exits |= exitedNonZero
+		}
+	}
 	c := f.containerByID(id)
 	if c == nil {
 		c = b.claimID(f, id)
@@ -392,10 +403,18 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	if c == nil {
 		return
 	}
-	if v, ok := rec.Field("exitCode"); ok && v.Kind == parser.KindNumber {
+	if hasCode {
 		c.exitCode, c.hasExit = int(v.Num), true
 	}
 }
+
+// exitSeen is what a pod's "container finished" lines said of its exits.
+type exitSeen uint8
+
+const (
+	exitedZero    exitSeen = 1 << iota // a container exited 0
+	exitedNonZero                      // a container exited with another code
+)
 
 // startFailed reads the runtime manager's report of a container it could
 // not start (kuberuntime_manager.go SyncPod, its start closure): at V3
@@ -496,4 +515,92 @@ func specImage(spec string) string {
 	}
 	img, _, _ := strings.Cut(rest, ",")
 	return img
+}
+
+// runtimeStartFailed reads the CRI client's own report of a failed
+// StartContainer (remote_runtime.go: "StartContainer from runtime service
+// failed" containerID=…, ≤1.20 `StartContainer %q from runtime service
+// failed: %v`). Under the runtime manager's and the pod worker's lines of
+// the same sync it names the container by its runtime ID alone, which an
+// earlier line may have tied to its pod; a paste that kept only this line
+// may still name the pod and the container in the error's log path (the
+// symlink the runtime makes: /var/log/pods/<uid>/<container>_<n>.log
+// before 1.14, /var/log/pods/<ns>_<name>_<uid>/<container>/<n>.log after).
+func (b *Builder) runtimeStartFailed(n *nodeState, rec *parser.Record, mk *Marker) {
+	id := rec.Str("containerID")
+	if q, ok := strings.CutPrefix(rec.Msg, `StartContainer "`); ok && id == "" {
+		id, _, _ = strings.Cut(q, `"`)
+	}
+	id = stripRuntime(id)
+	var f *flowState
+	var c *containerState
+	if len(id) >= 12 {
+		p := b.packID(id)
+		if f = n.byID[rid(p)]; f != nil {
+			c = f.containerByID(p)
+		}
+	}
+	if f == nil || c == nil {
+		ref, name := logPathPod(rec.Msg + " " + rec.Err)
+		switch {
+		case f != nil:
+		case ref.Name != "":
+			f = b.resolve(n, ref, true, ref.UID, true)
+		case ref.UID != "":
+			if f = n.byUID[ref.UID]; f == nil {
+				f = b.newFlow(n, ref) // named by a later line with its UID, if any
+			}
+		}
+		if f != nil && name != "" {
+			c = b.container(f, name, "")
+		}
+	}
+	switch {
+	case f == nil:
+		b.unattributedLine(rec)
+	case c == nil:
+		b.evidenceOnly(f, rec) // whose container, the line does not say
+	default:
+		if len(id) >= 12 {
+			f.bindID(c, b.packID(id))
+		}
+		b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
+	}
+}
+
+// logPathPod reads the pod and the container of the first container log
+// path under /var/log/pods/ in s: <uid>/<container>_<n>.log (the layout
+// before 1.14) or <ns>_<name>_<uid>/<container>/<n>.log.
+func logPathPod(s string) (PodRef, string) {
+	i := strings.Index(s, "/var/log/pods/")
+	if i < 0 {
+		return PodRef{}, ""
+	}
+	dir, rest, ok := strings.Cut(s[i+len("/var/log/pods/"):], "/")
+	if !ok {
+		return PodRef{}, ""
+	}
+	end := 0
+	for end < len(rest) && (isRefByte(rest[end]) || rest[end] == '/' || rest[end] == '.') {
+		end++
+	}
+	rest = rest[:end]
+	var ref PodRef
+	if looksLikeUID(dir) {
+		ref.UID = dir
+	} else if parts := strings.Split(dir, "_"); len(parts) == 3 && looksLikeUID(parts[2]) && validName(parts[0]) && validName(parts[1]) && parts[1] != "" {
+		ref = PodRef{Namespace: parts[0], Name: parts[1], UID: parts[2]}
+	} else {
+		return PodRef{}, ""
+	}
+	name := ""
+	if ctr, _, ok := strings.Cut(rest, "/"); ok {
+		name = ctr
+	} else if j := strings.LastIndexByte(rest, '_'); j > 0 && strings.HasSuffix(rest, ".log") {
+		name = rest[:j]
+	}
+	if !validName(name) {
+		name = ""
+	}
+	return ref, name
 }

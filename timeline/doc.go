@@ -53,10 +53,12 @@
 // ones that can name a pod: ClassOf(entry) is the Reference marker that
 // reads it (ClassMarker), else its row of classes.tsv: ClassEvidence with
 // the Stage it is evidence of, ClassFinding (the node's) or ClassRoutine
-// (names a pod, moves nothing). Classes() lists the rows. They are data
-// for whoever attaches a line to a pod without a marker of its own (the
-// generic fallback); the record path does not read them, so the matcher
-// (match.go) and its want filter are unchanged by them. coverage.go
+// (names a pod, moves nothing). Classes() lists the rows. The generic
+// fallback (fallback.go) reads the kubelet's evidence rows for a line it
+// attaches to a pod without a marker of its own, and only for a line
+// that starts its pod (lineClass): a pod named by its UID alone in such a
+// line is listed, and the line is the stage's evidence. The matcher
+// (match.go) and its want filter do not read them. coverage.go
 // counts them per version for `podflow pipeline --coverage`, and
 // classsuggest.go proposes a row for a new version's message.
 //

@@ -71,14 +71,17 @@ func (b *Builder) evictionLine(n *nodeState, rec *parser.Record) {
 	case strings.HasPrefix(body, "pods ranked for eviction"):
 		n.ranked = n.ranked[:0]
 		for _, r := range evictionRefs(rec, body) {
-			if len(n.ranked) == maxRanked {
-				break
+			// The manager ranks the node's active pods: each is there,
+			// named by this line if by no other (issue #25, class 1).
+			b.rankedPod(n, r, rec)
+			if len(n.ranked) < maxRanked {
+				n.ranked = append(n.ranked, PodRef{Namespace: strings.Clone(r.Namespace), Name: strings.Clone(r.Name)})
 			}
-			n.ranked = append(n.ranked, PodRef{Namespace: strings.Clone(r.Namespace), Name: strings.Clone(r.Name)})
 		}
 	case strings.HasPrefix(body, "cannot evict a critical"):
 		// The next ranked pod is the victim.
 		for _, r := range evictionRefs(rec, body) {
+			b.rankedPod(n, r, rec)
 			for i, x := range n.ranked {
 				if x.Key() == r.Key() {
 					n.ranked = append(n.ranked[:i], n.ranked[i+1:]...)
@@ -94,6 +97,18 @@ func (b *Builder) evictionLine(n *nodeState, rec *parser.Record) {
 				b.evict(n, f, rec, "")
 			}
 		}
+	}
+}
+
+// rankedPod is a pod the eviction manager names without acting on it
+// (ranked, or spared as critical): a line of the pod's, evidence that it
+// is there, which moves no stage.
+func (b *Builder) rankedPod(n *nodeState, r PodRef, rec *parser.Record) {
+	if r.Name == "" {
+		return
+	}
+	if f := b.resolve(n, r, true, r.UID, true); f != nil {
+		b.evidenceOnly(f, rec)
 	}
 }
 

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"time"
 
@@ -161,10 +162,22 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 		}
 	case uid != "":
 		if f = n.byUID[uid]; f == nil {
-			if !b.sightUID(n, uid, rec, failure) {
-				b.uncount(rec)
+			if n.uidSeen[uid] != nil && !failure || b.lineStage(rec, true) == "" {
+				// (Of the lines that report no failure, only the UID's
+				// first may start its pod: which of its later ones the
+				// parser rescues depends on how the input was cut.)
+				if !b.sightUID(n, uid, rec, failure) {
+					b.uncount(rec)
+				}
+				return
 			}
-			return
+			// A line that shows a stage of the pod (a volume set up, an
+			// orphaned pod's cleanup) is a pod this log follows, named
+			// by its UID until a line tells its name (resolve).
+			if f = b.newFlow(n, PodRef{UID: uid}); f == nil {
+				return
+			}
+			created = true
 		}
 	case failure:
 		f = b.flowOfContainerID(n, rec)
@@ -186,6 +199,58 @@ func (b *Builder) fallback(n *nodeState, rec *parser.Record) {
 		f.fallback = &fallbackState{}
 	}
 	b.fallbackLine(f.fallback, rec, failure)
+	if stage := b.lineStage(rec, created); stage != "" {
+		b.fallbackStage(f, stage, rec, failure)
+	}
+}
+
+// lineStage is the stage a line the fallback reads is evidence of: the
+// words of the kubelet's housekeeping of an orphaned pod, which only a
+// pod on its way out has (termination.go), or, when rows is set, its
+// message's row of classes.tsv; "" when neither tells one. The rows are
+// asked of a line that starts its pod (what the pod is seen doing first),
+// not of every error of a pod known already: a stage's evidence adds
+// nothing to a pod its markers follow, and a busy log has many.
+func (b *Builder) lineStage(rec *parser.Record, rows bool) string {
+	if orphanedText(rec) {
+		return StTerminated
+	}
+	if !rows {
+		return ""
+	}
+	return lineClass(rec)
+}
+
+// fallbackStage moves the stage a fallback line is evidence of. An
+// orphaned pod's housekeeping says the pod is going away
+// (termination.go); a creation stage's row makes the line evidence that
+// the pod reached it, which times nothing and fails nothing (one line of
+// a subsystem no marker follows shows neither how long the stage took
+// nor that it stalled; its error is the pod's reason when nothing better
+// explains it). The rows of termination stages begin no termination:
+// their subsystems also write them of a live pod (a container restarted,
+// a sandbox made anew, a mirror pod replaced, old containers collected).
+func (b *Builder) fallbackStage(f *flowState, stage string, rec *parser.Record, failure bool) {
+	switch {
+	case orphanedText(rec):
+		b.terminationEvidence(f, stage, rec, failure)
+	case slices.Contains(TerminationStages, stage):
+	case slices.Contains(PodStages, stage):
+		b.stageEffect(f, stage, Observe, rec, "")
+	default: // a container stage's line that names no container
+		b.stageEffect(f, StContainers, Observe, rec, "")
+	}
+}
+
+// evidenceOnly attaches rec to f as the fallback's evidence: a line a
+// subsystem reads (a marker's) that names the pod but moves no stage of it
+// still spans it and, when the pod has no other line, proves it is there.
+func (b *Builder) evidenceOnly(f *flowState, rec *parser.Record) {
+	b.touch(f, rec)
+	if f.fallback == nil {
+		f.fallback = &fallbackState{}
+	}
+	b.fallbackLine(f.fallback, rec, false)
 }
 
 // fallbackLine keeps rec in fs: an error's text as its reason if it has
@@ -448,6 +513,20 @@ func refInText(s string) (PodRef, bool, string) {
 			return ref, true, ""
 		}
 	}
+	// A pod named by its UID alone, quoted (kubelet_volumes.go's
+	// `Orphaned pod "<uid>" found, …`).
+	for rest := s; ; {
+		i := strings.Index(rest, `pod "`)
+		if i < 0 {
+			break
+		}
+		rest = rest[i+len(`pod "`):]
+		for _, n := range [2]int{36, 32} {
+			if len(rest) > n && rest[n] == '"' && looksLikeUID(rest[:n]) {
+				return PodRef{}, false, rest[:n]
+			}
+		}
+	}
 	// A volume's or a container log's directory under the kubelet's root
 	// (/var/lib/kubelet/pods/<uid>/…); a UID elsewhere may be anything's.
 	for rest := s; ; {
@@ -491,12 +570,14 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		own = true
 	}
 	if f.ref.Name == "" {
-		// (A flow the fallback made from a sighting; one a printf line's
-		// UID made is named by its reason too.)
-		if fl.Reason == "" {
+		// A pod the log names by its UID alone, whatever made its flow (a
+		// sighting, a printf line's UID, a log path): its reason says so
+		// (not before an eviction's, whose first word kubectl's STATUS is).
+		switch {
+		case fl.Reason == "":
 			fl.Reason = "known by its UID alone: the log never names this pod"
-		} else if fs != nil && fl.Reason == b.texts[fs.reason] {
-			fl.Reason = "never named, UID only: " + fl.Reason
+		case !strings.HasPrefix(fl.Reason, neverNamed) && !strings.HasPrefix(fl.Reason, "Evicted"):
+			fl.Reason = neverNamed + fl.Reason
 		}
 	}
 	if fs != nil && !own {
@@ -513,6 +594,9 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		fl.Evidence = append(b.publicEvidence(fs.evidence), fs.sighted...)
 	}
 }
+
+// neverNamed begins the reason of a pod known by its UID alone.
+const neverNamed = "never named, UID only: "
 
 // settled reports a verdict that needs no explaining: an error line the
 // fallback kept is not what a running or finished pod is about.

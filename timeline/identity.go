@@ -394,7 +394,9 @@ func quotedPodRef(msg string) (partialRef, bool) {
 
 // uidAfterPod reads the bare UID of "Error syncing pod %v, skipping" and
 // "Error syncing pod %v (%q), skipping" (pod_workers.go ≤1.20: pod.UID):
-// a pod named by its UID alone, whose name another line may tell.
+// a pod named by its UID alone, whose name another line may tell; also
+// quoted, as kubelet_volumes.go names an orphaned pod (`Orphaned pod %q
+// found`, `… volumes dir from pod %q at %s`).
 func uidAfterPod(msg string) string {
 	for rest := msg; ; {
 		i := strings.Index(rest, "pod ")
@@ -405,6 +407,9 @@ func uidAfterPod(msg string) string {
 		for _, n := range [2]int{36, 32} {
 			if len(rest) >= n && looksLikeUID(rest[:n]) && (len(rest) == n || rest[n] == ' ' || rest[n] == ',' || rest[n] == ':') {
 				return rest[:n]
+			}
+			if len(rest) > n+1 && rest[0] == '"' && rest[n+1] == '"' && looksLikeUID(rest[1:n+1]) {
+				return rest[1 : n+1]
 			}
 		}
 	}

@@ -32,6 +32,7 @@ type nodeState struct {
 	// known from its runtime's log alone, which shows few stages.
 	kubeletLines int
 	lastStart    time.Time
+	pidSince     time.Time // when the kubelet's PID last changed (kubeletPID), a start or a stray line
 	byUID        map[string]*flowState
 	byName       map[string]*flowState
 	byID         map[rid]*flowState
@@ -288,7 +289,7 @@ func (b *Builder) kubeletPID(n *nodeState, rec *parser.Record) {
 		n.pastPIDs = append(n.pastPIDs, n.pid)
 	}
 	real := n.pid == 0 || n.pidLines > 1
-	n.pid, n.pidLines = rec.PID, 0
+	n.pid, n.pidLines, n.pidSince = rec.PID, 0, rec.Time
 	if real {
 		b.kubeletRun(n, rec, true)
 	}
@@ -522,4 +523,21 @@ func (b *Builder) finding(n *nodeState, kind string, rec *parser.Record, msg str
 		fd.Evidence = append(fd.Evidence, b.evidenceOf(rec))
 	}
 	return key
+}
+
+// networkNotReady is kubelet.go's NetworkNotReadyErrorMsg: syncPod's error
+// for a pod it cannot give a sandbox while the runtime's network is not
+// ready ("network is not ready: container runtime network not ready:
+// NetworkReady=false …").
+const networkNotReady = "network is not ready: "
+
+// networkNotReady notes the node's NetworkNotReady finding from a pod's
+// sync error: a paste that kept only the pod's lines still shows the
+// node's trouble.
+func (b *Builder) networkNotReady(n *nodeState, rec *parser.Record, errText string) {
+	msg := ""
+	if n.findings["NetworkNotReady"] == nil {
+		msg = "Error syncing pod: " + errText
+	}
+	b.finding(n, "NetworkNotReady", rec, msg, false)
 }

@@ -58,6 +58,7 @@ const (
 	SpecialSidecar      Special = "sidecar"       // a restartable init container's line (containers.go)
 	SpecialShutdown     Special = "shutdown"      // graceful node shutdown (nodeshutdown.go)
 	SpecialImageGC      Special = "image-gc"      // an image garbage collection failure: a node finding (images.go)
+	SpecialRuntimeStart Special = "runtime-start" // the CRI client's failed StartContainer, naming the container by its ID or log path (containers.go)
 )
 
 // StageDef describes one stage of the reference pipeline.
@@ -307,6 +308,10 @@ var Reference = Pipeline{
 		{Stage: StSandbox, Effect: Fail, Msg: "RunPodSandbox from runtime service failed", V: 0, Versions: "1.21+", Keys: "err (k8s_<name>_<ns>_<uid>_<attempt>)", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, Prefix: "RunPodSandbox from runtime service failed: ", V: 0, Versions: "≤1.20", Keys: "k8s_<name>_<ns>_<uid>_<attempt>", Special: SpecialSandboxCRI},
 		{Stage: StSandbox, Effect: Fail, ErrHas: "CreatePodSandboxError", V: 0, Versions: "all", Special: SpecialSyncError},
+		// kubelet.go syncPod refuses to make a sandbox while the runtime's
+		// network is not ready (NetworkNotReadyErrorMsg): the pod waits at
+		// its sandbox, and the node has a NetworkNotReady finding.
+		{Stage: StSandbox, Effect: Fail, ErrHas: "network is not ready: ", V: 0, Versions: "all", Special: SpecialSyncError},
 		// CRI-O's own lines of a RunPodSandbox (server/sandbox_run_linux.go):
 		// the pod as <ns>/<name>/POD, or only in the sandbox's name inside
 		// an error. Versions are CRI-O's (capitalised forms are also seen
@@ -370,6 +375,8 @@ var Reference = Pipeline{
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "container &Container{", V: 0, Versions: "≤1.30", Keys: "<type> &Container{Name:…} start failed in pod <name_ns(uid)>: <Reason>: <message>", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "init container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
 		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "ephemeral container &Container{", V: 0, Versions: "≤1.30", Special: SpecialStartFailed},
+		{Stage: CStStarted, Container: true, Effect: Fail, Msg: "StartContainer from runtime service failed", V: 0, Versions: "1.21+", Keys: "containerID, err", Special: SpecialRuntimeStart},
+		{Stage: CStStarted, Container: true, Effect: Fail, Prefix: "StartContainer \"", V: 0, Versions: "≤1.20", Keys: "\"<id>\": <err> (a log path in it may name the pod)", Special: SpecialRuntimeStart},
 		// The runtime manager checks a running container's resources for an
 		// in-place resize (computePodResizeAction) and finds no record of
 		// what it actuated: the container runs, the kubelet goes on.
@@ -454,10 +461,20 @@ var Reference = Pipeline{
 		{Stage: StStopped, Effect: Fail, Msg: "KillPod failed", V: 0, Versions: "1.23+", Keys: "err, pod"},
 		{Stage: StStopped, Effect: Fail, Msg: "Container termination failed with gracePeriod", V: 0, Versions: "1.23+", Keys: "err, pod"},
 		{Stage: StStopped, Effect: Fail, ErrHas: "KillContainerError", V: 0, Versions: "all", Special: SpecialSyncError},
+		// The pod worker enters its terminated sync only once every
+		// container has stopped (pod_workers.go: after SyncTerminatingPod).
+		{Stage: StStopped, Effect: Complete, Msg: "SyncTerminatedPod enter", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
+		{Stage: StStopped, Effect: Complete, Msg: "syncTerminatedPod enter", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "SyncTerminatedPod exit", V: 4, Versions: "1.27+", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "syncTerminatedPod exit", V: 4, Versions: "1.22–1.26", Keys: "pod, podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod is complete and the worker can now stop", V: 4, Versions: "1.22+", Keys: "podUID"},
 		{Stage: StTerminated, Effect: Complete, Msg: "Pod has been terminated and is no longer known to the kubelet, remove all history", V: 4, Versions: "1.22+", Keys: "podUID"},
+		// The housekeeping of an orphaned pod (kubelet_volumes.go
+		// cleanupOrphanedPodDirs) removed its last directory: the pod is
+		// gone from the node. (Its other lines are the fallback's:
+		// termination.go orphanedText.)
+		{Stage: StTerminated, Effect: Complete, Msg: "Cleaned up orphaned pod volumes dir", V: 0, Versions: "1.21+", Keys: "podUID, path"},
+		{Stage: StTerminated, Effect: Complete, Prefix: "Cleaned up orphaned pod volumes dir from pod ", V: 0, Versions: "1.19–1.20", Keys: "\"<uid>\" at <path>"},
 		// Graceful node shutdown (nodeshutdown/nodeshutdown_manager_linux.go):
 		// the node is going down (a NodeShutdown finding) and the manager
 		// kills its pods group by group (nodeshutdown.go).

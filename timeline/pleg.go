@@ -37,11 +37,14 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		sb := f.stages.get(StSandbox)
 		anyContainer := false
 		for _, c := range f.containers {
-			if c.starts > 0 || c.stages.get(CStCreated) != nil && !c.stages.get(CStCreated).complete.IsZero() {
+			if c.starts > 0 || c.stages.get(CStCreated) != nil && !c.stages.get(CStCreated).complete.IsZero() || c.stages.get(CStImage) != nil {
+				// (The kubelet pulls a container's image only once its
+				// sandbox is up: SyncPod makes the sandbox first. A pull
+				// the slice shows failing dates the sandbox before it.)
 				anyContainer = true
 			}
 		}
-		if !anyContainer && (sb == nil || sb.complete.IsZero() || len(f.sandboxes) == 0) {
+		if !anyContainer && !f.diedFirst && (sb == nil || sb.complete.IsZero() || len(f.sandboxes) == 0) {
 			f.addSandbox(n, id)
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 			return
@@ -51,7 +54,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			c = b.claimID(f, id)
 		}
 		if c == nil {
-			if len(f.containers) == 0 && !rec.Structured() {
+			if len(f.containers) == 0 && (!rec.Structured() || f.diedFirst) {
 				b.unnamedStart(f, rec)
 			}
 			return
@@ -91,6 +94,12 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			c = b.claimID(f, id)
 		}
 		if c == nil {
+			if f.first == f.last && len(f.containers) == 0 && len(f.sandboxes) == 0 {
+				// The pod's first line: something of it ran before the
+				// log began, so the next start is a restart, not its
+				// sandbox's first (a slice begun mid-life).
+				f.diedFirst = true
+			}
 			return
 		}
 		c.state = runTerminated

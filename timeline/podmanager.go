@@ -34,6 +34,8 @@ type flowState struct {
 	deleted       bool           // SyncLoop DELETE, or REMOVE: the pod's deletion (termination.go)
 	addedBefore   bool           // the sync loop added it before the log began (syncLoopUpdate): its first line is not its creation
 	run           uint16         // the kubelet's run (nodeState.starts) when the sync loop added it
+	exits         exitSeen       // the exit codes its containers' ends gave, named or not (containers.go finished)
+	diedFirst     bool           // its first line is a PLEG ContainerDied: it ran before the log began (pleg.go)
 	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none
 }
 
@@ -45,15 +47,19 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 	}
 	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n}
-	if prev := n.byName[ref.Key()]; prev != nil {
-		f.incarnation = prev.incarnation + 1
-		if prev.incarnation == 0 {
-			prev.incarnation = 1
-			f.incarnation = 2
-		}
-	}
 	b.flows = append(b.flows, f)
-	b.indexName(n, ref.Key(), f)
+	if ref.Name != "" {
+		// (A pod known by its UID alone has no name to index, nor an
+		// earlier incarnation of it: two such are two pods.)
+		if prev := n.byName[ref.Key()]; prev != nil {
+			f.incarnation = prev.incarnation + 1
+			if prev.incarnation == 0 {
+				prev.incarnation = 1
+				f.incarnation = 2
+			}
+		}
+		b.indexName(n, ref.Key(), f)
+	}
 	if ref.UID != "" {
 		b.indexUID(n, ref.UID, f)
 		if isStaticUID(ref.UID) {

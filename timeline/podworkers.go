@@ -54,8 +54,14 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if tail {
 		markers = tailMarkers(markers)
 	}
+	if strings.HasPrefix(errText, networkNotReady) {
+		b.networkNotReady(n, rec, errText) // nodes.go
+	}
 	matched := false
 	for _, smk := range markers {
+		if !matched && podStage(smk) {
+			b.resumed(f, rec) // termination.go
+		}
 		matched = true
 		reason := errText
 		name := ""
@@ -103,6 +109,12 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 		b.stageEffect(f, StSynced, Observe, rec, "")
 		f.stage(StSynced).mark().reason = b.intern(errText)
 	}
+}
+
+// podStage reports a sync error marker of a creation stage, the pod's or
+// a container's: the pod is being made, not torn down.
+func podStage(mk *Marker) bool {
+	return mk.Container || slices.Contains(PodStages, mk.Stage)
 }
 
 // backOffPod is the pod a CrashLoopBackOff's message names,

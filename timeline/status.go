@@ -44,6 +44,11 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	}
 	if p.phase != "" {
 		b.setText(&f.phase, p.phase)
+		if p.phase == "Running" && rec.Format != parser.FormatDescribe && patchShowsRun(p) {
+			// A slice whose lines of the pod are its status alone still
+			// shows it running, from this line.
+			b.stageEffect(f, StRunning, Observe, rec, "")
+		}
 	}
 	switch {
 	case p.reason == "Evicted":
@@ -67,6 +72,25 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 			b.stageEffect(f, StReady, Complete, rec, "")
 		}
 	}
+}
+
+// patchShowsRun reports a status patch of phase Running that shows a
+// container running: one of its statuses is, or it gives none (a patch
+// holds what changed; the phase changes when a container first runs).
+// The status manager's getPhase also says Running of a pod whose
+// containers all wait to be started again (restartPolicy Always, a start
+// failed: RunContainerError), so a patch that shows them all waiting or
+// terminated proves no run.
+func patchShowsRun(p *patchDoc) bool {
+	if len(p.ctrs) == 0 {
+		return true
+	}
+	for i := range p.ctrs {
+		if p.ctrs[i].running {
+			return true
+		}
+	}
+	return false
 }
 
 func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) *containerState {

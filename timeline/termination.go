@@ -21,9 +21,10 @@ func (f *flowState) terminal() bool {
 }
 
 // syncLoopDelete reads SyncLoop DELETE for one pod: the API server set its
-// deletion timestamp, and the kubelet begins to tear it down.
+// deletion timestamp, and the kubelet begins to tear it down. A slice
+// that begins there still places the pod in its termination.
 func (b *Builder) syncLoopDelete(n *nodeState, rec *parser.Record, r PodRef) {
-	if f := b.resolve(n, r, true, r.UID, false); f != nil {
+	if f := b.resolve(n, r, true, r.UID, true); f != nil {
 		f.deleted = true
 		b.stageEffect(f, StTerminating, Begin, rec, "")
 	}
@@ -32,7 +33,7 @@ func (b *Builder) syncLoopDelete(n *nodeState, rec *parser.Record, r PodRef) {
 // syncLoopRemove reads SyncLoop REMOVE for one pod: its source no longer
 // has it. For a static pod that is where termination starts, not ends.
 func (b *Builder) syncLoopRemove(n *nodeState, rec *parser.Record, r PodRef, source string) {
-	f := b.resolve(n, r, true, r.UID, false)
+	f := b.resolve(n, r, true, r.UID, true) // (a slice may begin there)
 	if f == nil {
 		return
 	}
@@ -147,4 +148,89 @@ func (b *Builder) flowByName(n *nodeState, name string) *flowState {
 		return found
 	}
 	return b.newFlow(n, PodRef{Name: name})
+}
+
+// orphanedText reports a line of the kubelet's housekeeping of a pod it no
+// longer has (kubelet_volumes.go cleanupOrphanedPodDirs, kubelet_pods.go):
+// `Orphaned pod "<uid>" found, …`, in its message or in the error it
+// reports. The kubelet calls a pod orphaned once its pod manager has
+// forgotten it (deleted, or gone while the kubelet was down) and its
+// containers are stopped: only its directories remain to remove.
+func orphanedText(rec *parser.Record) bool {
+	return strings.Contains(rec.Msg, "rphaned pod") || rec.Err != "" && strings.Contains(rec.Err, "rphaned pod")
+}
+
+// terminationEvidence reads a line the kubelet writes only of a pod on
+// its way out (a termination stage's row in classes.tsv, an orphaned
+// pod's cleanup): the pod is going away, from this line if no earlier
+// one said so, and an error of it is that stage's failed attempt (a
+// volume directory it cannot remove keeps the pod from its end).
+func (b *Builder) terminationEvidence(f *flowState, stage string, rec *parser.Record, failure bool) {
+	if f.stages.get(StTerminating) == nil {
+		b.stageEffect(f, StTerminating, Begin, rec, "")
+	}
+	if orphanedText(rec) {
+		f.deleted = true // (its source no longer has it)
+	}
+	switch {
+	case failure:
+		b.stageEffect(f, stage, Fail, rec, "")
+	case stage != StTerminating:
+		b.stageEffect(f, stage, Observe, rec, "")
+	}
+}
+
+// ranToCompletion reports a pod whose last lines show it ended by
+// itself, with success: its containers stopped and the pod worker went on
+// to its terminated sync (the stopped stage done), no deletion or
+// eviction is seen, no phase was logged, and every exit the log shows is
+// 0 (at least one). The kubelet then reports phase Succeeded (status
+// getPhase: every container terminated with exit code 0), and the pod is
+// Completed, not Terminating: a slice that begins at a Job pod's end
+// still closes its flow.
+func (b *Builder) ranToCompletion(f *flowState, fl *Flow) bool {
+	if f.deleted || f.phase != 0 || f.exits != exitedZero {
+		return false
+	}
+	if st := f.stages.get(StStopped); st == nil || st.complete.IsZero() {
+		return false
+	}
+	for i := range fl.Containers {
+		if c := &fl.Containers[i]; c.Type == ContainerRegular && (c.ExitCode == nil || *c.ExitCode != 0) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(fl.Reason, "Evicted")
+}
+
+// resumed reads a creation stage's failure of a pod whose termination
+// began under an earlier kubelet process than this line's: a kubelet that
+// restarts (a node that went down while its shutdown manager killed the
+// pod, k8s#110755) forgets the kills under way and, the API still having
+// the pod, syncs it again as any pod it is given. That termination was
+// not the pod's end: its stages are dropped, and the pod's last lines say
+// where it is. The process changed at its last start, or where the PID
+// changed when the earlier process left too few lines to count as a run
+// (kubeletPID), unless PIDs come back in this log (they then tell no
+// processes apart).
+func (b *Builder) resumed(f *flowState, rec *parser.Record) {
+	st := f.stages.get(StTerminating)
+	n := f.node
+	if st == nil || n == nil || f.deleted || st.begin.IsZero() {
+		return
+	}
+	since := n.lastStart
+	if !n.pidFlaky && n.pidSince.After(since) {
+		since = n.pidSince
+	}
+	if since.IsZero() || rec.Time.Before(since) || !b.timeOf(st.begin).Before(since) {
+		return
+	}
+	if done := f.stages.get(StTerminated); done != nil && !done.complete.IsZero() {
+		return // it ended: a pod of its name now is another (resolve)
+	}
+	for _, id := range TerminationStages {
+		f.stages.put(id, nil)
+	}
+	delete(n.shutdownKilled, f)
 }

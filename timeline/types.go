@@ -185,7 +185,7 @@ type Flow struct {
 	// ImagePullBackOff, CrashLoopBackOff, Running, Terminating, …
 	Status         string      `json:"status,omitempty"`
 	Phase          string      `json:"phase,omitempty"`          // the pod phase the kubelet last reported, when the log shows it
-	Deleted        bool        `json:"deleted,omitempty"`        // its deletion was seen (SyncLoop DELETE, or its source removed it)
+	Deleted        bool        `json:"deleted,omitempty"`        // its deletion was seen (SyncLoop DELETE, its source removed it, or the kubelet cleans up after it as an orphaned pod)
 	Stage          string      `json:"stage"`                    // last stage completed
 	StalledAt      string      `json:"stalledAt"`                // the stage that did not complete; "" when none
 	Container      string      `json:"container,omitempty"`      // when the stall is inside a container

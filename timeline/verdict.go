@@ -30,6 +30,8 @@ import (
 //	override: Running or Incomplete, and the phase the kubelet patched
 //	  Succeeded                                     Completed
 //	  Failed                                        Failed
+//	override: Terminating, no deletion seen, the containers stopped and
+//	  every exit 0 (ranToCompletion, termination.go) Completed
 //	override: Running, and a regular container backed off after it ran
 //	  (CrashLoopBackOff)                            Failed       running, the container's started (crashReason)
 //	  and Stalled at running or at a container's start that only backed
@@ -195,6 +197,10 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		case "Failed":
 			fl.Verdict = VerdictFailed
 		}
+	}
+	if fl.Verdict == VerdictTerminating && b.ranToCompletion(f, fl) {
+		// (termination.go) Not a deletion under way: the pod's end.
+		fl.Verdict, fl.StalledAt, fl.Reason, fl.Waited, fl.Evidence = VerdictCompleted, "", "", 0, nil
 	}
 	shutdownVerdict(f, fl) // a pod the node's shutdown killed says so (nodeshutdown.go)
 	// Stalled, or Incomplete (its errors stopped), at a container's start

@@ -101,9 +101,12 @@ func detailedPod(msg string) (name, uid string) {
 	return name, uid
 }
 
-// volumeFailureText reads the volume manager's unstructured
-// "MountVolume.SetUp failed" lines (nestedpendingoperations' "Operation for
-// … failed" among them): Add sends them here before any marker lookup.
+// volumeFailureText reads the volume manager's unstructured failures of
+// a pod's mount: "MountVolume.SetUp failed" lines, and nestedpendingoperations'
+// "Operation for … failed. No retries permitted until … Error: <op> failed
+// for volume … pod "name" (UID: "uid") …" of an operation that sets the
+// volume up (mountOperation): Add sends them here before any marker lookup.
+// A paste may begin with one: it starts its pod as volumeLine does.
 func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	// Unstructured nestedpendingoperations lines name the pod by UID only:
 	// … pod "name" (UID: "uid") …, the error quoted (%q) before 1.20.
@@ -114,10 +117,24 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 	}
 	f := n.byUID[uid]
 	if f == nil {
-		return
+		name, _ := detailedPod(text)
+		if name == "" {
+			return
+		}
+		if f = b.resolvePartial(n, partialRef{PodRef: PodRef{Name: name}}, false); f != nil && f.ref.UID != "" && f.ref.UID != uid && f.mirror != uid {
+			f = nil // an earlier pod of the name
+		}
+		if f == nil {
+			f = b.newFlow(n, PodRef{Name: name, UID: uid})
+		} else if f.ref.UID == "" {
+			b.setUID(n, f, uid)
+		}
+		if f == nil {
+			return
+		}
 	}
 	reason := text
-	if k := strings.Index(text, "MountVolume.SetUp failed"); k >= 0 {
+	if k := mountOperation(text); k >= 0 {
 		reason = text[k:]
 		if k > 0 && text[k-1] == '"' {
 			// Error: "MountVolume.SetUp failed for volume \"config\" … : …"
@@ -125,6 +142,20 @@ func (b *Builder) volumeFailureText(n *nodeState, rec *parser.Record) {
 		}
 	}
 	b.stageEffect(f, StVolumes, Fail, rec, reason)
+}
+
+// mountOperation is where a text names the operation executor's failed
+// operation that sets a pod's volume up (operation_generator.go:
+// MountVolume.WaitForAttach, .MountDevice, .SetUp, MapVolume.…,
+// VerifyControllerAttachedVolume), -1 for none: an unmount's or a
+// detach's failure is the pod's teardown, not its volumes stage.
+func mountOperation(text string) int {
+	for _, op := range [...]string{"MountVolume.", "MapVolume.", "VerifyControllerAttachedVolume "} {
+		if k := strings.Index(text, op); k >= 0 && strings.Contains(text[k:], " failed") {
+			return k
+		}
+	}
+	return -1
 }
 
 // volumeWait reports whether a volume failure's words are the volume

@@ -87,3 +87,17 @@ func (p pattern) canStartWith(prefix string) bool {
 	head := p.lits[0]
 	return strings.HasPrefix(head, prefix) || (len(p.lits) > 1 && strings.HasPrefix(prefix, head))
 }
+
+// Pattern is a printf format compiled for matching logged texts against
+// it, for a caller that holds formats of its own (timeline's classes.tsv
+// rows) rather than the catalog's entries.
+type Pattern struct{ p pattern }
+
+// Compile reads a printf format as a Pattern.
+func Compile(format string) Pattern { return Pattern{compile(format)} }
+
+// Match says text is a rendering of the format.
+func (p Pattern) Match(text string) bool { return p.p.match(text) }
+
+// Head is the format's literal text before its first verb.
+func (p Pattern) Head() string { return p.p.lits[0] }
