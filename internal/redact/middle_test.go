@@ -20,7 +20,7 @@ import (
 func TestDiagnosisCutEverywhere(t *testing.T) {
 	const filler = "failed to pull and unpack the image because the registry answered with an error again and again "
 	step := 1
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		step = 5
 	}
 	for _, p := range redacttest.Plants {
