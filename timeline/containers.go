@@ -405,6 +405,13 @@ func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	}
 	if hasCode {
 		c.exitCode, c.hasExit = int(v.Num), true
+		if c.kind == kindInit && !c.sidecar && c.exitCode != 0 {
+			// An init container that exited non-zero did not complete:
+			// the line that says so is its completed stage's evidence,
+			// whether the kubelet restarts it or (restartPolicy Never)
+			// fails the pod.
+			b.containerEffect(f, c, CStCompleted, Observe, rec, "")
+		}
 	}
 }
 

@@ -418,17 +418,31 @@ func TestLowVerbosityNeverFalseStall(t *testing.T) {
 	}
 }
 
-// Stages never overlap and their durations plus the gaps between them add
-// up to the flow's total.
+// The creation stages never overlap, nor do the termination stages, and
+// their durations plus the gaps between them add up to the flow's total.
+// The two sequences may overlap: the pod worker begins a pod's teardown
+// when its deletion comes, whatever stage its creation is in ("Cancelling
+// current pod sync"; v1.37.2/20-delete-during-pull: SyncLoop DELETE at
+// 12:33:01.9 while the image pull runs on to 12:33:33.0), and a pod that
+// failed is torn down while its creation never completes (16).
 func TestStagesAreSequential(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
 	for _, file := range files {
 		fl := buildFile(t, file)
 		for _, f := range fl.Items {
-			var prev *time.Time
+			var prev, first *time.Time
 			for _, s := range f.Stages {
 				if s.Start == nil {
 					continue
+				}
+				if first == nil {
+					first = s.Start
+				}
+				if s.ID == StTerminating {
+					if s.Start.Before(*first) {
+						t.Errorf("%s %s: terminating starts %s before the pod's first stage", file, f.Pod.Name, first.Sub(*s.Start))
+					}
+					prev = nil // the termination's own sequence
 				}
 				if s.End != nil && s.End.Before(*s.Start) {
 					t.Errorf("%s %s: stage %s ends before it starts", file, f.Pod.Name, s.ID)

@@ -414,6 +414,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 			ct.ExitCode = &sc.exits[ci]
 		}
 		views := cviews[ci]
+		ct.Sidecar = c.kind == kindInit && len(views) == len(ContainerStages)-1 // the verdict reads it (a sidecar's crash loop)
 		ct.Stages = stages[:0:len(views)]
 		stages = stages[len(views):]
 		for i := range views {

@@ -286,6 +286,13 @@ func (d *patchDecoder) skip() bool {
 				}
 				j += 8
 			}
+			if j+8 > len(s) {
+				// The text's last bytes, fewer than eight: one at a time
+				// (the escaped form has no strEnd to fall back on).
+				for j < len(s) && !strStop[s[j]] {
+					j++
+				}
+			}
 			if j < len(s) && s[j] == quote {
 				i = j + qw
 			} else if d.esc {

@@ -68,6 +68,12 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 	if kind != "Readiness" {
 		// A liveness or startup probe failing: on the way to a restart.
 		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+	} else {
+		// A readiness probe failing keeps its container, and so the pod,
+		// unready (prober_manager.go UpdatePodStatus): a failed attempt of
+		// the pod's ready stage, which a Ready condition or a probe's
+		// ready result completes.
+		b.stageEffect(f, StReady, Fail, rec, text)
 	}
 	p := n.probeNote(c, kind)
 	if p.kind == kind {
@@ -199,7 +205,7 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 			// Its crash loop, going on or over (verdict.go): the probe's
 			// failures too.
 			fl.Reason += "; " + text
-		case fl.StalledAt == StReady && fl.Reason == "" && p.kind == "Readiness":
+		case fl.StalledAt == StReady && fl.Container == "" && p.kind == "Readiness":
 			fl.Container, fl.Reason = name, text
 			fl.Evidence = p.evidence
 		}

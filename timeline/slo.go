@@ -75,11 +75,16 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 				pulls = append(pulls, span{from, earlierOf(b.instantOf(p.to), until)})
 			}
 		}
-		if c.kind != kindInit {
+		if c.kind != kindInit || c.sidecar {
+			// A sidecar (restartable init container) runs beside the
+			// containers: the kubelet counts none of its run time
+			// (totalInitContainerRuntime="0s" in the 1.37 sidecar logs).
 			continue
 		}
 		if !c.ran.from.IsZero() {
-			inits = append(inits, span{b.instantOf(c.ran.from), earlierOf(b.instantOf(c.ran.to), until)})
+			if from := b.instantOf(c.ran.from); from.Before(until) {
+				inits = append(inits, span{from, earlierOf(b.instantOf(c.ran.to), until)})
+			}
 			continue
 		}
 		started, done := c.stages.get(CStStarted), c.stages.get(CStCompleted)

@@ -15,6 +15,9 @@ import (
 //
 //	when                                            verdict      stalled at
 //	admitted has failed attempts and is not done    Rejected     admitted
+//	(a termination stage counts unless the pod ended itself: never
+//	  deleted, its phase Failed or Succeeded (endedItself); then the
+//	  rows below and the phase override judge it)
 //	a termination stage was seen, terminated done   Terminated   -
 //	a termination stage was seen, otherwise         Terminating  the first termination stage neither done nor unknown
 //	current is stalled (errors, or over budget)     Stalled      current (*)
@@ -30,9 +33,12 @@ import (
 //	override: Running or Incomplete, and the phase the kubelet patched
 //	  Succeeded                                     Completed
 //	  Failed                                        Failed
+//	  (Failed at init-containers or containers: the container that did
+//	  not complete, containerStall)
 //	override: Terminating, no deletion seen, the containers stopped and
 //	  every exit 0 (ranToCompletion, termination.go) Completed
-//	override: Running, and a regular container backed off after it ran
+//	override: Running, and a regular container or a native sidecar
+//	  backed off after it ran
 //	  (CrashLoopBackOff)                            Failed       running, the container's started (crashReason)
 //	  and Stalled at running or at a container's start that only backed
 //	  off (no failed start: it ran), or Incomplete
@@ -115,7 +121,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		fl.StalledAt = StAdmitted
 		fl.Reason = b.rejectReason(f, adm.Reason)
 		fl.Evidence = failEvidence(adm.Evidence)
-	} else if term := stageByID(StTerminating, len(PodStages)); term != nil {
+	} else if term := stageByID(StTerminating, len(PodStages)); term != nil && !b.endedItself(f) {
 		done := stageByID(StTerminated, len(PodStages)+len(TerminationStages)-1)
 		if done != nil && done.Status == StatusDone {
 			fl.Verdict = VerdictTerminated
@@ -196,6 +202,11 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Verdict = VerdictCompleted
 		case "Failed":
 			fl.Verdict = VerdictFailed
+			if fl.Container == "" && (fl.StalledAt == StInitContainers || fl.StalledAt == StContainers) {
+				// The container that ended it (restartPolicy Never: an init
+				// container or a container that exited non-zero, not retried).
+				b.containerStall(fl, fl.StalledAt == StInitContainers)
+			}
 		}
 	}
 	if fl.Verdict == VerdictTerminating && b.ranToCompletion(f, fl) {
@@ -220,7 +231,10 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 		var over *Container
 		for i := range fl.Containers {
 			c := &fl.Containers[i]
-			if c.Type == ContainerRegular && c.BackOffs > 0 && (!stalledStart || ranThenCrashed(c) && (fl.Container == "" || fl.Container == c.Name)) {
+			// A native sidecar (a restartable init container) that
+			// crash-loops beside the running containers fails the pod by
+			// the same rule as a regular container.
+			if (c.Type == ContainerRegular || c.Sidecar) && c.BackOffs > 0 && (!stalledStart || ranThenCrashed(c) && (fl.Container == "" || fl.Container == c.Name)) {
 				if b.crashRecovered(f, c.Name, logEnd) {
 					if over == nil {
 						over = c
@@ -268,6 +282,21 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.Duration = Duration(logEnd.Sub(fl.Start))
 		}
 	}
+}
+
+// endedItself reports whether a pod the kubelet tore down had ended by
+// itself: nothing deleted it (no SyncLoop DELETE or REMOVE), and the
+// kubelet's status gave it a terminal phase. With restartPolicy Never (or
+// OnFailure and an exit 0) a pod whose containers, or an init container,
+// exited is Failed or Succeeded (kubelet_pods.go getPhase), and the pod
+// worker then terminates it ("Pod is terminal", SyncTerminatingPod): a
+// cleanup after the pod's end, not a deletion that ended it.
+func (b *Builder) endedItself(f *flowState) bool {
+	if f.deleted {
+		return false
+	}
+	phase := b.texts[f.phase]
+	return phase == "Failed" || phase == "Succeeded"
 }
 
 // ran reports whether the log shows the pod running: its running or
@@ -336,7 +365,13 @@ func crashReason(c *Container) string {
 		}
 	}
 	r := strings.Join(parts, "; ")
-	if r == "" {
+	switch {
+	case r != "":
+	case c.BackOffs == 0 && c.Reason != "":
+		// It ran once and was not restarted (restartPolicy Never): how
+		// it ended (Error, OOMKilled), no back-off.
+		r = c.Reason
+	default:
 		r = "CrashLoopBackOff"
 	}
 	if c.ExitCode != nil {

@@ -93,6 +93,7 @@ func cmdRun(args []string) error {
 	work := fs.String("work", hostRoot, "work directory (kubelet root dirs; reads /var/lib/kbl in the logs)")
 	apiPort := fs.Int("api-port", 6443, "kube-apiserver port on 127.0.0.1")
 	etcdPort := fs.Int("etcd-port", 2379, "etcd client port on 127.0.0.1 (the peer port is the next one)")
+	slotBase := fs.Int("slot-base", 0, "first port slot (kubelet ports are 10250+2*slot): lets two runs share a host")
 	_ = fs.Parse(args)
 	vs, err := versions([]string{*kube})
 	if err != nil {
@@ -138,7 +139,7 @@ func cmdRun(args []string) error {
 	defer cp.stop()
 	r := &runner{cp: cp, work: absWork, out: *out, slots: make(chan int, *par)}
 	for i := 0; i < *par; i++ {
-		r.slots <- i
+		r.slots <- *slotBase + i
 	}
 	var (
 		wg      sync.WaitGroup
