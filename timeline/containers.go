@@ -33,6 +33,9 @@ type containerState struct {
 	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
 	pulls    []stampSpan
 	pullOpen stamp
+	// present are the "already present" image checks after a pull (the
+	// 1.35 tracker's pull span ends at the last of them: slo.go).
+	present []stamp
 	// ran is the runtime's own start and finish of an init container, from
 	// "Computing init container action"; it beats PLEG's relist delay.
 	ran                 stampSpan

@@ -44,7 +44,13 @@ func (c *containerState) notePull(reason string, alreadyPresent bool, t stamp) {
 			c.pullOpen = t
 		}
 	case "Pulled":
-		if c.pullOpen.IsZero() || alreadyPresent {
+		if alreadyPresent {
+			if (len(c.pulls) > 0 || !c.pullOpen.IsZero()) && len(c.present) < maxPulls {
+				c.present = append(c.present, t)
+			}
+			return
+		}
+		if c.pullOpen.IsZero() {
 			return
 		}
 		if len(c.pulls) < maxPulls {
@@ -93,6 +99,23 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 		}
 		inits = append(inits, span{b.instantOf(started.complete), earlierOf(b.instantOf(done.complete), until)})
 	}
+	if rule != sloTotals && presentEndsPulls(f.node) && len(pulls) > 0 {
+		// The 1.35.0-1.35.4 tracker: image_manager.go records a finished
+		// pull on every "already present" check of a pod that pulled, so
+		// lastFinishedPulling moves to a restart's check before the pod
+		// was seen running (05's worker: 5 s of its crash loop left out).
+		first := pulls[0].from
+		for _, p := range pulls {
+			first = earlierOf(first, p.from)
+		}
+		for _, c := range f.containers {
+			for _, at := range c.present {
+				if t := b.instantOf(at); first.Before(t) && t.Before(until) {
+					pulls = append(pulls, span{t, t})
+				}
+			}
+		}
+	}
 	left := time.Duration(*st.PodflowE2E)
 	switch rule {
 	case sloTotals:
@@ -103,6 +126,14 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 		left -= extent(pulls)
 	}
 	return Duration(left), true
+}
+
+// presentEndsPulls reports whether node's kubelet is a 1.35 one whose
+// pull-span tracker (firstStartedPulling/lastFinishedPulling keys; from
+// 1.35.8 and in 1.36+ it counts pull sessions and logs
+// totalImagesPullingTime) also ends the span at "already present" checks.
+func presentEndsPulls(n *nodeState) bool {
+	return n != nil && (n.version == "v1.35" || strings.HasPrefix(n.version, "v1.35."))
 }
 
 func earlierOf(a, b instant) instant {
