@@ -545,8 +545,11 @@ func binaryData(head []byte) bool {
 
 // decompress wraps r in a gzip or zstd reader when its first bytes say so.
 // Closing the result closes r.
+// The text of a compressed input is bounded by MaxRatio (ratioGuard).
 func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
-	br := bufio.NewReaderSize(r, smallBuf(r, 64<<10))
+	cr := &countReader{r: r}
+	br := bufio.NewReaderSize(cr, smallBuf(r, 64<<10))
+	consumed := func() int64 { return cr.n - int64(br.Buffered()) }
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -554,13 +557,13 @@ func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip: %w", name, err)
 		}
-		return &stackReader{r: &corruptReader{r: zr, what: "gzip"}, closers: []io.Closer{zr, r}}, nil
+		return &stackReader{r: newRatioGuard(&corruptReader{r: zr, what: "gzip"}, "gzip", consumed), closers: []io.Closer{zr, r}}, nil
 	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, fmt.Errorf("%s: zstd: %w", name, err)
 		}
-		return &stackReader{r: &corruptReader{r: zr, what: "zstd"}, closers: []io.Closer{zstdCloser{zr}, r}}, nil
+		return &stackReader{r: newRatioGuard(&corruptReader{r: zr, what: "zstd"}, "zstd", consumed), closers: []io.Closer{zstdCloser{zr}, r}}, nil
 	}
 	return &stackReader{r: br, closers: []io.Closer{r}}, nil
 }
