@@ -46,6 +46,7 @@ type stdinInput struct {
 	opened bool
 	ring   *streamRing // the latest text, with Options.KeepStream
 	kept   keptLines
+	every  bool // keep every record returned (KeepEvery)
 }
 
 // Skipped is a file a directory walk passed over, with the reason.

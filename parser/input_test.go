@@ -310,6 +310,36 @@ func TestStdinReadRaw(t *testing.T) {
 	}
 }
 
+// TestKeepEvery: a stream marked KeepEvery keeps each record a reader
+// returns, for a caller that reads lines back and keeps nothing itself
+// (the TUI): every record reads back as the file gives it.
+func TestKeepEvery(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "v1.36.3", "01-happy-path.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ := Discover([]string{"-"}, bytes.NewReader(data))
+	KeepEvery(srcs)
+	m := NewMultiReader(srcs, Options{Year: 2026})
+	var positions []Position
+	for {
+		rec, err := m.Next()
+		if err != nil {
+			break
+		}
+		positions = append(positions, rec.Pos)
+	}
+	raws, errs := ReadRaws(srcs, positions)
+	for i, p := range positions {
+		if want := data[p.Offset : p.Offset+int64(p.Length)]; errs[i] != nil || !bytes.Equal(raws[i], want) {
+			t.Fatalf("line %d: %q (%v), want %q", p.Line, raws[i], errs[i], want)
+		}
+	}
+	if len(positions) < 500 {
+		t.Errorf("%d records", len(positions))
+	}
+}
+
 // TestKeepBounded: a stream whose every record is kept holds KeepBytes of
 // them at most, and says how many more it could not keep; the rest of the
 // stream is read, and the memory it leaves held is that, not the stream.

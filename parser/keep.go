@@ -218,3 +218,17 @@ func (m *MultiReader) KeepLines(pos Position, t time.Time, raw []byte, seq int64
 	}
 	return false
 }
+
+// KeepEvery has every MultiReader that reads a stream among srcs keep each
+// record it returns (MultiReader.Keep), KeepBytes of them at most: for a
+// reader whose caller reads lines back but keeps nothing itself (the
+// TUI's). Files are left as they are.
+func KeepEvery(srcs []Source) {
+	for _, s := range srcs {
+		if s.stdin != nil {
+			s.stdin.mu.Lock()
+			s.stdin.every = true
+			s.stdin.mu.Unlock()
+		}
+	}
+}

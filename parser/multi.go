@@ -126,7 +126,7 @@ func (m *MultiReader) openSource(s *mergeSource, peek bool) bool {
 		m.errs = append(m.errs, err)
 		return false
 	}
-	if m.opts.KeepStream && s.src.stdin != nil {
+	if s.src.stdin != nil && (m.opts.KeepStream || s.src.stdin.every) {
 		s.src.stdin.holdRing(rc)
 	}
 	s.rc, s.open = rc, true
@@ -247,6 +247,9 @@ func (m *MultiReader) Next() (*Record, error) {
 		}
 		m.last = s
 		m.returned++
+		if in := s.src.stdin; in != nil && in.every {
+			in.keep(s.rec.Pos, s.rec.Time, nil, m.returned)
+		}
 		return s.rec, nil
 	}
 	return nil, io.EOF
