@@ -106,6 +106,7 @@ func resolveNode(ioS *IO, fl *timeline.FlowList, name string) (*timeline.Node, e
 func describeNodeRun(o *DescribeNodeOptions) error {
 	ioS := o.IO
 	o.Load.rows = true
+	o.Load.keep = keepEvery() // (the node's evidence lines)
 	if o.Load.live.Node == "" && !o.Load.live.Journal && len(o.Paths) == 0 {
 		// describe node NAME with no input: the live node NAME.
 		o.Load.live.Node = strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(o.Name, "nodes/"), "node/"), "no/")

@@ -219,6 +219,7 @@ func describeTrim(ioS *IO, name, uid string) func(*timeline.Flow) {
 func describePodRun(o *DescribePodOptions) error {
 	ioS := o.IO
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
+	o.Load.keep = keepPod(ioS, o.Name, o.UID, true) // (its evidence lines)
 	o.Load.live.Node = o.Node
 	a, err := analyze(ioS, o.Paths, o.Load)
 	if err != nil {

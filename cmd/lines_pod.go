@@ -4,9 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"errors"
-	"fmt"
-	"io"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -98,35 +95,6 @@ NAME is matched as in 'podflow describe pod'.`,
 	return cmd
 }
 
-// spoolStdin copies standard input to a temporary file so that it can be
-// read twice; it returns the paths with "-" replaced, the temp name (to
-// show as "-") and a cleanup function.
-func spoolStdin(ioS *IO, paths []string) ([]string, string, func(), error) {
-	if len(paths) == 0 && !ioS.InTTY {
-		paths = []string{"-"}
-	}
-	if !contains(paths, "-") {
-		return paths, "", func() {}, nil
-	}
-	f, err := os.CreateTemp("", "podflow-stdin-*.log")
-	if err != nil {
-		return nil, "", nil, inputError(fmt.Errorf("-: spool standard input: %w", err))
-	}
-	cleanup := func() { f.Close(); os.Remove(f.Name()) }
-	if _, err := io.Copy(f, ioS.In); err != nil {
-		cleanup()
-		return nil, "", nil, inputError(fmt.Errorf("-: read standard input: %w", err))
-	}
-	out := make([]string, len(paths))
-	for i, p := range paths {
-		out[i] = p
-		if p == "-" {
-			out[i] = f.Name()
-		}
-	}
-	return out, f.Name(), cleanup, nil
-}
-
 // podNeedles are the byte strings whose presence ties a raw line to f.
 // With --redact, f's names are masked: unmask (Redactor.Reveal) gives
 // them back as the raw lines have them.
@@ -207,27 +175,41 @@ func linesPodRun(o *LinesPodOptions) error {
 		return err
 	}
 	var liveNames map[string]string
-	paths, stdinName, cleanup := o.Paths, "", func() {}
+	paths, cleanup := o.Paths, func() {}
 	if live {
 		// Read twice, the node's answer is kept in files first.
 		if paths, liveNames, cleanup, err = o.Load.live.spoolLive(ioS); err != nil {
 			return err
 		}
 		o.Load.live = liveOptions{}
-	} else if paths, stdinName, cleanup, err = spoolStdin(ioS, o.Paths); err != nil {
-		return err
 	}
 	defer cleanup()
+	loc, err := o.Load.zone()
+	if err != nil {
+		return err
+	}
+	// Standard input is read once: a second reader beside the load keeps
+	// the lines that may be the pod's as they go by (keep.go).
+	var pass *podLinesPass
+	if !live && (contains(paths, "-") || len(paths) == 0 && !ioS.InTTY) {
+		pass = startPodLinesPass(ioS.In, o.Name, o.UID, ioS.Redact != nil, parser.Options{Year: o.Load.Year, Location: loc})
+		in := ioS.In
+		ioS.In = pass.load
+		defer func() { ioS.In = in }()
+	}
 	// Only the pod asked for needs its whole flow (IDs, stages), as in
 	// describe pod.
 	o.Load.trim = describeTrim(ioS, o.Name, o.UID)
 	o.Load.oneFlow = true
 	a, err := analyze(ioS, paths, o.Load)
-	if err != nil {
-		if stdinName != "" {
-			// Name standard input as the user gave it, not its spool.
-			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), stdinName, "standard input"))}
+	var kept []parser.Kept
+	if pass != nil {
+		var lost int64
+		if kept, lost = pass.wait(); lost > 0 && err == nil {
+			(&Analysis{Warnings: []error{keptLost(lost)}}).warn(ioS)
 		}
+	}
+	if err != nil {
 		for spool, name := range liveNames {
 			err = &ExitError{Code: exitCode(err), Err: errors.New(strings.ReplaceAll(err.Error(), spool, name))}
 		}
@@ -244,22 +226,15 @@ func linesPodRun(o *LinesPodOptions) error {
 			return err
 		}
 	}
-	loc, err := o.Load.zone()
-	if err != nil {
-		return err
-	}
 	w := bufio.NewWriter(ioS.Out)
 	defer w.Flush()
 	rename := func(name string) string {
-		if stdinName != "" && name == stdinName {
-			return "-"
-		}
 		if n, ok := liveNames[name]; ok {
 			return n
 		}
 		return name
 	}
-	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix})
+	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept})
 	return nil
 }
 
@@ -276,6 +251,7 @@ type podLinesOptions struct {
 	redact   *redact.Redactor
 	rename   func(input string) string // the name printed for an input; nil: as read
 	noPrefix bool
+	stream   []parser.Kept // the lines kept of standard input, read once (podLinesPass)
 }
 
 // writePodLines writes every raw line of srcs that names f (its names,
@@ -287,10 +263,20 @@ type podLinesOptions struct {
 // large log's lines; the raw lines are then matched again. Under --redact
 // the needles are the pod's unmasked names, and only the lines matched
 // are masked, after the match and before they are printed.
+//
+// Standard input, read once, gives the lines kept as they went by
+// (o.stream), merged with the files' in time order.
 func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o podLinesOptions) {
 	match := anystr.New(podNeedles(f, o.redact.Reveal))
-	raws := map[string]*parser.RawReader{}
+	var files []parser.Source
 	for _, s := range srcs {
+		if !s.IsStdin() {
+			files = append(files, s)
+		}
+	}
+	kept := o.stream
+	raws := map[string]*parser.RawReader{}
+	for _, s := range files {
 		raws[s.Name] = parser.NewRawReader(s)
 	}
 	defer func() {
@@ -298,26 +284,12 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 			r.Close()
 		}
 	}()
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.year, Location: o.loc, Borrow: true, Match: match.Match})
-	defer mr.Close()
-	for {
-		rec, err := mr.Next()
-		if err != nil {
-			break
-		}
-		if !o.from.IsZero() && (rec.Time.Before(o.from) || rec.Time.After(o.to)) {
-			continue
-		}
-		rr := raws[rec.Pos.Input]
-		if rr == nil {
-			continue
-		}
-		raw, err := rr.Read(rec.Pos)
-		if err != nil || !match.Match(raw) {
-			continue
+	emit := func(pos parser.Position, t time.Time, raw []byte) {
+		if !o.from.IsZero() && (t.Before(o.from) || t.After(o.to)) || !match.Match(raw) {
+			return
 		}
 		raw = o.redact.Bytes(raw)
-		name := rec.Pos.Input
+		name := pos.Input
 		if o.rename != nil {
 			name = o.rename(name)
 		}
@@ -326,11 +298,36 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 			if !o.noPrefix {
 				w.WriteString(oneLineKeepSpace(name))
 				w.WriteByte(':')
-				w.WriteString(strconv.FormatInt(rec.Pos.Line+int64(i), 10))
+				w.WriteString(strconv.FormatInt(pos.Line+int64(i), 10))
 				w.WriteByte(':')
 			}
 			w.WriteString(oneLineKeepSpace(string(l)))
 			w.WriteByte('\n')
 		}
+	}
+	var mr *parser.MultiReader
+	if len(files) > 0 {
+		mr = parser.NewMultiReader(files, parser.Options{Year: o.year, Location: o.loc, Borrow: true, Match: match.Match})
+		defer mr.Close()
+	}
+	for mr != nil {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		for len(kept) > 0 && kept[0].Time.Before(rec.Time) {
+			emit(kept[0].Pos, kept[0].Time, kept[0].Raw)
+			kept = kept[1:]
+		}
+		rr := raws[rec.Pos.Input]
+		if rr == nil {
+			continue
+		}
+		if raw, err := rr.Read(rec.Pos); err == nil {
+			emit(rec.Pos, rec.Time, raw)
+		}
+	}
+	for _, k := range kept {
+		emit(k.Pos, k.Time, k.Raw)
 	}
 }

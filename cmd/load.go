@@ -54,6 +54,13 @@ type LoadOptions struct {
 	// ./ that does not exist must not pass for a pod name in silence).
 	nameArgs []string
 
+	// keep, set by a view that reads lines back after the load
+	// (evidence), is given each record of standard input and its raw
+	// lines, and keeps in memory those the view may show
+	// (parser.MultiReader.Keep, keep.go): standard input is read once and
+	// written nowhere, so what is not kept cannot be read back.
+	keep *streamKeeper
+
 	// live: --node NAME with no input, or --journal (live.go).
 	live liveOptions
 }
@@ -157,7 +164,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		return nil, inputError(errors.Join(errs...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields(), KeepStream: o.keep != nil})
 	defer mr.Close()
 	read := func() int64 { return mr.BytesRead() }
 	if o.progress != nil {
@@ -176,6 +183,11 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 			break
 		}
 		nodes.learn(rec)
+		if o.keep != nil {
+			if raw := mr.Raw(rec); raw != nil {
+				o.keep.keep(mr, rec, raw)
+			}
+		}
 		b.Add(rec)
 		if o.progress != nil && n&1023 == 0 {
 			o.progress(read)
@@ -215,6 +227,10 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		}
 	}
 	a.Warnings = append(a.Warnings, mr.Errors()...)
+	if w, n := o.keep.problems(); w != nil || n != nil {
+		a.Warnings = append(a.Warnings, w...)
+		a.Notes = append(a.Notes, n...)
+	}
 	a.Notes = append(liveNotes, mr.Notices()...)
 	if runtimeOnly(a.Stats) {
 		a.Notes = append(a.Notes, errors.New("no kubelet lines: judging only what the runtime's lines prove (the kubelet logs most stages and the runtime few: pass the kubelet's log too, e.g. journalctl -u kubelet > kubelet.log)"))

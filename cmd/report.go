@@ -69,6 +69,7 @@ are counted under their node. Attach it to CI runs as an artifact.`,
 }
 
 func reportRun(opts *ReportOptions) error {
+	opts.Load.keep = keepEvery() // (the evidence lines it prints)
 	a, err := Analyze(opts.IO, opts.Paths, opts.Load)
 	if err != nil {
 		return err

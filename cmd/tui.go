@@ -184,6 +184,9 @@ func tuiOptions(opts *TUIOptions, stdin io.Reader, loc *time.Location, budgets m
 				if len(ok) > 0 {
 					srcs, errs = parser.Discover(ok, stdin)
 				}
+				// Standard input is read once: the raw lines the views
+				// show are kept as they go by, in memory.
+				parser.KeepEvery(srcs)
 				return srcs, append(bad, append(errs, emptyDirs(ok, srcs)...)...)
 			},
 			Judge: tuiJudge,

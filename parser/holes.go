@@ -162,6 +162,13 @@ func runOf(b []byte, c byte, block *[512]byte) int {
 // pipe, a file grown since it was opened) is read with nothing in it but
 // NULs and blank space before it is abandoned with a *NoLineError: a line
 // of a log is never that far from the next.
+//
+// A line without end is not abandoned: its first MaxLineBytes are kept,
+// its rest is skipped as it arrives (a *LineTooLongError counts it) in
+// the reader's fixed buffer, and reading goes on after its newline, as in
+// a file, however long it is. An input that never ends its last line
+// (yes x | tr -d '\n') is thus read until it ends, in bounded memory, as
+// cat would read it.
 const NoLineBytes = 64 << 20
 
 // ErrNoLine is what a *NoLineError is.
@@ -169,19 +176,13 @@ var ErrNoLine = errors.New("no line")
 
 // NoLineError reports an input abandoned because it held nothing but NULs
 // and blank space for NoLineBytes (/dev/zero, a file that is being filled
-// with zeros), or no line end for NoLineBytes past DefaultMaxLineBytes (a
-// line cut at the cap whose rest is never seen to end).
+// with zeros).
 type NoLineError struct {
-	At   int64 // bytes of the (decompressed) input read
-	Run  int64 // bytes of NULs and blank space, or of the line, before At
-	Long bool  // a line without end, not blank space
+	At  int64 // bytes of the (decompressed) input read
+	Run int64 // bytes of NULs and blank space before At
 }
 
 func (e *NoLineError) Error() string {
-	if e.Long {
-		return fmt.Sprintf("no line end in %s: abandoned as an endless stream (a device, or a file filled while it is read?)",
-			byteSize(DefaultMaxLineBytes+NoLineBytes))
-	}
 	return fmt.Sprintf("no line in %s, only NULs and blank space: abandoned as an endless stream (a device, or a file filled with zeros while it is read?)",
 		byteSize(NoLineBytes))
 }
@@ -190,17 +191,15 @@ func (e *NoLineError) Is(target error) bool { return target == ErrNoLine }
 
 // lineGuard passes an input through and abandons it, with a
 // *NoLineError, once it has held nothing but NULs and blank space for
-// NoLineBytes, or a line that goes on NoLineBytes past the longest line
-// kept (DefaultMaxLineBytes, whose rest is skipped to its end), unless within says that what was read so far lies within
+// NoLineBytes, unless within says that what was read so far lies within
 // the file as it was when opened: a hole of a file on disk ends where the
 // file did (a copytruncate hole may be gigabytes long), a device or a pipe
-// may never end.
+// may never end. (A long line is the reader's to skip: see NoLineBytes.)
 type lineGuard struct {
 	r      io.Reader
 	within func() bool // nil: the input may go on forever
 	at     int64       // bytes read
 	run    int64       // bytes of NULs and blank space up to at
-	line   int64       // bytes since the last newline
 	err    error
 }
 
@@ -216,16 +215,8 @@ func (g *lineGuard) Read(p []byte) (int, error) {
 		} else {
 			g.run += int64(n)
 		}
-		// (From the first newline of the read, not the last: IndexByte
-		// runs many bytes a step, LastIndexByte one; the count is over by
-		// less than a read.)
-		if nl := bytes.IndexByte(p[:n], '\n'); nl >= 0 {
-			g.line = int64(n - 1 - nl)
-		} else {
-			g.line += int64(n)
-		}
-		if (g.run >= NoLineBytes || g.line >= DefaultMaxLineBytes+NoLineBytes) && (g.within == nil || !g.within()) {
-			g.err = &NoLineError{At: g.at, Run: max(g.run, g.line), Long: g.run < NoLineBytes}
+		if g.run >= NoLineBytes && (g.within == nil || !g.within()) {
+			g.err = &NoLineError{At: g.at, Run: g.run}
 			return n, g.err
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -121,11 +123,11 @@ func (e endless) Read(p []byte) (int, error) {
 }
 
 // TestEndlessInputAbandoned: standard input that yields NULs, or newlines,
-// forever is abandoned after NoLineBytes with a *NoLineError, and one that
-// yields a line without end NoLineBytes past the line cap (they were read
-// forever), the records before kept.
+// forever is abandoned after NoLineBytes with a *NoLineError, the records
+// before kept: such input never makes a line, and would be read forever.
+// (A line without end is not abandoned: TestLongLineOnPipeReadOn.)
 func TestEndlessInputAbandoned(t *testing.T) {
-	for _, fill := range []endless{0, '\n', 'x'} {
+	for _, fill := range []endless{0, '\n'} {
 		in := io.MultiReader(strings.NewReader(holeLine+"\n"), fill)
 		srcs, errs := Discover([]string{"-"}, in)
 		if len(errs) > 0 {
@@ -152,21 +154,74 @@ func TestEndlessInputAbandoned(t *testing.T) {
 		case <-time.After(60 * time.Second):
 			t.Fatalf("fill %q: still reading after a minute", byte(fill))
 		}
-		if fill == 'x' && len(got) == 2 && errors.Is(got[1], ErrLineTooLong) {
-			got = got[:1] // (and the line cut at the cap is reported)
-		}
 		if n != 1 || len(got) != 1 || !errors.Is(got[0], ErrNoLine) {
 			t.Fatalf("fill %q: %d records, errors %v", byte(fill), n, got)
 		}
-		want := int64(NoLineBytes)
-		if fill == 'x' {
-			// A line cut at the cap, whose rest never ends.
-			want += DefaultMaxLineBytes
-		}
-		if st.Bytes < want || st.Bytes > want+2<<20 {
-			t.Errorf("fill %q: read %d bytes, want just over %d", byte(fill), st.Bytes, want)
+		if st.Bytes < NoLineBytes || st.Bytes > NoLineBytes+2<<20 {
+			t.Errorf("fill %q: read %d bytes, want just over %d", byte(fill), st.Bytes, NoLineBytes)
 		}
 		t.Logf("fill %q: %v", byte(fill), got[0])
+	}
+}
+
+// TestLongLineOnPipeReadOn: a line far longer than the line cap plus the
+// NoLineBytes of an endless stream, piped to standard input, is cut,
+// counted and reported, and the lines after it are read, as in a file (a
+// line over 128 MiB used to abandon the rest of the stream with a
+// *NoLineError); and a line that never ends is read to the end of the
+// input. The memory either takes does not grow with the line: twice as
+// long a line allocates no more.
+func TestLongLineOnPipeReadOn(t *testing.T) {
+	const mib = 1 << 20
+	tail := strings.Replace(holeLine, "ns/a", "ns/b", 1) + "\n"
+	var allocs []uint64
+	for _, tt := range []struct {
+		name  string
+		long  int64
+		tail  string
+		lines []int64 // of the records read
+	}{
+		{"ended", 130 * mib, "\n" + tail, []int64{1, 3}},
+		{"endless", 130 * mib, "", []int64{1}},
+		{"twice as long", 260 * mib, "\n" + tail, []int64{1, 3}},
+	} {
+		// Not an *os.File: a pipe, which may go on forever.
+		in := &lineSource{head: []byte(holeLine + "\n"), n: tt.long, fill: 'x', tail: []byte(tt.tail)}
+		srcs, errs := Discover([]string{"-"}, in)
+		if len(errs) > 0 {
+			t.Fatal(errs)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		m := NewMultiReader(srcs, Options{Year: 2026})
+		var lines []int64
+		for {
+			rec, err := m.Next()
+			if err != nil {
+				break
+			}
+			lines = append(lines, rec.Pos.Line)
+		}
+		m.Close()
+		runtime.ReadMemStats(&after)
+		got, st := m.Errors(), m.Stats()
+		if !slices.Equal(lines, tt.lines) {
+			t.Errorf("%s: records on lines %v, want %v", tt.name, lines, tt.lines)
+		}
+		// The line is cut, and the record it continues is capped: the
+		// reader counts both, as it does in a file.
+		var tooLong *LineTooLongError
+		if len(got) != 1 || !errors.As(got[0], &tooLong) || st.Truncated == 0 {
+			t.Errorf("%s: errors %v, want the line cut (and no endless stream)", tt.name, got)
+		}
+		if want := int64(len(holeLine)+1+len(tt.tail)) + tt.long; st.Bytes != want || !st.Accounted() {
+			t.Errorf("%s: read %d bytes, want %d (%+v)", tt.name, st.Bytes, want, st)
+		}
+		allocs = append(allocs, after.TotalAlloc-before.TotalAlloc)
+	}
+	if allocs[2] > allocs[0]+16*mib {
+		t.Errorf("allocated %d MiB for a %d MiB line, %d MiB for twice as long a line", allocs[0]/mib, 130, allocs[2]/mib)
 	}
 }
 

@@ -36,14 +36,17 @@ type Source struct {
 // IsStdin reports whether the source is standard input.
 func (s Source) IsStdin() bool { return s.stdin != nil }
 
-// stdinInput is standard input, read once and spooled to an unlinked
-// temporary file so that records can be read back by position.
+// stdinInput is standard input, or another stream, read once. Nothing of
+// it is written anywhere: the records a view will read back are kept in
+// memory as they go by (keep.go).
 type stdinInput struct {
 	mu     sync.Mutex
 	r      io.Reader
 	name   string // "" for standard input ("-"); a stream's name (StreamSource)
 	opened bool
-	spool  *os.File
+	ring   *streamRing // the latest text, with Options.KeepStream
+	kept   keptLines
+	every  bool // keep every record returned (KeepEvery)
 }
 
 // Skipped is a file a directory walk passed over, with the reason.
@@ -332,8 +335,8 @@ func sniff(src Source) (string, error) {
 }
 
 // Open returns the source's bytes, decompressed when they start with the
-// gzip or zstd magic number. Standard input can be opened once; what is
-// read from it is spooled so that ReadRaw can read it back.
+// gzip or zstd magic number. Standard input can be opened once; what of
+// it ReadRaw reads back is what was kept of it (MultiReader.Keep).
 func (s Source) Open() (io.ReadCloser, error) {
 	if s.stdin != nil {
 		return s.stdin.open()
@@ -545,8 +548,11 @@ func binaryData(head []byte) bool {
 
 // decompress wraps r in a gzip or zstd reader when its first bytes say so.
 // Closing the result closes r.
+// The text of a compressed input is bounded by MaxRatio (ratioGuard).
 func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
-	br := bufio.NewReaderSize(r, smallBuf(r, 64<<10))
+	cr := &countReader{r: r}
+	br := bufio.NewReaderSize(cr, smallBuf(r, 64<<10))
+	consumed := func() int64 { return cr.n - int64(br.Buffered()) }
 	magic, _ := br.Peek(4)
 	switch {
 	case len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
@@ -554,13 +560,13 @@ func decompress(r io.ReadCloser, name string) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: gzip: %w", name, err)
 		}
-		return &stackReader{r: &corruptReader{r: zr, what: "gzip"}, closers: []io.Closer{zr, r}}, nil
+		return &stackReader{r: newRatioGuard(&corruptReader{r: zr, what: "gzip"}, "gzip", consumed), closers: []io.Closer{zr, r}}, nil
 	case len(magic) == 4 && magic[0] == 0x28 && magic[1] == 0xb5 && magic[2] == 0x2f && magic[3] == 0xfd:
 		zr, err := zstd.NewReader(br, zstd.WithDecoderConcurrency(1))
 		if err != nil {
 			return nil, fmt.Errorf("%s: zstd: %w", name, err)
 		}
-		return &stackReader{r: &corruptReader{r: zr, what: "zstd"}, closers: []io.Closer{zstdCloser{zr}, r}}, nil
+		return &stackReader{r: newRatioGuard(&corruptReader{r: zr, what: "zstd"}, "zstd", consumed), closers: []io.Closer{zstdCloser{zr}, r}}, nil
 	}
 	return &stackReader{r: br, closers: []io.Closer{r}}, nil
 }
@@ -625,18 +631,24 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 		return nil, err
 	}
 	guard(rc, within)
-	if f, err := os.CreateTemp("", "podflow-stdin-*"); err == nil {
-		os.Remove(f.Name()) // unlinked: gone when closed
-		s.spool = f
-		return &stackReader{r: io.TeeReader(rc, f), closers: []io.Closer{rc}}, nil
-	}
 	return rc, nil
+}
+
+// holdRing has the text of s, which open returned as rc, pass through a
+// ring of its latest bytes, from which MultiReader.Keep copies records.
+func (s *stdinInput) holdRing(rc io.ReadCloser) {
+	sr := rc.(*stackReader)
+	ring := &streamRing{r: sr.r, buf: make([]byte, ringBytes)}
+	sr.r = ring
+	s.mu.Lock()
+	s.ring = ring
+	s.mu.Unlock()
 }
 
 // ReadRaw reads back the raw lines of a record by position: the bytes
 // from pos.Offset, pos.Length long, of the decompressed input (prefixes
-// and continuation lines included, the last newline not). For stdin it
-// reads the spool of what was read so far.
+// and continuation lines included, the last newline not). For a stream
+// it reads what was kept of it (MultiReader.Keep).
 func ReadRaw(src Source, pos Position) ([]byte, error) {
 	r := NewRawReader(src)
 	defer r.Close()

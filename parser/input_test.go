@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -256,8 +257,9 @@ func TestMergeNodes(t *testing.T) {
 	}
 }
 
-// TestStdinReadRaw checks that stdin (gzip-compressed here) is spooled so
-// that records can be read back.
+// TestStdinReadRaw: standard input (gzip-compressed here) is read once
+// and written nowhere; the records its reader keeps as they go by
+// (MultiReader.Keep) are read back, those it does not say why.
 func TestStdinReadRaw(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join("..", "testdata", "formats", "klog-multiline.log"))
 	if err != nil {
@@ -271,12 +273,18 @@ func TestStdinReadRaw(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatal(errs)
 	}
-	m := NewMultiReader(srcs, Options{Year: 2026})
+	m := NewMultiReader(srcs, Options{Year: 2026, KeepStream: true})
 	var positions []Position
 	for {
 		rec, err := m.Next()
 		if errors.Is(err, io.EOF) {
 			break
+		}
+		if raw := m.Raw(rec); !bytes.Equal(raw, data[rec.Pos.Offset:rec.Pos.Offset+int64(rec.Pos.Length)]) {
+			t.Errorf("Raw %q", raw)
+		}
+		if len(positions) != 0 && !m.Keep(rec) { // (all but the first)
+			t.Errorf("record %d not kept", len(positions))
 		}
 		positions = append(positions, rec.Pos)
 	}
@@ -291,9 +299,85 @@ func TestStdinReadRaw(t *testing.T) {
 	if !bytes.Equal(raw, want) || !bytes.HasSuffix(raw, []byte("\n >")) {
 		t.Errorf("raw = %q", raw)
 	}
+	if _, err := m.ReadRaw(positions[0]); !errors.Is(err, ErrNotKept) || !strings.HasPrefix(err.Error(), "-:1: read once") {
+		t.Errorf("a record not kept: %v", err)
+	}
+	if k := KeptRecords(srcs[0]); len(k) != 2 || k[0].Pos != positions[1] || !bytes.Equal(k[0].Raw, want) {
+		t.Errorf("kept %+v", k)
+	}
 	if _, err := srcs[0].Open(); err == nil {
 		t.Error("stdin opened twice")
 	}
+}
+
+// TestKeepEvery: a stream marked KeepEvery keeps each record a reader
+// returns, for a caller that reads lines back and keeps nothing itself
+// (the TUI): every record reads back as the file gives it.
+func TestKeepEvery(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join("..", "testdata", "corpus", "v1.36.3", "01-happy-path.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srcs, _ := Discover([]string{"-"}, bytes.NewReader(data))
+	KeepEvery(srcs)
+	m := NewMultiReader(srcs, Options{Year: 2026})
+	var positions []Position
+	for {
+		rec, err := m.Next()
+		if err != nil {
+			break
+		}
+		positions = append(positions, rec.Pos)
+	}
+	raws, errs := ReadRaws(srcs, positions)
+	for i, p := range positions {
+		if want := data[p.Offset : p.Offset+int64(p.Length)]; errs[i] != nil || !bytes.Equal(raws[i], want) {
+			t.Fatalf("line %d: %q (%v), want %q", p.Line, raws[i], errs[i], want)
+		}
+	}
+	if len(positions) < 500 {
+		t.Errorf("%d records", len(positions))
+	}
+}
+
+// TestKeepBounded: a stream whose every record is kept holds KeepBytes of
+// them at most, and says how many more it could not keep; the rest of the
+// stream is read, and the memory it leaves held is that, not the stream.
+func TestKeepBounded(t *testing.T) {
+	const size = KeepBytes + KeepBytes/2
+	line := klogLine + ` pad="` + strings.Repeat("x", 900) + "\"\n" // (few records, quickly read)
+	in := &repeatReader{chunk: []byte(line), n: size / len(line)}
+	srcs, _ := Discover([]string{"-"}, in)
+	m := NewMultiReader(srcs, Options{Year: 2026, KeepStream: true})
+	n, kept := 0, 0
+	for {
+		rec, err := m.Next()
+		if err != nil {
+			break
+		}
+		n++
+		if m.Keep(rec) {
+			kept++
+		}
+	}
+	m.Close()
+	if n != size/len(line) {
+		t.Errorf("%d records of %d", n, size/len(line))
+	}
+	var held int
+	for _, k := range KeptRecords(srcs[0]) {
+		held += len(k.Raw)
+	}
+	if held > KeepBytes || kept == 0 || NotKept(srcs[0]) != int64(n-kept) {
+		t.Errorf("kept %d records, %d bytes; %d not kept", kept, held, NotKept(srcs[0]))
+	}
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	if ms.HeapAlloc > 2*KeepBytes+ringBytes {
+		t.Errorf("%d MiB held after reading %d MiB", ms.HeapAlloc>>20, size>>20)
+	}
+	runtime.KeepAlive(srcs)
 }
 
 // TestTruncatedGzip checks that a cut gzip stream keeps the records read

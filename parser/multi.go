@@ -24,14 +24,16 @@ import (
 // line once. Records of one source are never dropped: a line repeated
 // within a file is the kubelet's.
 type MultiReader struct {
-	opts    Options
-	srcs    []*mergeSource
-	h       mergeHeap
-	started bool
-	last    *mergeSource // the source of the record returned last
-	errs    []error
-	dedupe  dedupe
-	byName  map[string]int // source index by name, for ReadRaw
+	opts     Options
+	srcs     []*mergeSource
+	h        mergeHeap
+	started  bool
+	last     *mergeSource // the source of the record returned last
+	errs     []error
+	dedupe   dedupe
+	byName   map[string]int // source index by name, for ReadRaw
+	raw      []byte         // Raw's
+	returned int64          // records returned (Returned)
 	// live counts the sources open, peakLive the most at once.
 	live, peakLive int
 }
@@ -123,6 +125,9 @@ func (m *MultiReader) openSource(s *mergeSource, peek bool) bool {
 		s.err = err
 		m.errs = append(m.errs, err)
 		return false
+	}
+	if s.src.stdin != nil && (m.opts.KeepStream || s.src.stdin.every) {
+		s.src.stdin.holdRing(rc)
 	}
 	s.rc, s.open = rc, true
 	m.live++
@@ -241,6 +246,10 @@ func (m *MultiReader) Next() (*Record, error) {
 			continue
 		}
 		m.last = s
+		m.returned++
+		if in := s.src.stdin; in != nil && in.every {
+			in.keep(s.rec.Pos, s.rec.Time, nil, m.returned)
+		}
 		return s.rec, nil
 	}
 	return nil, io.EOF

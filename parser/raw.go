@@ -12,15 +12,15 @@ import (
 )
 
 // RawReader reads back the raw lines of many records of one source, asked
-// for in the order a reader returned them. A plain file, and spooled
-// standard input, is read where each record lies, so that a few records
+// for in the order a reader returned them. A plain file is read where
+// each record lies, a stream (standard input) from what it kept, so that a few records
 // of a large file cost a few reads; a compressed file is decompressed
 // once, forward (a position behind the last one read costs a pass from
 // the start). ReadRaw is a RawReader for one record.
 type RawReader struct {
 	src  Source
 	open bool
-	at   io.ReaderAt   // plain file or stdin spool; nil when compressed
+	at   io.ReaderAt   // plain file; nil when compressed or a stream
 	file *os.File      // the plain file, to close
 	rc   io.ReadCloser // the compressed file's decompressed text
 	br   *bufio.Reader // on rc
@@ -44,6 +44,14 @@ func (r *RawReader) Read(pos Position) ([]byte, error) {
 	}
 	if r.err != nil {
 		return nil, r.err
+	}
+	if r.src.stdin != nil {
+		if pos.Input == "" {
+			pos.Input = r.src.Name
+		}
+		var err error
+		r.buf, err = r.src.stdin.readKept(r.buf, pos)
+		return r.buf, err
 	}
 	r.buf = slices.Grow(r.buf[:0], int(pos.Length))[:pos.Length]
 	if r.at != nil {
@@ -81,14 +89,7 @@ func (r *RawReader) Read(pos Position) ([]byte, error) {
 // file's bytes, else for decompressing forward.
 func (r *RawReader) start() error {
 	if r.src.stdin != nil {
-		r.src.stdin.mu.Lock()
-		f := r.src.stdin.spool
-		r.src.stdin.mu.Unlock()
-		if f == nil {
-			return errors.New("-: standard input was not spooled")
-		}
-		r.at = f
-		return nil
+		return nil // (Read reads what the stream kept)
 	}
 	f, err := os.Open(r.src.Path)
 	if err != nil {

@@ -67,6 +67,11 @@ type Options struct {
 	// its own, so that records cost next to no allocation and the
 	// garbage collector runs less often.
 	Borrow bool
+	// KeepStream has a MultiReader hold the latest text of each stream it
+	// reads (standard input, StreamSource), so that the caller can keep
+	// the records it will read back (MultiReader.Keep): a stream is read
+	// once, and written nowhere.
+	KeepStream bool
 	// Quoted names fields whose klog values, when quoted ASCII text with
 	// \" its only escape, the reader keeps as written (KindQuoted)
 	// instead of unquoting: for a consumer that reads the escaped text
