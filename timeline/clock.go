@@ -211,9 +211,11 @@ func stallStage(fl *Flow, name, id string) *Stage {
 
 // HumanDuration is how every view prints a duration for people to read
 // (exact figures are the machine outputs'): 350µs, 412ms, 1.25s, 59.1s,
-// 1m12s, 2h3m, 3d4h. Under ten seconds it keeps two decimals, under a
-// minute one; above, whole seconds, then minutes, then hours, rounded to
-// the nearest.
+// 1m12s, 2h3m, 3d4h. Below a second, whole micro- or milliseconds, cut (as
+// kubectl cuts); under ten seconds two decimals, under a minute one;
+// above, whole seconds, then minutes, then hours, rounded to the nearest,
+// a figure that rounds up to the next unit printed in it (59.97s is
+// 1m0s, not 60s).
 func HumanDuration(d time.Duration) string {
 	neg := d < 0
 	if neg {
