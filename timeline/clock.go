@@ -108,7 +108,9 @@ func (b *Builder) clock(fl *Flow, inputEnd time.Time) {
 // UnderWay reports whether the flow was still under way when its input
 // ended (or when it was judged, for a log followed or replayed): its End
 // is then the input's end, not a stage's, and its Duration runs to it.
-// For a flow from the engine; the definition is clock's.
+// For a flow from the engine with its stages (not a row of FinishRows,
+// which drops them and leaves the verdict's say alone); the definition is
+// clock's.
 func (f *Flow) UnderWay() bool { return underWay(f) || stageUnderWay(f.Stages) }
 
 // stageUnderWay reports whether a stage begun is not done.
