@@ -279,9 +279,8 @@ func (d *describer) describe() {
 	}
 	d.kv(0, "Start", stamp(f.Start))
 	if underWay(f) {
-		// Its duration runs to the log's end: an End before that would
-		// contradict it.
-		d.kv(0, "End", "-  (under way when the log ends, "+stamp((f).SpanEnd())+": "+humanDuration(time.Duration(f.Duration))+")")
+		// Its End is the log's end, where its duration runs to.
+		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+", under way when the log ends)")
 	} else {
 		d.kv(0, "End", stamp(f.End)+"  ("+humanDuration(time.Duration(f.Duration))+")")
 	}

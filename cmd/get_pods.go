@@ -285,7 +285,7 @@ func (o *GetPodsOptions) selectFlows(fl *timeline.FlowList) (*timeline.FlowList,
 			node != "" && f.Node != node,
 			verdicts != nil && !verdicts[f.Verdict],
 			!names.Match(f),
-			!since.IsZero() && (f).SpanEnd().Before(since),
+			!since.IsZero() && f.End.Before(since),
 			!until.IsZero() && f.Start.After(until):
 			continue
 		}

@@ -116,48 +116,9 @@ func paint(on bool, color, s string) string {
 	return color + s + ansiReset
 }
 
-// humanDuration prints a duration the way people read it: 350ms, 1.2s,
-// 59.1s, 1m12s, 2h3m.
-func humanDuration(d time.Duration) string {
-	neg := d < 0
-	if neg {
-		d = -d
-	}
-	var s string
-	switch {
-	case d == 0:
-		s = "0s"
-	case d < time.Millisecond:
-		s = fmt.Sprintf("%dµs", d/time.Microsecond)
-	case d < time.Second:
-		s = fmt.Sprintf("%dms", d/time.Millisecond)
-	case d < 10*time.Second:
-		s = trimZero(fmt.Sprintf("%.2f", d.Seconds())) + "s"
-	case d < time.Minute:
-		s = trimZero(fmt.Sprintf("%.1f", d.Seconds())) + "s"
-	case d < time.Hour:
-		d = d.Round(time.Second)
-		s = fmt.Sprintf("%dm%ds", d/time.Minute, (d%time.Minute)/time.Second)
-	case d < 48*time.Hour:
-		d = d.Round(time.Minute)
-		s = fmt.Sprintf("%dh%dm", d/time.Hour, (d%time.Hour)/time.Minute)
-	default:
-		d = d.Round(time.Hour)
-		s = fmt.Sprintf("%dd%dh", d/(24*time.Hour), (d%(24*time.Hour))/time.Hour)
-	}
-	if neg {
-		return "-" + s
-	}
-	return s
-}
-
-func trimZero(s string) string {
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(s, "0")
-		s = strings.TrimSuffix(s, ".")
-	}
-	return s
-}
+// humanDuration prints a duration as every view does
+// (timeline.HumanDuration): 350ms, 1.25s, 59.1s, 1m12s, 2h3m.
+func humanDuration(d time.Duration) string { return timeline.HumanDuration(d) }
 
 // relDuration prints an offset from a flow's start: +1.23s.
 func relDuration(d time.Duration) string {
@@ -502,10 +463,8 @@ func humanBytes(n int64) string {
 }
 
 // underWay reports whether the flow was still under way when the log
-// ended: its duration runs past its last stage's end.
-func underWay(f *timeline.Flow) bool {
-	return (f).SpanEnd().After(f.End)
-}
+// ended (timeline's definition).
+func underWay(f *timeline.Flow) bool { return f.UnderWay() }
 
 // didYouMean suggests the names closest to a mistyped one, as cobra does
 // for commands: "\n\nDid you mean this?\n\tNAME…", or "" when none is

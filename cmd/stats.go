@@ -207,7 +207,7 @@ func overTime(fl *timeline.FlowList, bucket time.Duration) (time.Duration, []Buc
 		if start.IsZero() || f.Start.Before(start) {
 			start = f.Start
 		}
-		if e := (f).SpanEnd(); e.After(end) {
+		if e := f.End; e.After(end) {
 			end = e
 		}
 	}

@@ -133,7 +133,7 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	if s.End != nil {
 		return *s.End
 	}
-	return (f).SpanEnd()
+	return f.End
 }
 
 // traceMaxFailures bounds the failure lines a stage keeps for the trace

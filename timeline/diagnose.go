@@ -3,7 +3,6 @@ package timeline
 import (
 	"fmt"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -11,17 +10,8 @@ import (
 // verdict, where it stalled and why, its slowest stage, what the log's
 // verbosity hides), with durations rounded for reading.
 
-func round(d Duration) string {
-	t := time.Duration(d)
-	switch {
-	case t >= time.Minute:
-		return t.Round(time.Second).String()
-	case t >= time.Second:
-		return t.Round(100 * time.Millisecond).String()
-	default:
-		return t.Round(time.Millisecond).String()
-	}
-}
+// round is a duration as every view prints it (HumanDuration).
+func round(d Duration) string { return d.Human() }
 
 // diagnose writes the one-paragraph diagnosis in plain words.
 func diagnose(fl *Flow) string {

@@ -373,6 +373,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	troubleContainer(&fl, fl.Trouble)
 	b.fallbackJudge(f, &fl, true)
 	fl.Status = KubectlStatus(&fl)
+	b.clock(&fl, logEnd) // the times every view shows (clock.go)
 	fl.Diagnosis = diagnose(&fl)
 	return fl
 }
@@ -433,6 +434,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 	}
 	b.fallbackJudge(f, &fl, false)
 	fl.Status = KubectlStatus(&fl) // before the containers' states are dropped
+	b.clock(&fl, logEnd)           // the times every view shows (clock.go)
 	ctrs := make([]Container, len(cs))
 	for i, c := range cs {
 		ctrs[i] = Container{Name: fl.Containers[i].Name, Type: fl.Containers[i].Type, Restarts: c.restartCount}

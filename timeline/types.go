@@ -277,13 +277,9 @@ type FlowList struct {
 	Summary      Summary    `json:"summary"`
 }
 
-// SpanEnd is when the flow ended as its Duration counts it: its last
-// stage's end, or for a flow still under way when the log ends (Stalled,
-// Incomplete, Terminating, Failed while crash-looping) the log's end,
-// where End is still the last stage's end. Every view that draws or
-// counts a flow's span ends it here, so that its figures are the
-// duration's.
-func (f *Flow) SpanEnd() time.Time { return f.Start.Add(time.Duration(f.Duration)) }
+// SpanEnd is End: the flow's span as its Duration counts it (clock.go).
+// Views read End; SpanEnd stays for code written when the two differed.
+func (f *Flow) SpanEnd() time.Time { return f.End }
 
 // Recovered reports whether the pod ran after trouble the log shows
 // (failed attempts, back-offs, a probe's restarts, a stage over its

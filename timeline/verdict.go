@@ -55,9 +55,7 @@ import (
 //
 // (*) in init-containers or containers, the container and its stage that
 // did not complete (containerStall); for Incomplete, the one whose errors
-// stopped. The duration runs to the log's end
-// for a flow still under way: Stalled, Incomplete, Terminating, and
-// Failed at running.
+// stopped. The flow's end, duration and waited are clock.go's.
 func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	// Start and end.
 	for _, st := range fl.Stages {
@@ -269,19 +267,8 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	}
 	b.probeVerdict(f, fl) // failed probes, in the containers and the reason (probes.go)
 	restartVerdict(fl)    // a container restarted after a failed run (status.go)
-	if fl.Start.IsZero() {
-		// No line of the pod's had a time (a paste whose lines lost
-		// their headers): its span is unknown, not the age of the epoch.
-		return
-	}
-	if !fl.End.IsZero() && fl.End.After(fl.Start) {
-		fl.Duration = Duration(fl.End.Sub(fl.Start))
-	}
-	if fl.Verdict == VerdictStalled || fl.Verdict == VerdictIncomplete || fl.Verdict == VerdictTerminating || fl.Verdict == VerdictFailed && fl.StalledAt == StRunning {
-		if logEnd.After(fl.Start) {
-			fl.Duration = Duration(logEnd.Sub(fl.Start))
-		}
-	}
+	// End, Duration and Waited are settled once the flow is judged, by
+	// the one definition every view reads (clock.go).
 }
 
 // endedItself reports whether a pod the kubelet tore down had ended by

@@ -56,7 +56,7 @@ func TestTUIEndToEndTmux(t *testing.T) {
 		}
 	}
 	// The stalled pod, where it stalled, and why.
-	s := waitScreen("the stalled pod", has("api-6f5b9d7c4-pl8wz", "containers/image", "⚠ STALLED 1m12s", "Failed to pull image"))
+	s := waitScreen("the stalled pod", has("api-6f5b9d7c4-pl8wz", "containers/image", "⚠ STALLED 1m21s", "Failed to pull image"))
 	if os.Getenv("PODFLOW_TUI_CAPTURE") != "" {
 		os.WriteFile(os.Getenv("PODFLOW_TUI_CAPTURE"), []byte(s), 0o644)
 	}

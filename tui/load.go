@@ -371,6 +371,14 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 		}
 	}
 	ld.mu.Lock()
+	if !l.opts.Follow {
+		// The inputs' spans, declined lines included, as the CLI's load
+		// gives them: a stage under way runs to the input's last line,
+		// not to the last line the engine read (timeline/clock.go).
+		// Following, the clock is the follower's to move on (to the
+		// lines it reads, and to now while the log is quiet).
+		ld.b.Inputs(mr.SourceStats())
+	}
 	ld.done = true
 	ld.warnings = append(append(append([]error(nil), errs...), judged...), mr.Errors()...)
 	ld.notes = mr.Notices()

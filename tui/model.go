@@ -253,6 +253,12 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 	var cmds []tea.Cmd
 	if m.opts.Replay && msg.done && wasLoading && m.clock.IsZero() {
 		m.rStart, m.rEnd = span(m.all.Items)
+		if e := m.all.Summary.End; e.After(m.rEnd) {
+			// The replay plays the log to its last line: a stage under
+			// way runs to it (timeline/clock.go), and a record may say a
+			// time earlier than its own (a status patch's startedAt).
+			m.rEnd = e
+		}
 		m.rp = newReplayer(msg.recs, timeline.Options{Budgets: m.opts.Load.Budgets, MaxFlows: m.opts.Load.MaxFlows}, m.opts.Redact)
 		m.clock = m.rStart
 		m.tickID++
@@ -387,10 +393,7 @@ func (m *Model) rows(f *timeline.Flow) []tlRow { return timelineRows(f, m.runsAt
 // flow went on (a crash loop after its first start: its last run seen,
 // and during replay the clock while a restarted container runs).
 func (m *Model) flowEnd(f *timeline.Flow) time.Time {
-	end := f.End
-	if d := f.Start.Add(time.Duration(f.Duration)); d.After(end) {
-		end = d
-	}
+	end := f.End // the input's end for a flow under way (timeline/clock.go)
 	replaying := m.opts.Replay && !m.clock.IsZero() && m.clock.Before(m.rEnd)
 	for i := range f.Containers {
 		c := &f.Containers[i]

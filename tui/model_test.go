@@ -89,7 +89,7 @@ func TestTUIShow(t *testing.T) {
 func TestTUIStalledPodLabel(t *testing.T) {
 	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
 	s := screen(m)
-	for _, want := range []string{"api-6f5b9d7c4-pl8wz", "containers/image", "api/image", "⚠ STALLED 1m12s", "Failed to pull image", "PLEGUnhealthy"} {
+	for _, want := range []string{"api-6f5b9d7c4-pl8wz", "containers/image", "api/image", "⚠ STALLED 1m21s", "Failed to pull image", "PLEGUnhealthy"} {
 		if !strings.Contains(s, want) && want != "PLEGUnhealthy" {
 			t.Errorf("screen lacks %q:\n%s", want, s)
 		}

@@ -32,25 +32,9 @@ func fit(s string, w int) string {
 	return s
 }
 
-// fmtDur is a short duration: 412ms, 59.4s, 1m12s, 2h3m.
-func fmtDur(d time.Duration) string {
-	switch {
-	case d <= 0:
-		return "0s"
-	case d < time.Millisecond:
-		return fmt.Sprintf("%dµs", d.Microseconds())
-	case d < time.Second:
-		return fmt.Sprintf("%dms", d.Milliseconds())
-	case d < 10*time.Second:
-		return fmt.Sprintf("%.1fs", d.Seconds())
-	case d < time.Minute:
-		return fmt.Sprintf("%.0fs", d.Seconds())
-	case d < time.Hour:
-		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
-	default:
-		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
-	}
-}
+// fmtDur is a duration as every view prints it (timeline.HumanDuration),
+// none shorter than 0s.
+func fmtDur(d time.Duration) string { return timeline.HumanDuration(max(d, 0)) }
 
 // stageOf is the stage a list row names: where it stalled, else the last
 // stage completed.

@@ -57,8 +57,15 @@ func (p *replayer) asOf(t time.Time) ([]timeline.Flow, map[string]run) {
 		p.next++
 		added = true
 	}
+	moved := !t.Equal(p.clock)
 	p.clock = t
-	if added {
+	if added || moved {
+		// Judged as of the clock: a stage under way runs to it, as it
+		// runs to the input's end once the log is played whole
+		// (timeline/clock.go), so waits grow while the log is quiet.
+		if !t.IsZero() {
+			p.b.InputSpan("", time.Time{}, t)
+		}
 		fl := p.b.Snapshot()
 		redact.FlowList(p.r, fl)
 		for i := range fl.Items {
@@ -118,12 +125,8 @@ func span(items []timeline.Flow) (start, end time.Time) {
 		if !f.Start.IsZero() && (start.IsZero() || f.Start.Before(start)) {
 			start = f.Start
 		}
-		e := f.End
-		if d := f.Start.Add(time.Duration(f.Duration)); d.After(e) {
-			e = d
-		}
-		if e.After(end) {
-			end = e
+		if f.End.After(end) {
+			end = f.End
 		}
 	}
 	return start, end

@@ -24,7 +24,7 @@ func TestTUIReplayNoFuture(t *testing.T) {
 	early := time.Date(2026, 11, 22, 6, 5, 37, 460000000, time.UTC)
 	m = at(m, early)
 	s := screen(m)
-	if !strings.Contains(s, "STALLED 1.2s, 1 failed attempts") || strings.Contains(s, "3 failed attempts") || strings.Contains(s, "1m12s") {
+	if !strings.Contains(s, "STALLED 1.21s, 1 failed attempts") || strings.Contains(s, "3 failed attempts") || strings.Contains(s, "1m21s") {
 		t.Errorf("at 06:05:37.460 the screen does not say what the log had said (1 failed attempt, 1.2s):\n%s", s)
 	}
 	// To the end: the whole log's figures.

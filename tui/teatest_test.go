@@ -28,7 +28,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, ss ...string) {
 func TestTUITeatestStallRawFilterZoom(t *testing.T) {
 	m := New(Options{Load: LoadOptions{Paths: []string{corpus + "02-image-pull-failure.log"}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
-	waitFor(t, tm, "STALLED 1m12s", "Failed to pull image", "api/image")
+	waitFor(t, tm, "STALLED 1m21s", "Failed to pull image", "api/image")
 	tm.Send(keyMsg("tab"))
 	tm.Send(keyMsg("enter"))
 	waitFor(t, tm, "raw lines: default/api-6f5b9d7c4-pl8wz api/image")
@@ -62,7 +62,7 @@ func TestTUITeatestReplay(t *testing.T) {
 		tm.Send(keyMsg("."))
 	}
 	// The renderer writes only the cells that change: stepping from
-	// "SLOW 58s" to "SLOW 59s" writes one digit. The final screen says
+	// "SLOW 58.4s" to "SLOW 59.4s" writes one digit. The final screen says
 	// where the steps got to.
 	tm.Send(keyMsg("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
@@ -70,8 +70,8 @@ func TestTUITeatestReplay(t *testing.T) {
 	if !ok {
 		t.Fatalf("final model is %T", tm.FinalModel(t))
 	}
-	if screen := fm.render(); !strings.Contains(screen, "SLOW 59s") || !strings.Contains(screen, "⏸ paused") {
-		t.Errorf("after 30 steps the screen does not show the sandbox SLOW 59s, paused:\n%s", screen)
+	if screen := fm.render(); !strings.Contains(screen, "SLOW 59.4s") || !strings.Contains(screen, "⏸ paused") {
+		t.Errorf("after 30 steps the screen does not show the sandbox SLOW 59.4s, paused:\n%s", screen)
 	}
 }
 

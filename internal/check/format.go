@@ -12,16 +12,8 @@ import (
 
 func durPtr(d time.Duration) *timeline.Duration { v := timeline.Duration(d); return &v }
 
-// FmtDur prints a duration short: ms below a minute, tenths above.
-func FmtDur(d time.Duration) string {
-	switch {
-	case d >= time.Minute:
-		return d.Round(100 * time.Millisecond).String()
-	case d >= time.Second:
-		return d.Round(time.Millisecond).String()
-	}
-	return d.Round(time.Microsecond).String()
-}
+// FmtDur prints a duration as every view does (timeline.HumanDuration).
+func FmtDur(d time.Duration) string { return timeline.HumanDuration(d) }
 
 // plural is "1 pod", "2 pods".
 func plural(n int, word string) string {

@@ -40,7 +40,7 @@ func charts(rs []ranked, drawn []*Pod) []*Node {
 		if g.t0.IsZero() || (!r.f.Start.IsZero() && r.f.Start.Before(g.t0)) {
 			g.t0 = r.f.Start
 		}
-		if e := (r.f).SpanEnd(); e.After(g.t1) {
+		if e := r.f.End; e.After(g.t1) {
 			g.t1 = e
 		}
 		if i < len(drawn) {
@@ -133,7 +133,7 @@ func bars(f *timeline.Flow, stages []timeline.Stage, top, h float64, who string,
 		if s.Start == nil || s.Status == timeline.StatusPending || s.Status == timeline.StatusSkipped {
 			continue
 		}
-		end := (f).SpanEnd()
+		end := f.End
 		if s.End != nil {
 			end = *s.End
 		}

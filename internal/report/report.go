@@ -229,7 +229,7 @@ func Build(in Input) Data {
 		if t0.IsZero() || (!f.Start.IsZero() && f.Start.Before(t0)) {
 			t0 = f.Start
 		}
-		if e := (f).SpanEnd(); e.After(t1) {
+		if e := f.End; e.After(t1) {
 			t1 = e
 		}
 	}

@@ -177,12 +177,12 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 		key := sanitize.OneLine(f.Pod.Key())
 		meta("thread_name", pid, tid, map[string]any{"name": key})
 		meta("thread_sort_index", pid, tid, map[string]any{"sort_index": tid})
-		root := span{name: key, cat: "pod", from: us(f.Start), to: us((f).SpanEnd()), args: map[string]any{
+		root := span{name: key, cat: "pod", from: us(f.Start), to: us(f.End), args: map[string]any{
 			"verdict": string(f.Verdict), "uid": sanitize.OneLine(f.Pod.UID), "stage": stageLabel(f), "reason": sanitize.OneLine(f.Reason)}}
-		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, (f).SpanEnd(), us)))
+		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, f.End, us)))
 		instants(pid, tid, f.Stages)
 		for _, c := range f.Containers {
-			cs := stageSpans(c.Stages, (f).SpanEnd(), us)
+			cs := stageSpans(c.Stages, f.End, us)
 			if len(cs) == 0 {
 				continue
 			}

@@ -118,7 +118,7 @@ func stageEnd(f *timeline.Flow, s *timeline.Stage) time.Time {
 	if s.End != nil {
 		return *s.End
 	}
-	return (f).SpanEnd()
+	return f.End
 }
 
 func stageStatus(s *timeline.Stage) OTLPStatus {
@@ -183,7 +183,7 @@ func Spans(f *timeline.Flow) []OTLPSpan {
 	}
 	rootID := spanID(tid, "syncPod")
 	root := OTLPSpan{TraceID: tid, SpanID: rootID, Name: "syncPod", Kind: spanKindInternal,
-		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos((f).SpanEnd()),
+		StartTimeUnixNano: nanos(f.Start), EndTimeUnixNano: nanos(f.End),
 		Attributes: append(append([]OTLPKeyValue{}, podAttrs...), strAttr("podflow.verdict", string(f.Verdict))),
 	}
 	switch f.Verdict {
