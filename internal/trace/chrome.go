@@ -70,26 +70,32 @@ type span struct {
 	args     map[string]any
 }
 
-// nestSpans makes a thread's spans strictly nested under the first one
-// (the parent) and sequential among themselves: each child is clipped to
-// the parent and starts no earlier than the previous child ended.
-func nestSpans(parent span, children []span) []span {
-	out := []span{parent}
-	prev := parent.from
+// laneSpans lays a thread's spans out so that each row nests: the parent
+// first, then each child, clipped to the parent, in the first lane where
+// it starts no earlier than that lane's last child ended. Lane 0 is the
+// parent's own row; a child that overlaps it (a deletion's termination
+// stages running beside a pull, 20-delete-during-pull) goes to a further
+// lane, a row of its own, with its times kept, not cut or dropped.
+func laneSpans(parent span, children []span) (out []span, lanes []int) {
+	out, lanes = []span{parent}, []int{0}
+	var ends []int64 // the last end in each lane
 	for _, c := range children {
-		if c.from < prev {
-			c.from = prev
-		}
-		if c.to > parent.to {
-			c.to = parent.to
-		}
+		c.from, c.to = max(c.from, parent.from), min(c.to, parent.to)
 		if c.to < c.from {
 			continue
 		}
-		out = append(out, c)
-		prev = c.to
+		lane := 0
+		for lane < len(ends) && c.from < ends[lane] {
+			lane++
+		}
+		if lane == len(ends) {
+			ends = append(ends, c.to)
+		} else {
+			ends[lane] = c.to
+		}
+		out, lanes = append(out, c), append(lanes, lane)
 	}
-	return out
+	return out, lanes
 }
 
 func stageSpans(stages []timeline.Stage, end time.Time, us func(time.Time) int64) []span {
@@ -139,11 +145,20 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 			err = out(&ChromeEvent{Name: name, Ph: "M", Pid: pid, Tid: tid, Args: args})
 		}
 	}
-	emit := func(pid, tid int, spans []span) {
-		for _, s := range spans {
+	// emit writes a thread's laid-out spans; a lane past the first is a
+	// thread of its own, named after the first's.
+	emit := func(pid, tid int, name string, spans []span, lanes []int) {
+		tids := []int{tid}
+		for i, s := range spans {
+			for lanes[i] >= len(tids) {
+				nextTid[pid]++
+				tids = append(tids, nextTid[pid])
+				meta("thread_name", pid, nextTid[pid], map[string]any{"name": name + " (overlapping)"})
+				meta("thread_sort_index", pid, nextTid[pid], map[string]any{"sort_index": nextTid[pid]})
+			}
 			d := s.to - s.from
 			if err == nil {
-				err = out(&ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tid, Args: s.args})
+				err = out(&ChromeEvent{Name: s.name, Cat: s.cat, Ph: "X", Ts: s.from, Dur: &d, Pid: pid, Tid: tids[lanes[i]], Args: s.args})
 			}
 		}
 	}
@@ -179,7 +194,8 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 		meta("thread_sort_index", pid, tid, map[string]any{"sort_index": tid})
 		root := span{name: key, cat: "pod", from: us(f.Start), to: us(f.End), args: map[string]any{
 			"verdict": string(f.Verdict), "uid": sanitize.OneLine(f.Pod.UID), "stage": stageLabel(f), "reason": sanitize.OneLine(f.Reason)}}
-		emit(pid, tid, nestSpans(root, stageSpans(f.Stages, f.End, us)))
+		spans, lanes := laneSpans(root, stageSpans(f.Stages, f.End, us))
+		emit(pid, tid, key, spans, lanes)
 		instants(pid, tid, f.Stages)
 		for _, c := range f.Containers {
 			cs := stageSpans(c.Stages, f.End, us)
@@ -195,7 +211,8 @@ func ChromeEvents(flows []timeline.Flow, out func(*ChromeEvent) error) error {
 			for _, s := range cs {
 				cr.from, cr.to = min(cr.from, s.from), max(cr.to, s.to)
 			}
-			emit(pid, ctid, nestSpans(cr, cs))
+			spans, lanes := laneSpans(cr, cs)
+			emit(pid, ctid, key+" "+sanitize.OneLine(c.Name), spans, lanes)
 			instants(pid, ctid, c.Stages)
 		}
 	}

@@ -8,27 +8,32 @@ import (
 	"github.com/podflow/podflow/timeline"
 )
 
-func TestNestSpans(t *testing.T) {
+func TestLaneSpans(t *testing.T) {
 	parent := span{name: "pod", from: 10, to: 100}
+	type kept struct {
+		from, to int64
+		lane     int
+	}
 	tests := []struct {
 		name     string
 		children []span
-		want     [][2]int64 // from, to of the children kept
+		want     []kept
 	}{
-		{"sequential kept", []span{{from: 10, to: 20}, {from: 20, to: 50}}, [][2]int64{{10, 20}, {20, 50}}},
-		{"clipped to the parent", []span{{from: 0, to: 20}, {from: 90, to: 200}}, [][2]int64{{10, 20}, {90, 100}}},
-		{"overlap starts at the previous end", []span{{from: 10, to: 40}, {from: 30, to: 60}}, [][2]int64{{10, 40}, {40, 60}}},
-		{"swallowed child dropped", []span{{from: 10, to: 60}, {from: 20, to: 50}}, [][2]int64{{10, 60}}},
+		{"sequential in one lane", []span{{from: 10, to: 20}, {from: 20, to: 50}}, []kept{{10, 20, 0}, {20, 50, 0}}},
+		{"clipped to the parent", []span{{from: 0, to: 20}, {from: 90, to: 200}}, []kept{{10, 20, 0}, {90, 100, 0}}},
+		{"an overlap keeps its times in a lane of its own", []span{{from: 10, to: 40}, {from: 30, to: 60}}, []kept{{10, 40, 0}, {30, 60, 1}}},
+		{"a swallowed child is kept too", []span{{from: 10, to: 60}, {from: 20, to: 50}, {from: 60, to: 70}}, []kept{{10, 60, 0}, {20, 50, 1}, {60, 70, 0}}},
+		{"outside the parent: dropped", []span{{from: 0, to: 5}, {from: 10, to: 20}}, []kept{{10, 20, 0}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			out := nestSpans(parent, tt.children)
-			if out[0].name != "pod" {
-				t.Fatalf("the parent is not first: %+v", out)
+			out, lanes := laneSpans(parent, tt.children)
+			if out[0].name != "pod" || lanes[0] != 0 || len(out) != len(lanes) {
+				t.Fatalf("the parent is not first in lane 0: %+v %v", out, lanes)
 			}
-			var got [][2]int64
-			for _, s := range out[1:] {
-				got = append(got, [2]int64{s.from, s.to})
+			var got []kept
+			for i, s := range out[1:] {
+				got = append(got, kept{s.from, s.to, lanes[i+1]})
 			}
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("children %v, want %v", got, tt.want)
