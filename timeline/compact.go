@@ -272,6 +272,9 @@ func (b *Builder) eachStamp(visit func(*stamp)) {
 				visit(&c.pulls[i].from)
 				visit(&c.pulls[i].to)
 			}
+			for i := range c.present {
+				visit(&c.present[i])
+			}
 		}
 	}
 }

@@ -329,7 +329,7 @@ type inputEnd struct {
 // files on all cores) and sends the final snapshot. It returns where each
 // input ended, and false when the loader was stopped.
 func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
-	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Borrow: true, Quoted: ld.b.QuotedFields()})
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()})
 	defer mr.Close()
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
@@ -417,7 +417,7 @@ func (l *loader) follow(ld *load, ends []inputEnd) {
 		tr := &tailReader{f: f, path: e.src.Path, off: e.bytes, every: l.opts.Every, stop: l.stop}
 		popts := parser.Options{
 			Name: e.src.Name, Node: e.src.Node, Component: e.src.Component, Year: year,
-			Location: l.opts.Location, Want: ld.b.Want, NoPrescan: true,
+			Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), NoPrescan: true,
 			StartOffset: e.bytes, StartLine: e.lines, Borrow: true, Quoted: ld.b.QuotedFields(),
 		}
 		wg.Add(1)
