@@ -45,7 +45,7 @@ func waitSnapshot(t *testing.T, l *loader, what string, ok func(snapshotMsg) boo
 func oneShot(t *testing.T, name string, data []byte) (string, int64) {
 	t.Helper()
 	b := timeline.NewBuilder(timeline.Options{})
-	rd := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want})
+	rd := parser.NewReader(bytes.NewReader(data), parser.Options{Name: name, Year: 2026, Want: b.Want, Rescue: b.Rescue()})
 	var n int64
 	for {
 		rec, err := rd.Next()
@@ -101,7 +101,11 @@ func TestFollowReadsOnWhereItStopped(t *testing.T) {
 	f.Write(rest[len(rest)/2+7:])
 	f.Close()
 	last := waitSnapshot(t, l, "after growth", func(s snapshotMsg) bool { return s.records >= wantRecords })
-	if last.records != wantRecords {
+	// The reader that reads on is a new one: the fallback's rescue rule
+	// (parser.Rescue) decodes the first line of each pod identity it
+	// meets, so a pod's name and UID may each be decoded once more than in
+	// one pass, changing no flow (compared below); nothing more may differ.
+	if again := last.records - wantRecords; again < 0 || again > int64(2*len(last.flows.Items)) {
 		t.Errorf("after growth: %d records, one pass over the grown file has %d", last.records, wantRecords)
 	}
 	got, err := json.Marshal(last.flows)
