@@ -22,10 +22,10 @@ build:
 # test runs every test, then every test again under the race detector:
 # what CI runs (.ci/run). The race run took 15 minutes on a busy 2-core
 # machine (cmd 12 of them), past go test's 10 minutes a package, hence
-# its timeout.
+# its timeout; the plain run gets one too, for a loaded machine.
 RACETIMEOUT ?= 60m
 test: lint
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -race -count=1 -timeout $(RACETIMEOUT) ./...
 
 # test-race is the race run alone.
