@@ -108,8 +108,11 @@ func valueAt(b []byte) []byte {
 type fallbackState struct {
 	reason   uint32 // index in b.texts
 	evidence []evidence
-	// sighted are the lines of a UID sighting it was joined with.
-	sighted []Evidence
+	// sighted are the lines of a UID sighting it was joined with, and
+	// sightReason its first error's text: the reason only when the pod's
+	// own lines give none.
+	sighted     []Evidence
+	sightReason uint32
 }
 
 // maxFallbackEvidence is the lines the fallback keeps per pod.
@@ -125,6 +128,7 @@ type uidSighting struct {
 	first, last time.Time // (not stamps: the sweeps of wide times visit flows only)
 	reason      uint32    // index in b.texts: the first error line's
 	evidence    []Evidence
+	at          int // index in b.sightings
 }
 
 // fallback reads a kubelet line no marker took: it attaches to the pod it
@@ -274,7 +278,7 @@ func (b *Builder) sightUID(n *nodeState, uid string, rec *parser.Record, failure
 		if n.uidSeen == nil {
 			n.uidSeen = map[string]*uidSighting{}
 		}
-		s = &uidSighting{n: n, uid: strings.Clone(uid)}
+		s = &uidSighting{n: n, uid: strings.Clone(uid), at: len(b.sightings)}
 		n.uidSeen[s.uid] = s
 		b.sightings = append(b.sightings, s)
 	} else if !failure {
@@ -313,24 +317,11 @@ func (b *Builder) uncount(rec *parser.Record) {
 // them (fallbackJudge).
 func (b *Builder) settleUIDs() {
 	for _, s := range b.sightings {
+		if s == nil { // joined when its flow learnt the UID
+			continue
+		}
 		if f := s.n.byUID[s.uid]; f != nil {
-			if !s.first.IsZero() {
-				if t := b.stampAt(s.first); f.first.IsZero() || b.before(t, f.first) {
-					f.first = t
-				}
-				if t := b.stampAt(s.last); b.after(t, f.last) {
-					f.last = t
-				}
-			}
-			if s.reason != 0 {
-				if f.fallback == nil {
-					f.fallback = &fallbackState{}
-				}
-				if f.fallback.reason == 0 {
-					f.fallback.reason = s.reason
-				}
-				f.fallback.sighted = s.evidence
-			}
+			b.joinSighting(s, f)
 			continue
 		}
 		if s.reason == 0 {
@@ -352,6 +343,40 @@ func (b *Builder) settleUIDs() {
 	for _, n := range b.nodes {
 		n.uidSeen = nil
 	}
+}
+
+// joinSighting gives f, the pod of s's UID, what s saw: its span, and
+// its lines and first error when there was one.
+func (b *Builder) joinSighting(s *uidSighting, f *flowState) {
+	if !s.first.IsZero() {
+		if t := b.stampAt(s.first); f.first.IsZero() || b.before(t, f.first) {
+			f.first = t
+		}
+		if t := b.stampAt(s.last); b.after(t, f.last) {
+			f.last = t
+		}
+	}
+	if s.reason != 0 {
+		if f.fallback == nil {
+			f.fallback = &fallbackState{}
+		}
+		f.fallback.sightReason = s.reason
+		f.fallback.sighted = s.evidence
+	}
+}
+
+// uidBound joins the sighting of a UID a flow has just learnt, if any, at
+// once: most pods' first lines with a UID (a resource manager's podUID=)
+// come before the pod worker's tell which pod it is, and keeping every
+// such sighting to the end of the build would cost memory per pod.
+func (b *Builder) uidBound(n *nodeState, uid string, f *flowState) {
+	s := n.uidSeen[uid]
+	if s == nil {
+		return
+	}
+	delete(n.uidSeen, uid)
+	b.sightings[s.at] = nil
+	b.joinSighting(s, f)
 }
 
 // knownPod is the flow a reference or a UID names, if any, without
@@ -565,6 +590,9 @@ func runtimeName(s string) (PodRef, bool) {
 func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 	fs := f.fallback
 	own := false // the fallback's lines are what proves the verdict
+	if fs != nil && fs.reason == 0 {
+		fs.reason = fs.sightReason
+	}
 	if fs != nil && fl.Reason == "" && fs.reason != 0 && !settled(fl.Verdict) {
 		fl.Reason = b.texts[fs.reason]
 		own = true

@@ -228,6 +228,9 @@ func (b *Builder) remember(e *flowCacheEntry, n *nodeState, class byte, vals *[f
 func (b *Builder) indexUID(n *nodeState, uid string, f *flowState) {
 	n.byUID[uid] = f
 	b.flowCache.forget(b.flowCache.depHash(depUID, uid))
+	if n.uidSeen != nil {
+		b.uidBound(n, uid, f)
+	}
 }
 
 // indexName sets n.byName[key].
