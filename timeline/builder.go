@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/statuspatch"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -98,7 +99,7 @@ type Builder struct {
 	evInputs      []string // inputs named by stage evidence and events
 	evInputIdx    map[string]int32
 	lastInput     int32
-	patch         patchDecoder // reused: its slices outlive one patch
+	patch         statuspatch.Decoder // reused: its slices outlive one patch
 	flowCache     flowCache
 	ranMemo       textMemo[ranStatus]                    // initAction's
 	errMemo       textMemo[syncErrorRead]                // syncError's

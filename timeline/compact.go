@@ -525,3 +525,10 @@ func wordHashBytes(p []byte) uint32 {
 	h = (h ^ uint64(len(p))) * 0xc2b2ae3d27d4eb4f
 	return uint32(h >> (64 - 9))
 }
+
+// load8 is s[i:i+8] as a little-endian word (one load), for the hashes.
+func load8(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}

@@ -69,8 +69,8 @@
 // back: texts are interned and held by index (intern.go), times are packed
 // stamps (compact.go, instant.go), evidence lines are positions (compact.go,
 // evidence.go), and stages sit in fixed slots (slots.go); the status
-// patch is read by a JSON scanner of its own (patchscan.go, jsonscan.go)
-// apart from what the patch means (patch.go). Handlers reach it
+// patch is read by package internal/statuspatch, a JSON scanner of its
+// own, apart from what the patch means (status.go). Handlers reach it
 // mostly through small APIs (stampAt and before, intern and setText,
 // packID, stageEvidence, the slots' get and put), so that the kubelet's
 // logic reads as such and a change of layout stays in those files; touch

@@ -1,9 +1,9 @@
 package timeline
 
 import (
-	"math/bits"
 	"strings"
 
+	"github.com/podflow/podflow/internal/statuspatch"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -206,30 +206,9 @@ func plainMembers(s string, keys, vals []string) (rest string, ok bool) {
 		if rest, ok = strings.CutPrefix(rest, k); !ok {
 			return "", false
 		}
-		if vals[i], rest, ok = cutPlainString(rest); !ok {
+		if vals[i], rest, ok = statuspatch.CutPlainString(rest); !ok {
 			return "", false
 		}
 	}
 	return rest, true
-}
-
-// cutPlainString cuts s at the quote that ends a JSON string body of
-// printable ASCII without escapes: the body is then the string itself.
-func cutPlainString(s string) (body, rest string, ok bool) {
-	i := 0
-	// Eight bytes at a time to the first byte strPlain rejects (special8).
-	for i+8 <= len(s) {
-		if m := special8(load8(s, i)); m != 0 {
-			i += bits.TrailingZeros64(m) >> 3
-			break
-		}
-		i += 8
-	}
-	for i < len(s) && strPlain[s[i]] {
-		i++
-	}
-	if i < len(s) && s[i] == '"' {
-		return s[:i], s[i+1:], true
-	}
-	return "", "", false
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/statuspatch"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -31,44 +32,43 @@ func probeSaysReady(rec *parser.Record) bool {
 // completes the ready stage.
 func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	d := &b.patch
-	if !d.decodeField(rec, "patch") {
+	if !b.patch.DecodeField(rec, "patch") {
 		return
 	}
-	p := &d.doc
-	if u := p.uid; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
+	p := b.patch.Doc()
+	if u := p.UID; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
 		// A static pod's status goes to its mirror pod, under the API's UID.
 		u = strings.Clone(u)
 		f.mirror = u
 		b.indexUID(f.node, u, f)
 	}
-	if p.phase != "" {
-		b.setText(&f.phase, p.phase)
-		if p.phase == "Running" && rec.Format != parser.FormatDescribe && patchShowsRun(p) {
+	if p.Phase != "" {
+		b.setText(&f.phase, p.Phase)
+		if p.Phase == "Running" && rec.Format != parser.FormatDescribe && patchShowsRun(p) {
 			// A slice whose lines of the pod are its status alone still
 			// shows it running, from this line.
 			b.stageEffect(f, StRunning, Observe, rec, "")
 		}
 	}
 	switch {
-	case p.reason == "Evicted":
-		b.evictedStatus(f, rec, p.message) // eviction.go
-	case p.reason == "Terminated" && p.message == shutdownMessage:
+	case p.Reason == "Evicted":
+		b.evictedStatus(f, rec, p.Message) // eviction.go
+	case p.Reason == "Terminated" && p.Message == shutdownMessage:
 		b.shutdownStatus(f, rec) // nodeshutdown.go
 	}
 	described := rec.Format == parser.FormatDescribe
-	for i := range p.init {
-		if c := b.applyCStatus(f, &p.init[i], ContainerInit, rec); c != nil && described {
-			b.describedStatus(f, c, &p.init[i], rec)
+	for i := range p.Init {
+		if c := b.applyCStatus(f, &p.Init[i], ContainerInit, rec); c != nil && described {
+			b.describedStatus(f, c, &p.Init[i], rec)
 		}
 	}
-	for i := range p.ctrs {
-		if c := b.applyCStatus(f, &p.ctrs[i], ContainerRegular, rec); c != nil && described {
-			b.describedStatus(f, c, &p.ctrs[i], rec)
+	for i := range p.Ctrs {
+		if c := b.applyCStatus(f, &p.Ctrs[i], ContainerRegular, rec); c != nil && described {
+			b.describedStatus(f, c, &p.Ctrs[i], rec)
 		}
 	}
-	for _, c := range p.conds {
-		if c.typ == "Ready" && c.status == "True" {
+	for _, c := range p.Conds {
+		if c.Type == "Ready" && c.Status == "True" {
 			b.stageEffect(f, StReady, Complete, rec, "")
 		}
 	}
@@ -81,56 +81,56 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 // containers all wait to be started again (restartPolicy Always, a start
 // failed: RunContainerError), so a patch that shows them all waiting or
 // terminated proves no run.
-func patchShowsRun(p *patchDoc) bool {
-	if len(p.ctrs) == 0 {
+func patchShowsRun(p *statuspatch.Doc) bool {
+	if len(p.Ctrs) == 0 {
 		return true
 	}
-	for i := range p.ctrs {
-		if p.ctrs[i].running {
+	for i := range p.Ctrs {
+		if p.Ctrs[i].Running {
 			return true
 		}
 	}
 	return false
 }
 
-func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parser.Record) *containerState {
-	if cs.name == "" {
+func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ string, rec *parser.Record) *containerState {
+	if cs.Name == "" {
 		return nil
 	}
-	c := b.container(f, cs.name, typ)
-	if cs.image != "" && c.image == 0 {
-		b.setText(&c.image, cs.image)
+	c := b.container(f, cs.Name, typ)
+	if cs.Image != "" && c.image == 0 {
+		b.setText(&c.image, cs.Image)
 		b.linkImage(f.node, f, c)
 	}
-	if cs.containerID != "" {
-		f.bindID(c, b.packID(stripRuntime(cs.containerID)))
+	if cs.ContainerID != "" {
+		f.bindID(c, b.packID(stripRuntime(cs.ContainerID)))
 	}
-	if cs.hasRestartCount && cs.restartCount > c.restartCount {
-		c.restartCount = cs.restartCount
+	if cs.HasRestartCount && cs.RestartCount > c.restartCount {
+		c.restartCount = cs.RestartCount
 	}
-	if cs.hasReady {
-		c.ready = cs.ready
+	if cs.HasReady {
+		c.ready = cs.Ready
 	}
 	switch {
-	case cs.waiting:
+	case cs.Waiting:
 		c.state = runWaiting
-		if cs.waitingReason != "" {
-			b.setText(&c.reason, cs.waitingReason)
+		if cs.WaitingReason != "" {
+			b.setText(&c.reason, cs.WaitingReason)
 		}
-	case cs.running:
+	case cs.Running:
 		c.state = runRunning
 		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
-		if typ == ContainerInit && cs.hasReady && cs.ready {
+		if typ == ContainerInit && cs.HasReady && cs.Ready {
 			// An init container ready while it runs is a sidecar: the
 			// kubelet sets a regular one ready only once it has exited 0
 			// (prober/prober_manager.go UpdatePodStatus).
 			c.sidecar = true
 		}
-	case cs.terminated:
+	case cs.Terminated:
 		c.state = runTerminated
-		code := cs.exitCode
+		code := cs.ExitCode
 		c.exitCode, c.hasExit = code, true
-		b.setText(&c.reason, cs.terminatedReason)
+		b.setText(&c.reason, cs.TerminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.
@@ -156,21 +156,21 @@ func (b *Builder) applyCStatus(f *flowState, cs *cstatus, typ string, rec *parse
 // before ended (lastState) is its last exit, and, while it runs again,
 // its reason. (A kubelet's own patch follows the lines that said all
 // this already.)
-func (b *Builder) describedStatus(f *flowState, c *containerState, cs *cstatus, rec *parser.Record) {
-	if cs.lastTerminated && !cs.terminated {
-		c.exitCode, c.hasExit = cs.lastExitCode, true
-		if cs.running {
-			b.setText(&c.reason, cs.lastReason)
+func (b *Builder) describedStatus(f *flowState, c *containerState, cs *statuspatch.Container, rec *parser.Record) {
+	if cs.LastTerminated && !cs.Terminated {
+		c.exitCode, c.hasExit = cs.LastExitCode, true
+		if cs.Running {
+			b.setText(&c.reason, cs.LastReason)
 		}
 	}
 	switch {
-	case cs.waiting && cs.waitingReason != "":
-		for _, mk := range b.m.syncError(errWith + cs.waitingReason) {
+	case cs.Waiting && cs.WaitingReason != "":
+		for _, mk := range b.m.syncError(errWith + cs.WaitingReason) {
 			if mk.Container {
-				b.containerEffect(f, c, mk.Stage, mk.Effect, rec, cs.waitingReason)
+				b.containerEffect(f, c, mk.Stage, mk.Effect, rec, cs.WaitingReason)
 			}
 		}
-	case cs.running:
+	case cs.Running:
 		// Created and started, as one start: the Started event of the
 		// same start, in the events table after, counts none more.
 		b.touch(f, rec)
@@ -344,3 +344,14 @@ func (b *Builder) publicStartup(f *flowState, v int) *Startup {
 
 // span is a stretch of time that podflowSLO (slo.go) measures.
 type span struct{ from, to instant }
+
+// quotedFields are the record fields the engine reads in their escaped
+// form: the status patch (statuspatch.Decoder.DecodeField). A field named
+// here comes as parser.KindQuoted, whose Str is not its text: it must be
+// read only through Record.Str, Value.Text or valueText, never through Str.
+var quotedFields = []string{"patch"}
+
+// QuotedFields names the record fields the Builder reads as the log
+// writes them, escapes and all: readers that feed it save the work of
+// unquoting them by naming them in parser.Options.Quoted.
+func (b *Builder) QuotedFields() []string { return quotedFields }

@@ -1,4 +1,4 @@
-package timeline
+package statuspatch
 
 import (
 	"math/bits"
@@ -7,7 +7,7 @@ import (
 )
 
 // JSON syntax on a string and an index, with no decoder state, for
-// patchDecoder (patchscan.go): whitespace, strings (eight bytes at a time:
+// Decoder (scan.go): whitespace, strings (eight bytes at a time:
 // load8, special8, stop8), literals, numbers, a string in the escaped form
 // of a Go-quoted patch (escStr), and encoding/json's case-folding match of
 // a key to a field name (fieldIs).
@@ -292,4 +292,25 @@ func foldRune(r rune) rune {
 		}
 		r = r2
 	}
+}
+
+// CutPlainString cuts s at the quote that ends a JSON string body of
+// printable ASCII without escapes: the body is then the string itself.
+func CutPlainString(s string) (body, rest string, ok bool) {
+	i := 0
+	// Eight bytes at a time to the first byte strPlain rejects (special8).
+	for i+8 <= len(s) {
+		if m := special8(load8(s, i)); m != 0 {
+			i += bits.TrailingZeros64(m) >> 3
+			break
+		}
+		i += 8
+	}
+	for i < len(s) && strPlain[s[i]] {
+		i++
+	}
+	if i < len(s) && s[i] == '"' {
+		return s[:i], s[i+1:], true
+	}
+	return "", "", false
 }

@@ -1,4 +1,4 @@
-package timeline
+package statuspatch
 
 import (
 	"encoding/json"
@@ -7,22 +7,22 @@ import (
 	"unicode/utf8"
 )
 
-// patchDecoder's JSON reading, under patch.go's object readers: its
+// Decoder's JSON reading, under schema.go's object readers: its
 // state, the tokens (members, elements, literals), strings unquoted as
 // encoding/json unquotes them, skip for every value the engine does not
 // read, the readers that set a struct field as encoding/json would
 // (strField, intField, boolField, object, pointer, decodeSlice), and the
 // match of a key to a field name (unread, is). The byte-level scanning
-// they share is jsonscan.go's.
+// they share is bytes.go's.
 
 // maxPatchDepth is encoding/json's nesting limit.
 const maxPatchDepth = 10000
 
-type patchDecoder struct {
+type Decoder struct {
 	s     string
 	i     int
 	depth int
-	doc   patchDoc
+	doc   Doc
 	// keyASCII says the key member last read is plain ASCII as written:
 	// it can match a field name only when of the same length (is).
 	keyASCII bool
@@ -43,14 +43,14 @@ func resetSlice[T any](s []T) []T {
 	return s[:0]
 }
 
-func (d *patchDecoder) peek() byte {
+func (d *Decoder) peek() byte {
 	if d.i < len(d.s) {
 		return d.s[d.i]
 	}
 	return 0
 }
 
-func (d *patchDecoder) ws() {
+func (d *Decoder) ws() {
 	// Patches are compact JSON: nearly always nothing to skip.
 	if d.i < len(d.s) && d.s[d.i] > ' ' {
 		return
@@ -58,7 +58,7 @@ func (d *patchDecoder) ws() {
 	d.wsSlow()
 }
 
-func (d *patchDecoder) wsSlow() {
+func (d *Decoder) wsSlow() {
 	for d.i < len(d.s) {
 		switch d.s[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -69,7 +69,7 @@ func (d *patchDecoder) wsSlow() {
 	}
 }
 
-func (d *patchDecoder) lit(w string) bool {
+func (d *Decoder) lit(w string) bool {
 	if len(d.s)-d.i < len(w) || d.s[d.i:d.i+len(w)] != w {
 		return false
 	}
@@ -78,7 +78,7 @@ func (d *patchDecoder) lit(w string) bool {
 }
 
 // open consumes '{' or '['.
-func (d *patchDecoder) open() bool {
+func (d *Decoder) open() bool {
 	d.i++
 	d.depth++
 	return d.depth <= maxPatchDepth
@@ -87,7 +87,7 @@ func (d *patchDecoder) open() bool {
 // member reads the next key of the object being read and the colon after
 // it; done at the closing brace. It works on a local index: it runs for
 // every member of the objects the engine reads.
-func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
+func (d *Decoder) member(first bool) (key string, done, ok bool) {
 	s := d.s
 	i := wsEnd(s, d.i)
 	if i >= len(s) {
@@ -149,7 +149,7 @@ func (d *patchDecoder) member(first bool) (key string, done, ok bool) {
 
 // elem moves to the next element of the array being read; done at the
 // closing bracket.
-func (d *patchDecoder) elem(first bool) (done, ok bool) {
+func (d *Decoder) elem(first bool) (done, ok bool) {
 	s := d.s
 	i := wsEnd(s, d.i)
 	if i < len(s) {
@@ -174,7 +174,7 @@ func (d *patchDecoder) elem(first bool) (done, ok bool) {
 // unquoted as it unquotes: escapes decoded, invalid UTF-8 and lone
 // surrogates replaced by U+FFFD. It returns a substring of d.s unless the
 // string needs either.
-func (d *patchDecoder) str() (string, bool) {
+func (d *Decoder) str() (string, bool) {
 	body, plain, ok := d.scanStr()
 	if !ok || plain {
 		return body, ok
@@ -190,7 +190,7 @@ func (d *patchDecoder) str() (string, bool) {
 
 // scanStr reads and validates a string at '"' and returns its body, plain
 // when it is what it says (no escapes, valid UTF-8).
-func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
+func (d *Decoder) scanStr() (body string, plain, ok bool) {
 	start := d.i + 1
 	plain = true
 	d.strASCII = true
@@ -246,7 +246,7 @@ func (d *patchDecoder) scanStr() (body string, plain, ok bool) {
 }
 
 // number reads a JSON number and returns its text.
-func (d *patchDecoder) number() (string, bool) {
+func (d *Decoder) number() (string, bool) {
 	start := d.i
 	end := numEnd(d.s, start)
 	if end < 0 {
@@ -260,7 +260,7 @@ func (d *patchDecoder) number() (string, bool) {
 // loop over a local index, with the containers it opens on a stack (most
 // of a patch's bytes are in values the engine skips: conditions' times
 // and messages, volume mounts, image IDs).
-func (d *patchDecoder) skip() bool {
+func (d *Decoder) skip() bool {
 	s, i := d.s, d.i
 	open := d.stack[:0]       // '{' or '[' for each container open in the value
 	key := false              // the next string is a member's key
@@ -369,7 +369,7 @@ func (d *patchDecoder) skip() bool {
 
 // strField reads a value into a string field: null leaves it, any other
 // type is an error. A nil dst reads the value for its type only.
-func (d *patchDecoder) strField(dst *string) bool {
+func (d *Decoder) strField(dst *string) bool {
 	s, i := d.s, d.i
 	if i >= len(s) {
 		return false
@@ -408,7 +408,7 @@ func (d *patchDecoder) strField(dst *string) bool {
 // intField reads a number into an int field (an integer, as
 // strconv.ParseInt reads it); null clears has when the field is a pointer
 // (has != nil) and leaves a plain int.
-func (d *patchDecoder) intField(dst *int, has *bool) bool {
+func (d *Decoder) intField(dst *int, has *bool) bool {
 	if d.peek() == 'n' {
 		if has != nil {
 			*dst, *has = 0, false
@@ -437,7 +437,7 @@ func (d *patchDecoder) intField(dst *int, has *bool) bool {
 
 // object starts reading an object into a struct field: null leaves the
 // field (ok, not open); any other type is an error.
-func (d *patchDecoder) object() (open, ok bool) {
+func (d *Decoder) object() (open, ok bool) {
 	switch d.peek() {
 	case '{':
 		return true, d.open()
@@ -450,7 +450,7 @@ func (d *patchDecoder) object() (open, ok bool) {
 // pointer starts reading a pointer-to-struct field: null sets it nil (has
 // false: the caller zeroes the struct, so a later object starts afresh);
 // an object sets it, open.
-func (d *patchDecoder) pointer(has *bool) (open, ok bool) {
+func (d *Decoder) pointer(has *bool) (open, ok bool) {
 	switch d.peek() {
 	case '{':
 		*has = true
@@ -463,7 +463,7 @@ func (d *patchDecoder) pointer(has *bool) (open, ok bool) {
 }
 
 // boolField reads a *bool field.
-func (d *patchDecoder) boolField(dst, has *bool) bool {
+func (d *Decoder) boolField(dst, has *bool) bool {
 	switch d.peek() {
 	case 't':
 		*dst, *has = true, true
@@ -481,7 +481,7 @@ func (d *patchDecoder) boolField(dst, has *bool) bool {
 // decodeSlice reads an array into *dst as encoding/json does: element i
 // is decoded into what is already there (a repeated key merges), the
 // slice is cut to the array's length, and null or [] empties it.
-func decodeSlice[T any](d *patchDecoder, dst *[]T, elem func(*patchDecoder, *T) bool) bool {
+func decodeSlice[T any](d *Decoder, dst *[]T, elem func(*Decoder, *T) bool) bool {
 	switch d.peek() {
 	case 'n':
 		*dst = resetSlice(*dst)
@@ -537,13 +537,13 @@ func keyLens(names ...string) uint64 {
 // unread reports that the key member last read matches none of the names
 // whose lengths are lens: a plain ASCII key matches only a name of its
 // length (is).
-func (d *patchDecoder) unread(key string, lens uint64) bool {
+func (d *Decoder) unread(key string, lens uint64) bool {
 	return d.keyASCII && (len(key) >= 64 || lens>>len(key)&1 == 0)
 }
 
 // is reports whether the key member last read names the field name, as
 // encoding/json matches them (fieldIs).
-func (d *patchDecoder) is(key, name string) bool {
+func (d *Decoder) is(key, name string) bool {
 	// Small enough to inline, with name a constant: the exact match, the
 	// common one, compares in place; a key of another length, nearly
 	// every other, is told apart at once.

@@ -1,10 +1,14 @@
-package timeline
+// Package statuspatch reads the kubelet's status patches: the fields of
+// the pod status the engine (package timeline) follows, out of the JSON
+// merge patch "Patch status for pod" logs, as encoding/json would read
+// them, without its cost.
+package statuspatch
 
 import "github.com/podflow/podflow/parser"
 
 // The status manager's "Patch status for pod" carries the pod's status as a
 // JSON merge patch of about 1.6 KB, on one line in sixty of a busy log. The
-// engine reads a dozen fields of it. patchDecoder reads exactly those, in
+// engine reads a dozen fields of it. Decoder reads exactly those, in
 // one pass that allocates nothing for well-formed patches, and otherwise
 // behaves as encoding/json.Unmarshal into the struct the fields come from
 // (patchRef in the tests): the same JSON is accepted and rejected, keys
@@ -12,60 +16,55 @@ import "github.com/podflow/podflow/parser"
 // set, null clears pointers and slices and leaves the rest. The fuzz test
 // FuzzStatusPatch holds it to that.
 //
-// This file is the schema: what the engine keeps of a patch (patchDoc) and
+// This file is the schema: what the engine keeps of a patch (Doc) and
 // the object readers that walk the kubelet's status down to those fields.
-// The JSON reading they call is patchscan.go's (the decoder's state,
-// strings, skip, fields set as encoding/json sets them) and jsonscan.go's
+// The JSON reading they call is scan.go's (the decoder's state,
+// strings, skip, fields set as encoding/json sets them) and bytes.go's
 // (the byte-level scanning, eight bytes at a time).
 
-// patchDoc is what statusPatch reads of a patch. Its strings may point into
+// Doc is what the engine reads of a patch. Its strings may point into
 // the patch text: copy what is kept.
-type patchDoc struct {
-	uid, phase string
+type Doc struct {
+	UID, Phase string
 	// The status's reason and message: the eviction manager's "Evicted",
-	// "The node was low on resource: …" (eviction.go).
-	reason, message string
-	conds           []patchCond
-	init, ctrs      []cstatus
+	// "The node was low on resource: …".
+	Reason, Message string
+	Conds           []Cond
+	Init, Ctrs      []Container
 }
 
-type patchCond struct{ typ, status string }
+// Cond is one of the pod's conditions.
+type Cond struct{ Type, Status string }
 
-// cstatus is one container status. The has* flags stand for the pointers of
-// the API's type: set when the patch gives the value, cleared by null.
-type cstatus struct {
-	name, containerID, image string
-	ready, hasReady          bool
-	restartCount             int
-	hasRestartCount          bool
-	waiting                  bool
-	waitingReason            string
-	running                  bool
-	terminated               bool
-	exitCode                 int
-	terminatedReason         string
+// Container is one container status. The Has* flags stand for the
+// pointers of the API's type: set when the patch gives the value, cleared
+// by null.
+type Container struct {
+	Name, ContainerID, Image string
+	Ready, HasReady          bool
+	RestartCount             int
+	HasRestartCount          bool
+	Waiting                  bool
+	WaitingReason            string
+	Running                  bool
+	Terminated               bool
+	ExitCode                 int
+	TerminatedReason         string
 	// lastState.terminated: how the container's previous run ended.
-	lastTerminated bool
-	lastExitCode   int
-	lastReason     string
+	LastTerminated bool
+	LastExitCode   int
+	LastReason     string
 }
 
-// quotedFields are the record fields the engine reads in their escaped
-// form: the status patch (see decodeField). A field named here comes as
-// parser.KindQuoted, whose Str is not its text: it must be read only
-// through Record.Str, Value.Text or valueText, never through Str.
-var quotedFields = []string{"patch"}
+// Doc is what the last successful decode read; its slices are reused by
+// the next.
+func (d *Decoder) Doc() *Doc { return &d.doc }
 
-// QuotedFields names the record fields the Builder reads as the log
-// writes them, escapes and all: readers that feed it save the work of
-// unquoting them by naming them in parser.Options.Quoted.
-func (b *Builder) QuotedFields() []string { return quotedFields }
-
-// decodeField decodes the patch in the first field named key of rec, as
+// DecodeField decodes the patch in the first field named key of rec, as
 // decode(rec.Str(key)) would (or the field's Str, when that is empty),
 // reading a value the parser kept as written (parser.KindQuoted) in its
 // escaped form.
-func (d *patchDecoder) decodeField(rec *parser.Record, key string) bool {
+func (d *Decoder) DecodeField(rec *parser.Record, key string) bool {
 	for i := range rec.Fields {
 		if f := &rec.Fields[i]; f.Key == key {
 			if f.Value.Kind == parser.KindQuoted {
@@ -90,7 +89,7 @@ func (d *patchDecoder) decodeField(rec *parser.Record, key string) bool {
 // The patch is read as it is, with \" for the quote, saving the work and
 // memory of unquoting 1.6 KB; what that read fails (every string must be
 // plain, every byte in JSON's syntax) is unquoted and read again.
-func (d *patchDecoder) decodeQuoted(v *parser.Value) bool {
+func (d *Decoder) decodeQuoted(v *parser.Value) bool {
 	if q := v.Str; len(q) >= 2 && q[0] == '"' && q[len(q)-1] == '"' {
 		d.esc = true
 		ok := d.decode(q[1 : len(q)-1])
@@ -104,12 +103,12 @@ func (d *patchDecoder) decodeQuoted(v *parser.Value) bool {
 
 // decode reads s into d.doc, reusing its slices; false when
 // encoding/json.Unmarshal would return an error.
-func (d *patchDecoder) decode(s string) bool {
+func (d *Decoder) decode(s string) bool {
 	d.s, d.i, d.depth = s, 0, 0
-	d.doc.uid, d.doc.phase, d.doc.reason, d.doc.message = "", "", "", ""
-	d.doc.conds = resetSlice(d.doc.conds)
-	d.doc.init = resetSlice(d.doc.init)
-	d.doc.ctrs = resetSlice(d.doc.ctrs)
+	d.doc.UID, d.doc.Phase, d.doc.Reason, d.doc.Message = "", "", "", ""
+	d.doc.Conds = resetSlice(d.doc.Conds)
+	d.doc.Init = resetSlice(d.doc.Init)
+	d.doc.Ctrs = resetSlice(d.doc.Ctrs)
 	d.ws()
 	switch d.peek() {
 	case 'n':
@@ -145,7 +144,7 @@ var (
 // member by member: each reads the fields statusPatch keeps and skips the
 // rest.
 
-func (d *patchDecoder) top() bool {
+func (d *Decoder) top() bool {
 	d.open()
 	for first := true; ; first = false {
 		k, done, ok := d.member(first)
@@ -168,7 +167,7 @@ func (d *patchDecoder) top() bool {
 	}
 }
 
-func (d *patchDecoder) metadata() bool {
+func (d *Decoder) metadata() bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -178,7 +177,7 @@ func (d *patchDecoder) metadata() bool {
 			return ok
 		}
 		if d.is(k, "uid") {
-			ok = d.strField(&d.doc.uid)
+			ok = d.strField(&d.doc.UID)
 		} else {
 			ok = d.skip()
 		}
@@ -188,7 +187,7 @@ func (d *patchDecoder) metadata() bool {
 	}
 }
 
-func (d *patchDecoder) status() bool {
+func (d *Decoder) status() bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -201,17 +200,17 @@ func (d *patchDecoder) status() bool {
 		case d.unread(k, statusKeys):
 			ok = d.skip()
 		case d.is(k, "phase"):
-			ok = d.strField(&d.doc.phase)
+			ok = d.strField(&d.doc.Phase)
 		case d.is(k, "reason"):
-			ok = d.strField(&d.doc.reason)
+			ok = d.strField(&d.doc.Reason)
 		case d.is(k, "message"):
-			ok = d.strField(&d.doc.message)
+			ok = d.strField(&d.doc.Message)
 		case d.is(k, "conditions"):
-			ok = decodeSlice(d, &d.doc.conds, (*patchDecoder).condition)
+			ok = decodeSlice(d, &d.doc.Conds, (*Decoder).condition)
 		case d.is(k, "initContainerStatuses"):
-			ok = decodeSlice(d, &d.doc.init, (*patchDecoder).containerStatus)
+			ok = decodeSlice(d, &d.doc.Init, (*Decoder).containerStatus)
 		case d.is(k, "containerStatuses"):
-			ok = decodeSlice(d, &d.doc.ctrs, (*patchDecoder).containerStatus)
+			ok = decodeSlice(d, &d.doc.Ctrs, (*Decoder).containerStatus)
 		default:
 			ok = d.skip()
 		}
@@ -221,7 +220,7 @@ func (d *patchDecoder) status() bool {
 	}
 }
 
-func (d *patchDecoder) condition(c *patchCond) bool {
+func (d *Decoder) condition(c *Cond) bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -234,9 +233,9 @@ func (d *patchDecoder) condition(c *patchCond) bool {
 		case d.unread(k, conditionKeys):
 			ok = d.skip()
 		case d.is(k, "type"):
-			ok = d.strField(&c.typ)
+			ok = d.strField(&c.Type)
 		case d.is(k, "status"):
-			ok = d.strField(&c.status)
+			ok = d.strField(&c.Status)
 		default:
 			ok = d.skip()
 		}
@@ -246,7 +245,7 @@ func (d *patchDecoder) condition(c *patchCond) bool {
 	}
 }
 
-func (d *patchDecoder) containerStatus(cs *cstatus) bool {
+func (d *Decoder) containerStatus(cs *Container) bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -259,15 +258,15 @@ func (d *patchDecoder) containerStatus(cs *cstatus) bool {
 		case d.unread(k, containerStatusKeys):
 			ok = d.skip()
 		case d.is(k, "name"):
-			ok = d.strField(&cs.name)
+			ok = d.strField(&cs.Name)
 		case d.is(k, "containerID"):
-			ok = d.strField(&cs.containerID)
+			ok = d.strField(&cs.ContainerID)
 		case d.is(k, "image"):
-			ok = d.strField(&cs.image)
+			ok = d.strField(&cs.Image)
 		case d.is(k, "ready"):
-			ok = d.boolField(&cs.ready, &cs.hasReady)
+			ok = d.boolField(&cs.Ready, &cs.HasReady)
 		case d.is(k, "restartCount"):
-			ok = d.intField(&cs.restartCount, &cs.hasRestartCount)
+			ok = d.intField(&cs.RestartCount, &cs.HasRestartCount)
 		case d.is(k, "state"):
 			ok = d.state(cs)
 		case d.is(k, "lastState"):
@@ -281,7 +280,7 @@ func (d *patchDecoder) containerStatus(cs *cstatus) bool {
 	}
 }
 
-func (d *patchDecoder) state(cs *cstatus) bool {
+func (d *Decoder) state(cs *Container) bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -308,9 +307,9 @@ func (d *patchDecoder) state(cs *cstatus) bool {
 	}
 }
 
-func (d *patchDecoder) waiting(cs *cstatus) bool {
-	if open, ok := d.pointer(&cs.waiting); !open {
-		cs.waitingReason = ""
+func (d *Decoder) waiting(cs *Container) bool {
+	if open, ok := d.pointer(&cs.Waiting); !open {
+		cs.WaitingReason = ""
 		return ok
 	}
 	for first := true; ; first = false {
@@ -322,7 +321,7 @@ func (d *patchDecoder) waiting(cs *cstatus) bool {
 		case d.unread(k, waitingKeys):
 			ok = d.skip()
 		case d.is(k, "reason"):
-			ok = d.strField(&cs.waitingReason)
+			ok = d.strField(&cs.WaitingReason)
 		case d.is(k, "message"):
 			ok = d.strField(nil) // read for its type: a number is an error
 		default:
@@ -334,8 +333,8 @@ func (d *patchDecoder) waiting(cs *cstatus) bool {
 	}
 }
 
-func (d *patchDecoder) running(cs *cstatus) bool {
-	if open, ok := d.pointer(&cs.running); !open {
+func (d *Decoder) running(cs *Container) bool {
+	if open, ok := d.pointer(&cs.Running); !open {
 		return ok
 	}
 	for first := true; ; first = false {
@@ -354,13 +353,13 @@ func (d *patchDecoder) running(cs *cstatus) bool {
 	}
 }
 
-func (d *patchDecoder) terminated(cs *cstatus) bool {
-	return d.terminatedState(&cs.terminated, &cs.exitCode, &cs.terminatedReason)
+func (d *Decoder) terminated(cs *Container) bool {
+	return d.terminatedState(&cs.Terminated, &cs.ExitCode, &cs.TerminatedReason)
 }
 
 // terminatedState reads a terminated state's exit code and reason, the
 // fields state and lastState share.
-func (d *patchDecoder) terminatedState(has *bool, exitCode *int, reason *string) bool {
+func (d *Decoder) terminatedState(has *bool, exitCode *int, reason *string) bool {
 	if open, ok := d.pointer(has); !open {
 		*exitCode, *reason = 0, ""
 		return ok
@@ -388,7 +387,7 @@ func (d *patchDecoder) terminatedState(has *bool, exitCode *int, reason *string)
 
 // lastState reads a container's lastState: of it, the terminated state
 // (the only one the kubelet keeps there).
-func (d *patchDecoder) lastState(cs *cstatus) bool {
+func (d *Decoder) lastState(cs *Container) bool {
 	if open, ok := d.object(); !open {
 		return ok
 	}
@@ -411,6 +410,6 @@ func (d *patchDecoder) lastState(cs *cstatus) bool {
 	}
 }
 
-func (d *patchDecoder) lastTerminated(cs *cstatus) bool {
-	return d.terminatedState(&cs.lastTerminated, &cs.lastExitCode, &cs.lastReason)
+func (d *Decoder) lastTerminated(cs *Container) bool {
+	return d.terminatedState(&cs.LastTerminated, &cs.LastExitCode, &cs.LastReason)
 }

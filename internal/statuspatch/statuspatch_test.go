@@ -1,4 +1,4 @@
-package timeline
+package statuspatch
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ import (
 )
 
 // patchRef is the struct statusPatch decoded patches into with
-// encoding/json; patchDecoder must read every patch exactly as
+// encoding/json; Decoder must read every patch exactly as
 // json.Unmarshal reads it into this.
 type patchRef struct {
 	Metadata struct {
@@ -63,60 +63,60 @@ type cstatusRef struct {
 	} `json:"lastState"`
 }
 
-// docOf renders patchRef in patchDoc's form.
-func docOf(r *patchRef) patchDoc {
-	d := patchDoc{uid: r.Metadata.UID, phase: r.Status.Phase, reason: r.Status.Reason, message: r.Status.Message}
+// docOf renders patchRef in Doc's form.
+func docOf(r *patchRef) Doc {
+	d := Doc{UID: r.Metadata.UID, Phase: r.Status.Phase, Reason: r.Status.Reason, Message: r.Status.Message}
 	for _, c := range r.Status.Conditions {
-		d.conds = append(d.conds, patchCond{c.Type, c.Status})
+		d.Conds = append(d.Conds, Cond{c.Type, c.Status})
 	}
-	conv := func(in []cstatusRef) []cstatus {
-		var out []cstatus
+	conv := func(in []cstatusRef) []Container {
+		var out []Container
 		for _, r := range in {
-			c := cstatus{name: r.Name, containerID: r.ContainerID, image: r.Image}
+			c := Container{Name: r.Name, ContainerID: r.ContainerID, Image: r.Image}
 			if r.Ready != nil {
-				c.ready, c.hasReady = *r.Ready, true
+				c.Ready, c.HasReady = *r.Ready, true
 			}
 			if r.RestartCount != nil {
-				c.restartCount, c.hasRestartCount = *r.RestartCount, true
+				c.RestartCount, c.HasRestartCount = *r.RestartCount, true
 			}
 			if w := r.State.Waiting; w != nil {
-				c.waiting, c.waitingReason = true, w.Reason
+				c.Waiting, c.WaitingReason = true, w.Reason
 			}
 			if w := r.State.Running; w != nil {
-				c.running = true
+				c.Running = true
 			}
 			if w := r.State.Terminated; w != nil {
-				c.terminated, c.exitCode, c.terminatedReason = true, w.ExitCode, w.Reason
+				c.Terminated, c.ExitCode, c.TerminatedReason = true, w.ExitCode, w.Reason
 			}
 			if w := r.LastState.Terminated; w != nil {
-				c.lastTerminated, c.lastExitCode, c.lastReason = true, w.ExitCode, w.Reason
+				c.LastTerminated, c.LastExitCode, c.LastReason = true, w.ExitCode, w.Reason
 			}
 			out = append(out, c)
 		}
 		return out
 	}
-	d.init, d.ctrs = conv(r.Status.Init), conv(r.Status.Ctrs)
+	d.Init, d.Ctrs = conv(r.Status.Init), conv(r.Status.Ctrs)
 	return d
 }
 
 // normDoc makes empty slices nil so documents compare by content.
-func normDoc(d patchDoc) patchDoc {
-	if len(d.conds) == 0 {
-		d.conds = nil
+func normDoc(d Doc) Doc {
+	if len(d.Conds) == 0 {
+		d.Conds = nil
 	}
-	if len(d.init) == 0 {
-		d.init = nil
+	if len(d.Init) == 0 {
+		d.Init = nil
 	}
-	if len(d.ctrs) == 0 {
-		d.ctrs = nil
+	if len(d.Ctrs) == 0 {
+		d.Ctrs = nil
 	}
 	return d
 }
 
 // checkPatch decodes s both ways and fails on any difference; it reports
 // whether the patch was accepted. The decoder reads s as JSON, and as klog
-// writes it, quoted, from the record the parser makes of it (decodeField).
-func checkPatch(t *testing.T, d *patchDecoder, s string) bool {
+// writes it, quoted, from the record the parser makes of it (DecodeField).
+func checkPatch(t *testing.T, d *Decoder, s string) bool {
 	t.Helper()
 	var ref patchRef
 	err := json.Unmarshal([]byte(s), &ref)
@@ -128,7 +128,7 @@ func checkPatch(t *testing.T, d *patchDecoder, s string) bool {
 	for _, quoted := range []bool{false, true} {
 		var ok bool
 		if quoted {
-			ok = d.decodeField(kept, "patch")
+			ok = d.DecodeField(kept, "patch")
 		} else {
 			ok = d.decode(s)
 		}
@@ -158,23 +158,23 @@ func patchRecords(t *testing.T, q string) (kept, plain *parser.Record) {
 		}
 		return rec
 	}
-	return read((*Builder).QuotedFields(nil)), read(nil)
+	return read([]string{"patch"}), read(nil)
 }
 
 // docCopy is normDoc of a copy of doc, which the decoder reuses.
-func docCopy(doc patchDoc) patchDoc {
-	doc.conds, doc.init, doc.ctrs = append([]patchCond(nil), doc.conds...), append([]cstatus(nil), doc.init...), append([]cstatus(nil), doc.ctrs...)
+func docCopy(doc Doc) Doc {
+	doc.Conds, doc.Init, doc.Ctrs = append([]Cond(nil), doc.Conds...), append([]Container(nil), doc.Init...), append([]Container(nil), doc.Ctrs...)
 	return normDoc(doc)
 }
 
 // checkEscaped reads q, a patch value as a log could write it, from the
-// records two readers make of it: decodeField of the one that keeps it
+// records two readers make of it: DecodeField of the one that keeps it
 // as written must read what decode reads of the other's unquoted text.
 // It reports whether the value was kept.
-func checkEscaped(t *testing.T, d *patchDecoder, q string) bool {
+func checkEscaped(t *testing.T, d *Decoder, q string) bool {
 	t.Helper()
 	kept, plain := patchRecords(t, q)
-	ok := d.decodeField(kept, "patch")
+	ok := d.DecodeField(kept, "patch")
 	got := docCopy(d.doc)
 	if want := d.decode(plain.Str("patch")); ok != want {
 		t.Fatalf("value %.200q: kept ok=%v, unquoted %v", q, ok, want)
@@ -185,6 +185,9 @@ func checkEscaped(t *testing.T, d *patchDecoder, q string) bool {
 	v, _ := kept.Field("patch")
 	return v.Kind == parser.KindQuoted
 }
+
+// corpus holds the real kubelet logs whose patches the tests read.
+const corpus = "../../testdata/corpus"
 
 // corpusPatches returns the patch of every "Patch status for pod" record
 // of the corpus, as the parser hands it to the engine.
@@ -211,7 +214,7 @@ func corpusPatches(t testing.TB) []string {
 }
 
 func TestStatusPatchCorpusMatchesJSON(t *testing.T) {
-	var d patchDecoder
+	var d Decoder
 	patches := corpusPatches(t)
 	if len(patches) < 100 {
 		t.Fatalf("%d patches in the corpus; want the hundreds it holds", len(patches))
@@ -220,8 +223,8 @@ func TestStatusPatchCorpusMatchesJSON(t *testing.T) {
 	for _, p := range patches {
 		if checkPatch(t, &d, p) {
 			accepted++
-			for _, c := range d.doc.ctrs {
-				if c.containerID != "" {
+			for _, c := range d.doc.Ctrs {
+				if c.ContainerID != "" {
 					withIDs++
 				}
 			}
@@ -282,7 +285,7 @@ func deep(n int) string {
 }
 
 func TestStatusPatchHostileMatchesJSON(t *testing.T) {
-	var d patchDecoder
+	var d Decoder
 	accepted := 0
 	for _, p := range hostilePatches {
 		if checkPatch(t, &d, p) {
@@ -297,7 +300,7 @@ func TestStatusPatchHostileMatchesJSON(t *testing.T) {
 
 // The decoder reuses its slices: a patch must not see the one before.
 func TestStatusPatchDecoderForgets(t *testing.T) {
-	var d patchDecoder
+	var d Decoder
 	for _, p := range []string{
 		`{"status":{"conditions":[{"type":"A","status":"x"},{"type":"B"}],"containerStatuses":[{"name":"a","ready":true,"restartCount":2,"state":{"waiting":{"reason":"r"}}}]}}`,
 		`{"status":{"conditions":[{}],"containerStatuses":[{}],"conditions":[{},{}]}}`,
@@ -316,7 +319,7 @@ func FuzzStatusPatch(f *testing.F) {
 			f.Add(p)
 		}
 	}
-	var d patchDecoder
+	var d Decoder
 	f.Fuzz(func(t *testing.T, s string) {
 		checkPatch(t, &d, s)
 		// s as the escaped text itself: klog's quoting, or what a log
@@ -330,14 +333,14 @@ func FuzzStatusPatch(f *testing.F) {
 // every one is read in the escaped form, not unquoted again.
 func TestStatusPatchQuotedCorpus(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
-	var d, ref patchDecoder
+	var d, ref Decoder
 	n := 0
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		kept := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: (*Builder).QuotedFields(nil)})
+		kept := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: []string{"patch"}})
 		plain := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026})
 		for {
 			rec, err := kept.Next()
@@ -351,7 +354,7 @@ func TestStatusPatchQuotedCorpus(t *testing.T) {
 			if rec.Msg != "Patch status for pod" {
 				continue
 			}
-			ok, want := d.decodeField(rec, "patch"), ref.decode(prec.Str("patch"))
+			ok, want := d.DecodeField(rec, "patch"), ref.decode(prec.Str("patch"))
 			if ok != want || !reflect.DeepEqual(docCopy(d.doc), docCopy(ref.doc)) {
 				t.Fatalf("%s:%d: escaped ok=%v %+v\nunquoted ok=%v %+v", f, rec.Pos.Line, ok, d.doc, want, ref.doc)
 			}
@@ -375,7 +378,7 @@ func TestStatusPatchQuotedCorpus(t *testing.T) {
 }
 
 func TestStatusPatchEscapedEdges(t *testing.T) {
-	var d patchDecoder
+	var d Decoder
 	kept := 0
 	for _, q := range []string{
 		`"{\"status\":{\"phase\":\"Running\"}}"`,
@@ -404,7 +407,7 @@ func TestStatusPatchEscapedEdges(t *testing.T) {
 
 func BenchmarkStatusPatch(b *testing.B) {
 	patches := corpusPatches(b)
-	var d patchDecoder
+	var d Decoder
 	size := 0
 	for _, p := range patches {
 		size += len(p)
@@ -422,7 +425,7 @@ func BenchmarkStatusPatch(b *testing.B) {
 
 // BenchmarkStatusPatchQuoted is BenchmarkStatusPatch for the records the
 // engine's readers make (parser.Options.Quoted): patches kept as written,
-// read escaped (decodeField).
+// read escaped (DecodeField).
 func BenchmarkStatusPatchQuoted(b *testing.B) {
 	files, _ := filepath.Glob(filepath.Join(corpus, "*", "*.log"))
 	var recs []*parser.Record
@@ -432,7 +435,7 @@ func BenchmarkStatusPatchQuoted(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: quotedFields})
+		r := parser.NewReader(bytes.NewReader(data), parser.Options{Name: f, Year: 2026, Quoted: []string{"patch"}})
 		for {
 			rec, err := r.Next()
 			if err != nil {
@@ -446,12 +449,12 @@ func BenchmarkStatusPatchQuoted(b *testing.B) {
 			}
 		}
 	}
-	var d patchDecoder
+	var d Decoder
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
 		for _, rec := range recs {
-			if !d.decodeField(rec, "patch") {
+			if !d.DecodeField(rec, "patch") {
 				b.Fatal(rec.Pos)
 			}
 		}
@@ -508,7 +511,7 @@ func TestSpecial8FindsFirstSpecialByte(t *testing.T) {
 	}
 }
 
-// TestStatusPatchFieldFirstOfName: of two fields named patch, decodeField
+// TestStatusPatchFieldFirstOfName: of two fields named patch, DecodeField
 // reads the first, as rec.Str does, whether or not a later one was kept as
 // written.
 func TestStatusPatchFieldFirstOfName(t *testing.T) {
@@ -516,25 +519,12 @@ func TestStatusPatchFieldFirstOfName(t *testing.T) {
 		{Key: "patch", Value: parser.Value{Kind: parser.KindString, Str: `{"status":{"phase":"Running"}}`}},
 		{Key: "patch", Value: parser.Value{Kind: parser.KindQuoted, Str: strconv.Quote(`{"status":{"phase":"Failed"}}`)}},
 	}}
-	var d patchDecoder
-	if !d.decodeField(rec, "patch") || d.doc.phase != "Running" {
-		t.Errorf("phase %q, want the first field's Running", d.doc.phase)
+	var d Decoder
+	if !d.DecodeField(rec, "patch") || d.doc.Phase != "Running" {
+		t.Errorf("phase %q, want the first field's Running", d.doc.Phase)
 	}
 	rec.Fields[0], rec.Fields[1] = rec.Fields[1], rec.Fields[0]
-	if !d.decodeField(rec, "patch") || d.doc.phase != "Failed" {
-		t.Errorf("phase %q, want the first field's Failed", d.doc.phase)
-	}
-}
-
-// TestValueTextUnquotesKept: a field the readers keep as written reads
-// as its text through valueText, as through Record.Str.
-func TestValueTextUnquotesKept(t *testing.T) {
-	v := parser.Value{Kind: parser.KindQuoted, Str: `"{\"a\":\"b\"}"`}
-	if got, want := valueText(&v), `{"a":"b"}`; got != want {
-		t.Errorf("valueText = %q, want %q", got, want)
-	}
-	rec := &parser.Record{Fields: []parser.Field{{Key: "patch", Value: v}}}
-	if got, want := rec.Str("patch"), `{"a":"b"}`; got != want {
-		t.Errorf("Record.Str = %q, want %q", got, want)
+	if !d.DecodeField(rec, "patch") || d.doc.Phase != "Failed" {
+		t.Errorf("phase %q, want the first field's Failed", d.doc.Phase)
 	}
 }
