@@ -93,6 +93,7 @@ Exit status:
 	root.AddCommand(NewCmdTrace(ioS, nil))
 	get.AddCommand(NewCmdGetPods(ioS, nil))
 	get.AddCommand(NewCmdGetNodes(ioS, nil))
+	get.AddCommand(NewCmdGetEvents(ioS, nil))
 	describe.AddCommand(NewCmdDescribePod(ioS, nil))
 	describe.AddCommand(NewCmdDescribeNode(ioS, nil))
 	lines.AddCommand(NewCmdLinesPod(ioS, nil))

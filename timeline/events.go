@@ -76,7 +76,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	b.eventRec = eventRecord{rec: rec, reason: e.reason, message: e.message}
 	defer func() { b.eventRec = eventRecord{} }()
 	if e.kind == "Node" {
-		b.nodeEvent(n, rec, e.reason, e.message) // nodes.go
+		b.nodeEvent(n, rec, e.typ, e.reason, e.message) // nodes.go
 		return
 	}
 	if e.kind != "" && e.kind != "Pod" || e.object == nil {

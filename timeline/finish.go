@@ -223,7 +223,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 		if len(b.nodeOrder) > 1 && n.hostname == "" && !hasPods[n] && len(n.findOrder) == 0 {
 			continue
 		}
-		nd := Node{Name: nodeNames[n], KubeletVersion: n.version, Verbosity: n.verbosity(), Start: n.start, End: n.end, PLEGHealthy: !n.plegBad, Pods: map[Verdict]int{}}
+		nd := Node{Name: nodeNames[n], KubeletVersion: n.version, Verbosity: n.verbosity(), Start: n.start, End: n.end, PLEGHealthy: !n.plegBad, Pods: map[Verdict]int{}, Events: n.events}
 		if n.starts > 1 {
 			nd.Restarts = n.starts - 1
 		}

@@ -39,6 +39,7 @@ type nodeState struct {
 	uidSeen      map[string]*uidSighting // pods the fallback met by UID alone (fallback.go)
 	byShort      map[string]*flowState   // byName's pods by their name alone; ambiguousName when several namespaces have it
 	findings     map[string]*Finding
+	events       []Event // the node's own events (kind Node), a repeat counted (nodeEvent)
 	// pulling lists, per image, the pods with a pull of it under way, so
 	// the runtime's PullImage lines (which name only the image) find them.
 	pulling map[string]pullers
@@ -254,7 +255,8 @@ func (b *Builder) kubeletStartLine(n *nodeState, rec *parser.Record, sign uint8)
 // nodeEvent reads an event the kubelet records about its node. Its
 // Starting event ("Starting kubelet.", kubelet.go) is a start line: the
 // one word of a start an export of the node's events keeps.
-func (b *Builder) nodeEvent(n *nodeState, rec *parser.Record, reason, message string) {
+func (b *Builder) nodeEvent(n *nodeState, rec *parser.Record, typ, reason, message string) {
+	b.keepNodeEvent(n, rec, typ, reason, message)
 	switch {
 	case reason == "Starting" && message == "Starting kubelet.":
 		b.kubeletStartLine(n, rec, signEvent)
@@ -540,4 +542,24 @@ func (b *Builder) networkNotReady(n *nodeState, rec *parser.Record, errText stri
 		msg = "Error syncing pod: " + errText
 	}
 	b.finding(n, "NetworkNotReady", rec, msg, false)
+}
+
+// keepNodeEvent keeps one of the node's events as get events lists it:
+// a repeat of the same type, reason and message counts, as the event
+// recorder's own aggregation does; at most maxEvents distinct ones.
+func (b *Builder) keepNodeEvent(n *nodeState, rec *parser.Record, typ, reason, message string) {
+	for i := range n.events {
+		if e := &n.events[i]; e.Type == typ && e.Reason == reason && e.Message == message {
+			e.Count++
+			if rec.Time.After(e.LastTime) {
+				e.LastTime = rec.Time
+			}
+			return
+		}
+	}
+	if len(n.events) >= maxEvents {
+		return
+	}
+	n.events = append(n.events, Event{Time: rec.Time, Type: strings.Clone(typ), Reason: strings.Clone(reason),
+		Message: strings.Clone(message), Count: 1, Evidence: b.evidenceOf(rec)})
 }

@@ -245,6 +245,9 @@ type Node struct {
 	Restarts       int             `json:"restarts"` // kubelet (re)starts seen after the first
 	PLEGHealthy    bool            `json:"plegHealthy"`
 	Pods           map[Verdict]int `json:"pods"`
+	// Events are the node's own events (Starting, NodeReady,
+	// NodeHasDiskPressure, ImageGCFailed…), oldest first.
+	Events []Event `json:"events,omitempty"`
 }
 
 // Summary describes the inputs.
