@@ -30,11 +30,12 @@ type CheckOptions struct {
 
 	FailOn        []string
 	MaxStartup    time.Duration
-	SLO           []string // pNN=duration
-	Pods          []string // --pod regexes (any matches)
-	Namespaces    []string // -n
-	Ignore        []string // regexes on ns/name
-	Outputs       []string // FORMAT or FORMAT=PATH
+	SLO           []string     // pNN=duration
+	Pods          []string     // --pod regexes (any matches)
+	Namespaces    []string     // -n
+	Ignore        []string     // regexes on ns/name
+	Select        podSelection // --node, --verdict, --since, --until
+	Outputs       []string     // FORMAT or FORMAT=PATH
 	Baseline      string
 	Regression    string // "20%"
 	RegressionMin time.Duration
@@ -129,6 +130,9 @@ func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {
 			if err := opts.resolve(c); err != nil {
 				return err
 			}
+			if err := opts.Select.check(ioS, &opts.Load.live); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -136,12 +140,13 @@ func NewCmdCheck(ioS *IO, runF func(*CheckOptions) error) *cobra.Command {
 		},
 	}
 	f := cmd.Flags()
+	addPodSelectionFlags(cmd, &opts.Select, false)
 	addLoadFlags(cmd, &opts.Load)
 	f.StringVar(&opts.ConfigPath, "config", "", "YAML file with rules (flags override it)")
 	f.StringSliceVar(&opts.FailOn, "fail-on", opts.FailOn, "verdicts that break the check: Stalled,Failed,Rejected,Terminating,Incomplete")
 	f.DurationVar(&opts.MaxStartup, "max-startup", 0, "maximum end-to-end startup per pod (0: no rule)")
 	f.StringArrayVar(&opts.SLO, "slo", nil, "startup SLO across pods, e.g. p99=5s (repeatable)")
-	f.StringArrayVar(&opts.Pods, "pod", nil, "judge only pods whose name matches REGEX (repeatable)")
+	f.StringArrayVarP(&opts.Pods, "pod", "p", nil, "judge only pods whose name matches (name, namespace/name, UID or REGEX; repeatable)")
 	f.StringArrayVarP(&opts.Namespaces, "namespace", "n", nil, "judge only pods in NAMESPACE (repeatable)")
 	f.StringArrayVar(&opts.Ignore, "ignore", nil, "skip pods whose namespace/name matches REGEX (repeatable)")
 	f.StringArrayVarP(&opts.Outputs, "output", "o", nil, "FORMAT or FORMAT=PATH: text, json, junit, github, markdown (repeatable)")
@@ -356,7 +361,11 @@ func checkRun(opts *CheckOptions) error {
 			return err
 		}
 	}
-	res := check.Judge(a.Flows, opts.rules, base)
+	fl, err := opts.Select.apply(opts.IO, a)
+	if err != nil {
+		return err
+	}
+	res := check.Judge(fl, opts.rules, base)
 	var incomplete []string
 	for _, w := range a.Warnings {
 		incomplete = append(incomplete, sanitize.OneLine(opts.IO.Redact.Text(w.Error())))

@@ -224,10 +224,10 @@ func TestLiveArgs(t *testing.T) {
 		want string
 	}{
 		{"--kubeconfig with a file", nil, []string{"stats", "--kubeconfig", "kc", liveLog}, ExitUsage, "--kubeconfig: for reading a live node (--node NAME with no input named)"},
-		{"live-only --node with a file", nil, []string{"stats", "--node", "n1", liveLog}, ExitUsage, "--node: for reading a live node"},
-		{"live-only --since with a file", nil, []string{"trace", "--since", "1h", liveLog}, ExitUsage, "--since: for reading a live node"},
+		{"live-only --node with a file", nil, []string{"get", "nodes", "--node", "n1", liveLog}, ExitUsage, "--node: for reading a live node"},
+		{"live-only --since with a file", nil, []string{"get", "nodes", "--since", "1h", liveLog}, ExitUsage, "--since: for reading a live node"},
 		{"--journal with a file", nil, []string{"get", "pods", "--journal", liveLog}, ExitUsage, "--journal reads this machine's journal: name no input with it"},
-		{"--journal and --node", nil, []string{"stats", "--journal", "--node", "n1"}, ExitUsage, "--journal and --node: choose one"},
+		{"--journal and --node", nil, []string{"get", "nodes", "--journal", "--node", "n1"}, ExitUsage, "--journal and --node: choose one"},
 		{"--journal and --context", nil, []string{"stats", "--journal", "--context", "prod"}, ExitUsage, "--kubeconfig, --context and --pattern are for --node"},
 		{"a path as node", nil, []string{"get", "pods", "--node", "../../namespaces/kube-system"}, ExitUsage, "is not a node name"},
 		{"bad --since", nil, []string{"get", "pods", "--node", "n1", "--since", "yesterday"}, ExitUsage, `--since "yesterday"`},

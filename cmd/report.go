@@ -21,6 +21,7 @@ type ReportOptions struct {
 	Pods       []string
 	Namespaces []string
 	Ignore     []string
+	Select     podSelection // --node, --verdict, --since, --until
 
 	rules check.Rules
 }
@@ -50,6 +51,9 @@ are counted under their node. Attach it to CI runs as an artifact.`,
 				return err
 			}
 			opts.rules = check.Rules{Pods: co.rules.Pods, Namespaces: co.rules.Namespaces, Ignore: co.rules.Ignore}
+			if err := opts.Select.check(ioS, &opts.Load.live); err != nil {
+				return err
+			}
 			if opts.Output == "" && opts.IO.OutTTY {
 				return usageErrorf("refusing to write HTML to a terminal: give -o report.html (or -o - to force)")
 			}
@@ -59,10 +63,11 @@ are counted under their node. Attach it to CI runs as an artifact.`,
 			return reportRun(opts)
 		},
 	}
+	addPodSelectionFlags(cmd, &opts.Select, false)
 	addLoadFlags(cmd, &opts.Load)
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "write the HTML to PATH (- for standard output)")
-	f.StringArrayVar(&opts.Pods, "pod", nil, "only pods whose name matches REGEX (repeatable)")
+	f.StringArrayVarP(&opts.Pods, "pod", "p", nil, "only pods whose name matches (name, namespace/name, UID or REGEX; repeatable)")
 	f.StringArrayVarP(&opts.Namespaces, "namespace", "n", nil, "only pods in NAMESPACE (repeatable)")
 	f.StringArrayVar(&opts.Ignore, "ignore", nil, "leave out pods whose namespace/name matches REGEX (repeatable)")
 	return cmd
@@ -75,8 +80,12 @@ func reportRun(opts *ReportOptions) error {
 		return err
 	}
 	a.warn(opts.IO)
-	items, _ := opts.rules.Select(a.Flows.Items)
-	data := report.Build(report.Input{Flows: a.Flows, Items: items, ReadRaws: a.ReadRaws, Version: Version})
+	fl, err := opts.Select.apply(opts.IO, a)
+	if err != nil {
+		return err
+	}
+	items, _ := opts.rules.Select(fl.Items)
+	data := report.Build(report.Input{Flows: fl, Items: items, ReadRaws: a.ReadRaws, Version: Version})
 	var buf bytes.Buffer
 	if err := report.Write(&buf, data); err != nil {
 		return err

@@ -24,6 +24,7 @@ type StatsOptions struct {
 	Bucket    time.Duration // 0: auto
 	NoHeaders bool
 	By        string // "stage" (default) or "cause"
+	Select    podSelection
 }
 
 var (
@@ -69,6 +70,9 @@ flight.`,
 			if opts.Bucket < 0 {
 				return usageErrorf("--bucket %s: must be positive", opts.Bucket)
 			}
+			if err := opts.Select.check(ioS, &opts.Load.live); err != nil {
+				return err
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -81,6 +85,7 @@ flight.`,
 	f.DurationVar(&opts.Bucket, "bucket", 0, "bucket size for --over-time (default: auto)")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print section titles and header rows")
 	f.StringVar(&opts.By, "by", "stage", "group by: stage (latency per stage) or cause (failed pods per cause)")
+	addPodSelectionFlags(cmd, &opts.Select, true)
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(statsOutputs...))
 	_ = cmd.RegisterFlagCompletionFunc("by", fixedCompletion(statsBy...))
@@ -263,12 +268,16 @@ func statsRun(o *StatsOptions) error {
 	if err != nil {
 		return err
 	}
-	res := StatsResult{Pods: len(a.Flows.Items), Stages: stageStats(a.Flows)}
+	fl, err := o.Select.apply(ioS, a)
+	if err != nil {
+		return err
+	}
+	res := StatsResult{Pods: len(fl.Items), Stages: stageStats(fl)}
 	if res.Stages == nil {
 		res.Stages = []StageStat{}
 	}
 	if o.By == "cause" {
-		res.Causes = cause.Groups(a.Flows.Items, nil)
+		res.Causes = cause.Groups(fl.Items, nil)
 		res.Failed = cause.Total(res.Causes)
 		if o.Output == "json" {
 			return printJSON(ioS.Out, res)
@@ -285,7 +294,7 @@ func statsRun(o *StatsOptions) error {
 		return nil
 	}
 	if o.OverTime {
-		b, buckets := overTime(a.Flows, o.Bucket)
+		b, buckets := overTime(fl, o.Bucket)
 		res.Bucket, res.OverTime = timeline.Duration(b), buckets
 	}
 	if o.Output == "json" {

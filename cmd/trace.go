@@ -19,9 +19,9 @@ type TraceOptions struct {
 	Load LoadOptions
 
 	Paths  []string
-	Names  []string
-	Output string // chrome or otlp
-	File   string // -f: write here instead of stdout
+	Select podSelection // -p, -n, --node, --verdict, --since, --until
+	Output string       // chrome or otlp
+	File   string       // -f: write here instead of stdout
 }
 
 var traceOutputs = []string{"chrome", "otlp"}
@@ -53,7 +53,8 @@ curl -H 'Content-Type: application/json' --data @trace.json
 http://collector:4318/v1/traces.
 
 Use -p/--pod to export only some pods (name, namespace/name, UID or
-regex).`,
+regex), and -n, --node, --verdict, --since and --until as get pods takes
+them.`,
 		Example: `  podflow trace -o chrome -f trace.json kubelet.log
   podflow trace -o otlp kubelet.log
   podflow trace -p payments -f payments.json ./kind-logs/
@@ -62,6 +63,9 @@ regex).`,
 			opts.Paths = args
 			if !contains(traceOutputs, opts.Output) {
 				return usageErrorf("unknown output format %q; allowed: %s", opts.Output, strings.Join(traceOutputs, ", "))
+			}
+			if err := opts.Select.check(ioS, &opts.Load.live); err != nil {
+				return err
 			}
 			if runF != nil {
 				return runF(opts)
@@ -72,7 +76,7 @@ regex).`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", opts.Output, "trace format: chrome or otlp")
 	f.StringVarP(&opts.File, "file", "f", "", "write the trace to this file instead of standard output")
-	f.StringArrayVarP(&opts.Names, "pod", "p", nil, "only pods whose name matches (repeatable)")
+	addPodSelectionFlags(cmd, &opts.Select, true)
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("output", fixedCompletion(traceOutputs...))
 	return cmd
@@ -80,7 +84,7 @@ regex).`,
 
 func traceRun(o *TraceOptions) error {
 	ioS := o.IO
-	names, err := NewPodFilter(redactAll(ioS.Redact, o.Names))
+	names, err := NewPodFilter(redactAll(ioS.Redact, o.Select.Names))
 	if err != nil {
 		return err
 	}
@@ -89,12 +93,11 @@ func traceRun(o *TraceOptions) error {
 	if err != nil {
 		return err
 	}
-	var flows []timeline.Flow
-	for i := range a.Flows.Items {
-		if names.Match(&a.Flows.Items[i]) {
-			flows = append(flows, a.Flows.Items[i])
-		}
+	fl, err := o.Select.apply(ioS, a)
+	if err != nil {
+		return err
 	}
+	flows := fl.Items
 	var w io.Writer = ioS.Out
 	if o.File != "" && o.File != "-" {
 		f, err := os.Create(o.File)

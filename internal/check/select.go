@@ -1,6 +1,8 @@
 package check
 
 import (
+	"strings"
+
 	"github.com/podflow/podflow/timeline"
 )
 
@@ -11,7 +13,13 @@ func (r Rules) selected(f *timeline.Flow) bool {
 	if len(r.Pods) > 0 {
 		ok := false
 		for _, re := range r.Pods {
-			if re.MatchString(f.Pod.Name) {
+			// As get pods' -p: a pattern with a slash is matched against
+			// namespace/name, and a pod's UID names it too.
+			subject := f.Pod.Name
+			if strings.Contains(re.String(), "/") {
+				subject = f.Pod.Key()
+			}
+			if re.MatchString(subject) || f.Pod.UID != "" && re.String() == f.Pod.UID {
 				ok = true
 				break
 			}
