@@ -174,6 +174,10 @@ func buildChrome(flows []timeline.Flow) trace.ChromeTrace { return trace.BuildCh
 // writeChrome writes buildChrome(flows) as printJSON would, byte for
 // byte, but an event at a time, never holding them all.
 func writeChrome(w io.Writer, flows []timeline.Flow) error {
+	return buffered(w, func(w io.Writer) error { return writeChromeTo(w, flows) })
+}
+
+func writeChromeTo(w io.Writer, flows []timeline.Flow) error {
 	w = sanitize.JSONWriter(w)
 	err := streamJSONIn(w, trace.ChromeEnvelope(flows), "traceEvents", 0, func(l *jsonList) error {
 		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.add(e) })
@@ -197,6 +201,10 @@ func otlpNodes(flows []timeline.Flow) ([]string, [][]int) { return trace.Nodes(f
 // but a pod's spans at a time: the whole document took 1.2 GB for a log
 // of 10,000 pods.
 func writeOTLP(w io.Writer, flows []timeline.Flow) error {
+	return buffered(w, func(w io.Writer) error { return writeOTLPTo(w, flows) })
+}
+
+func writeOTLPTo(w io.Writer, flows []timeline.Flow) error {
 	nodes, members := trace.Nodes(flows)
 	w = sanitize.JSONWriter(w)
 	err := streamJSONIn(w, trace.OTLPTraces{ResourceSpans: []trace.OTLPResourceSpans{}}, "resourceSpans", 0, func(l *jsonList) error {
