@@ -131,6 +131,28 @@ func (l *jsonList) add(v any) error {
 	return err
 }
 
+// addJSON writes the next item with an appender of its own that writes
+// what jsonEncoderAt's Encode would at prefix (internal/trace's events
+// and spans), without reflecting per field.
+func (l *jsonList) addJSON(appendItem func(dst []byte, prefix string) []byte) error {
+	prefix := indentOf(l.depth)
+	l.buf.Reset()
+	l.sep(&l.buf)
+	b := appendItem(l.buf.Bytes(), prefix)
+	_, err := l.w.Write(b)
+	l.buf = *bytes.NewBuffer(b[:0])
+	return err
+}
+
+// indentOf is depth levels of indent, two spaces each.
+func indentOf(depth int) string {
+	const spaces = "                                "
+	if 2*depth <= len(spaces) {
+		return spaces[:2*depth]
+	}
+	return strings.Repeat("  ", depth)
+}
+
 // encodeInOrder encodes items 0 … n-1 with encode on every core, a batch
 // at a time, and gives each one's bytes to write in order: the YAML
 // encoder takes some 2 ms a pod, encoding/json 0.2 ms, and a list of

@@ -180,7 +180,7 @@ func writeChrome(w io.Writer, flows []timeline.Flow) error {
 func writeChromeTo(w io.Writer, flows []timeline.Flow) error {
 	w = sanitize.JSONWriter(w)
 	err := streamJSONIn(w, trace.ChromeEnvelope(flows), "traceEvents", 0, func(l *jsonList) error {
-		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.add(e) })
+		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.addJSON(e.AppendJSON) })
 	})
 	if err != nil {
 		return err
@@ -216,7 +216,7 @@ func writeOTLPTo(w io.Writer, flows []timeline.Flow) error {
 				return l.nest(scope, "spans", func(l *jsonList) error {
 					for _, i := range members[ri] {
 						for _, sp := range trace.Spans(&flows[i]) {
-							if err := l.add(&sp); err != nil {
+							if err := l.addJSON(sp.AppendJSON); err != nil {
 								return err
 							}
 						}
