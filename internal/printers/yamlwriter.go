@@ -1,4 +1,4 @@
-package cmd
+package printers
 
 // A YAML writer that walks a value's JSON text and writes block YAML
 // directly, byte for byte what writeYAMLTree (JSON -> yaml.Node tree ->
