@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/podflow/podflow/internal/printers"
 )
 
 func TestFitWidths(t *testing.T) {
@@ -63,10 +65,10 @@ func TestCuts(t *testing.T) {
 		n    int
 		want string
 	}{
-		{cutMiddle, "payments-7b4d9c8f6-q9zrt", 18, "payments-7b…-q9zrt"},
-		{cutMiddle, "payments-7b4d9c8f6-q9zrt", 24, "payments-7b4d9c8f6-q9zrt"},
-		{cutMiddle, "batch-worker-6c8d5f20-1d9c8", 16, "batch-wor…-1d9c8"},
-		{cutMiddle, "averyveryverylongnamewithoutdashes", 11, "avery…ashes"},
+		{printers.CutMiddle, "payments-7b4d9c8f6-q9zrt", 18, "payments-7b…-q9zrt"},
+		{printers.CutMiddle, "payments-7b4d9c8f6-q9zrt", 24, "payments-7b4d9c8f6-q9zrt"},
+		{printers.CutMiddle, "batch-worker-6c8d5f20-1d9c8", 16, "batch-wor…-1d9c8"},
+		{printers.CutMiddle, "averyveryverylongnamewithoutdashes", 11, "avery…ashes"},
 		{cutHost, "ip-10-0-12-34.ec2.internal", 16, "ip-10-0-12-34.e…"},
 		{cutHost, "kb-node-sandboxfail", 14, "kb-node…oxfail"},
 		{cutStage, "init-containers/init-config:completed", 24, "…/init-config:completed"},

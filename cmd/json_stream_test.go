@@ -3,10 +3,7 @@ package cmd
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"io"
-	"sync"
 	"testing"
 
 	"github.com/podflow/podflow/internal/sanitize"
@@ -180,64 +177,5 @@ func TestStreamedTraceIsOneDocument(t *testing.T) {
 					g[max(i-80, 0):min(i+80, len(g))], w[max(i-80, 0):min(i+80, len(w))])
 			}
 		}
-	}
-}
-
-// TestEncodeInOrder: items come out in order across batches and the two
-// sets of buffers, each encoded once; the first error, the encoder's or
-// the writer's, ends the run with the items before it written.
-func TestEncodeInOrder(t *testing.T) {
-	tests := []struct {
-		name             string
-		n                int
-		failEnc, failOut int // item whose encoding, writing fails; -1: none
-		want             int // items written
-	}{
-		{"none", 0, -1, -1, 0},
-		{"one", 1, -1, -1, 1},
-		{"a batch and a half", 97, -1, -1, 97},
-		{"several batches", 300, -1, -1, 300},
-		{"encoding fails in the third batch", 300, 150, -1, 150},
-		{"writing fails in the first batch", 300, -1, 10, 10},
-		{"encoding fails in the last item", 130, 129, -1, 129},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			var out []string
-			var mu sync.Mutex
-			encoded := map[int]int{}
-			err := encodeInOrder(tt.n, func(worker, i int, buf *bytes.Buffer) error {
-				mu.Lock()
-				encoded[i]++
-				mu.Unlock()
-				if i == tt.failEnc {
-					return errors.New("encode")
-				}
-				fmt.Fprint(buf, i)
-				return nil
-			}, func(b []byte) error {
-				if len(out) == tt.failOut {
-					return errors.New("write")
-				}
-				out = append(out, string(b))
-				return nil
-			})
-			if (err != nil) != (tt.failEnc >= 0 || tt.failOut >= 0) {
-				t.Fatalf("error %v", err)
-			}
-			if len(out) != tt.want {
-				t.Fatalf("%d items written, want %d", len(out), tt.want)
-			}
-			for i, s := range out {
-				if s != fmt.Sprint(i) {
-					t.Fatalf("item %d is %q", i, s)
-				}
-			}
-			for i, c := range encoded {
-				if c != 1 {
-					t.Errorf("item %d encoded %d times", i, c)
-				}
-			}
-		})
 	}
 }

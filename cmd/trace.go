@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/failure"
+	"github.com/podflow/podflow/internal/printers"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/internal/trace"
 	"github.com/podflow/podflow/timeline"
@@ -177,9 +178,13 @@ func buildChrome(flows []timeline.Flow) trace.ChromeTrace { return trace.BuildCh
 // writeChrome writes buildChrome(flows) as printJSON would, byte for
 // byte, but an event at a time, never holding them all.
 func writeChrome(w io.Writer, flows []timeline.Flow) error {
+	return printers.Buffered(w, func(w io.Writer) error { return writeChromeTo(w, flows) })
+}
+
+func writeChromeTo(w io.Writer, flows []timeline.Flow) error {
 	w = sanitize.JSONWriter(w)
-	err := streamJSONIn(w, trace.ChromeEnvelope(flows), "traceEvents", 0, func(l *jsonList) error {
-		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.add(e) })
+	err := printers.StreamJSONIn(w, trace.ChromeEnvelope(flows), "traceEvents", 0, func(l *printers.JSONList) error {
+		return trace.ChromeEvents(flows, func(e *trace.ChromeEvent) error { return l.AddJSON(e.AppendJSON) })
 	})
 	if err != nil {
 		return err
@@ -200,18 +205,22 @@ func otlpNodes(flows []timeline.Flow) ([]string, [][]int) { return trace.Nodes(f
 // but a pod's spans at a time: the whole document took 1.2 GB for a log
 // of 10,000 pods.
 func writeOTLP(w io.Writer, flows []timeline.Flow) error {
+	return printers.Buffered(w, func(w io.Writer) error { return writeOTLPTo(w, flows) })
+}
+
+func writeOTLPTo(w io.Writer, flows []timeline.Flow) error {
 	nodes, members := trace.Nodes(flows)
 	w = sanitize.JSONWriter(w)
-	err := streamJSONIn(w, trace.OTLPTraces{ResourceSpans: []trace.OTLPResourceSpans{}}, "resourceSpans", 0, func(l *jsonList) error {
+	err := printers.StreamJSONIn(w, trace.OTLPTraces{ResourceSpans: []trace.OTLPResourceSpans{}}, "resourceSpans", 0, func(l *printers.JSONList) error {
 		for ri, node := range nodes {
 			r := trace.Resource(node, Version)
 			scope := r.ScopeSpans[0]
 			r.ScopeSpans = []trace.OTLPScopeSpans{}
-			err := l.nest(r, "scopeSpans", func(l *jsonList) error {
-				return l.nest(scope, "spans", func(l *jsonList) error {
+			err := l.Nest(r, "scopeSpans", func(l *printers.JSONList) error {
+				return l.Nest(scope, "spans", func(l *printers.JSONList) error {
 					for _, i := range members[ri] {
 						for _, sp := range trace.Spans(&flows[i]) {
-							if err := l.add(&sp); err != nil {
+							if err := l.AddJSON(sp.AppendJSON); err != nil {
 								return err
 							}
 						}

@@ -12,6 +12,7 @@ BIN=${BIN:-bin}
 DATA=${DATA:-bench-data}
 RUNS=${RUNS:-5}
 GOBENCH=${GOBENCH:-1} # 0 skips the Go benchmarks
+OUTPUTS=${OUTPUTS:-1} # 0 skips the output kinds against get pods
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if [ ! -x /usr/bin/time ] || ! /usr/bin/time -f %M true >/dev/null 2>&1; then
@@ -112,6 +113,31 @@ add "zcat 1GiB.gz | grep -cF SyncLoop" sh -c "zcat '$F1.gz' | grep -cF SyncLoop"
 add "grep -F <pod> 1GiB" grep -F "$pod" "$F1"
 add "podflow lines pod <pod> 1GiB" "$BIN/podflow" lines pod "$pod" "$F1"
 runall
+
+if [ "$OUTPUTS" = 1 ]; then
+  # Every output kind against get pods -o name on the 1 GiB log, paired
+  # as above (one run of each per round, stdout to a file): the printers
+  # should cost about their bytes, not the engine's time again.
+  echo
+  echo "== outputs on the 1 GiB log against get pods -o name (median of $RUNS rounds)"
+  OLABELS=("get pods -o name" "get pods -o wide" "get pods -o json" "get pods -o yaml" "trace -o chrome" "trace -o otlp" "report" "stats")
+  LABELS=() CMDS=()
+  unset TS MS
+  declare -A TS MS
+  add "get pods -o name" "$BIN/podflow" get pods -o name "$F1"
+  add "get pods -o wide" "$BIN/podflow" get pods -o wide "$F1"
+  add "get pods -o json" "$BIN/podflow" get pods -o json "$F1"
+  add "get pods -o yaml" "$BIN/podflow" get pods -o yaml "$F1"
+  add "trace -o chrome" "$BIN/podflow" trace -o chrome "$F1"
+  add "trace -o otlp" "$BIN/podflow" trace -o otlp "$F1"
+  add "report" "$BIN/podflow" report "$F1"
+  add "stats" "$BIN/podflow" stats "$F1"
+  runall
+  echo
+  for label in "${OLABELS[@]}"; do
+    printf '%-20s / get pods -o name   %s x   [<= 2.0]\n' "$label" "$(ratio "${WALL[$label]}" "${WALL[get pods -o name]}")"
+  done
+fi
 
 echo
 echo "== figures (targets in brackets)"

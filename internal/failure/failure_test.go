@@ -1,6 +1,9 @@
 package failure
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLine(t *testing.T) {
 	tests := []struct {
@@ -22,6 +25,27 @@ func TestLine(t *testing.T) {
 		}
 		if got := BackOff(tt.text); got != tt.backOf {
 			t.Errorf("BackOff(%q) = %v, want %v", tt.text, got, tt.backOf)
+		}
+	}
+}
+
+// TestLineFastPathAgreesWithRegexp holds the ASCII fast path of Line and
+// BackOff to the regexps they stand for, on lines made to hit every word
+// in every case and at the edges of the fast path's buffer.
+func TestLineFastPathAgreesWithRegexp(t *testing.T) {
+	var lines []string
+	for _, w := range append(words, "back off", "backof", "time out", "oom kill", "KILL", "deni ed") {
+		for _, form := range []string{w, strings.ToUpper(w), strings.ToUpper(w[:1]) + w[1:], "x " + w + " y", w[:len(w)-1]} {
+			lines = append(lines, form, strings.Repeat("a", 511-len(form))+form, strings.Repeat("a", 512-len(form))+form, "é "+form)
+		}
+	}
+	lines = append(lines, "", "OOM\u212aill", "ba\u212ack-off", "Started", strings.Repeat("z", 600))
+	for _, s := range lines {
+		if got, want := Line(s), text.MatchString(s); got != want {
+			t.Errorf("Line(%q) = %v, the regexp says %v", s, got, want)
+		}
+		if got, want := BackOff(s), backOff.MatchString(s); got != want {
+			t.Errorf("BackOff(%q) = %v, the regexp says %v", s, got, want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package trace
 
 import (
+	"bytes"
+	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -89,5 +92,52 @@ func TestChromeInstants(t *testing.T) {
 	}
 	if empty := ChromeEnvelope(nil); empty.OtherData != nil {
 		t.Errorf("a trace of no pods has a start: %v", empty.OtherData)
+	}
+}
+
+// TestAppendJSONMatchesEncoder holds the hand-written event and span
+// encoders to encoding/json's Encoder (SetIndent, no HTML escapes) on
+// every field present and absent and on text that needs escapes.
+func TestAppendJSONMatchesEncoder(t *testing.T) {
+	texts := []string{"", "plain", `say "hi" \ back`, "tab\tnl\ncr\r\b\f\x01\x1f\x7f", "<&>", "café ☃ 😀", "bad\xffutf8\xc3", "ls\u2028ps\u2029", "\u00a0"}
+	for _, prefix := range []string{"", "    ", "      "} {
+		for _, s := range texts {
+			d := int64(-7)
+			evs := []ChromeEvent{
+				{Name: s, Ph: "M", Pid: 1, Args: map[string]any{"name": s, "sort_index": 3}},
+				{Name: s, Cat: s, Ph: "X", Ts: 123456789, Dur: &d, Pid: 2, Tid: 9, Args: map[string]any{"z": s, "a": 1, "m": true, "n": int64(5), "x": []string{s}, "y": map[string]int{"k": 1}}},
+				{Name: s, Cat: "failure", Ph: "i", S: "t", Ts: -3},
+				{Name: s, Args: map[string]any{}},
+			}
+			for i := range evs {
+				checkAppend(t, &evs[i], prefix, evs[i].AppendJSON)
+			}
+			v := "42"
+			spans := []OTLPSpan{
+				{TraceID: s, SpanID: "ab", Name: s, Kind: 1, StartTimeUnixNano: "1", EndTimeUnixNano: "2"},
+				{TraceID: "t", SpanID: s, ParentSpanID: s, Name: "n", Kind: 3, StartTimeUnixNano: "1", EndTimeUnixNano: "2",
+					Attributes: []OTLPKeyValue{strAttr(s, s), {Key: "i", Value: OTLPValue{IntValue: &v}}, {Key: "none"}},
+					Status:     OTLPStatus{Code: 2, Message: s}},
+				{Status: OTLPStatus{Code: 1}, Attributes: []OTLPKeyValue{}},
+				{Status: OTLPStatus{Message: s}},
+			}
+			for i := range spans {
+				checkAppend(t, &spans[i], prefix, spans[i].AppendJSON)
+			}
+		}
+	}
+}
+
+func checkAppend(t *testing.T, v any, prefix string, appendJSON func([]byte, string) []byte) {
+	t.Helper()
+	var want bytes.Buffer
+	enc := json.NewEncoder(&want)
+	enc.SetIndent(prefix, "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(appendJSON([]byte("x"), prefix)); got != "x"+strings.TrimSuffix(want.String(), "\n") {
+		t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[1:], want.String())
 	}
 }

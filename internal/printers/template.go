@@ -1,4 +1,4 @@
-package cmd
+package printers
 
 import (
 	"bufio"
@@ -22,16 +22,16 @@ import (
 // -o jsonpath=TEMPLATE runs on the document -o json prints; -o
 // custom-columns=HEADER:PATH,… runs each PATH on every item of it and
 // prints a table. The -file forms read the template from a file.
-const templateOutputsHelp = `-o jsonpath=TEMPLATE (or jsonpath-file=FILE) prints TEMPLATE, kubectl's
+const TemplateOutputsHelp = `-o jsonpath=TEMPLATE (or jsonpath-file=FILE) prints TEMPLATE, kubectl's
 JSONPath, evaluated on the document -o json prints; -o
 custom-columns=HEADER:PATH,... (or custom-columns-file=FILE: headers on the
 first line, paths on the second) prints a table with one row per item,
 <none> where a PATH finds nothing.`
 
-var templateOutputs = []string{"jsonpath=", "jsonpath-file=", "custom-columns=", "custom-columns-file="}
+var TemplateOutputs = []string{"jsonpath=", "jsonpath-file=", "custom-columns=", "custom-columns-file="}
 
-// templateOutput is a parsed -o jsonpath or -o custom-columns.
-type templateOutput struct {
+// Template is a parsed -o jsonpath or -o custom-columns.
+type Template struct {
 	jsonpath *jsonpath.JSONPath // -o jsonpath
 	headers  []string           // -o custom-columns
 	columns  []*jsonpath.JSONPath
@@ -43,20 +43,20 @@ type templateOutput struct {
 	keys *keySet
 }
 
-// outputFormat reads an -o value: one of fixed, a template output or ""
-// (the table).
-func outputFormat(output string, fixed []string) (*templateOutput, error) {
-	t, isTemplate, err := parseTemplateOutput(output)
-	if err != nil || isTemplate || output == "" || contains(fixed, output) {
+// OutputFormat reads an -o value: one of fixed, a template output or ""
+// (the table). readFile reads the -file forms' templates.
+func OutputFormat(output string, fixed []string, readFile func(string) ([]byte, error)) (*Template, error) {
+	t, isTemplate, err := ParseTemplateOutput(output, readFile)
+	if err != nil || isTemplate || output == "" || slices.Contains(fixed, output) {
 		return t, err
 	}
-	allowed := append(slices.Clip(fixed), templateOutputs...)
+	allowed := append(slices.Clip(fixed), TemplateOutputs...)
 	return nil, usageErrorf("unknown output format %q; allowed: %s", output, strings.Join(allowed, ", "))
 }
 
-// each yields a pointer to each element of s, the items a template
+// Each yields a pointer to each element of s, the items a template
 // output prints.
-func each[T any](s []T) iter.Seq[any] {
+func Each[T any](s []T) iter.Seq[any] {
 	return func(yield func(any) bool) {
 		for i := range s {
 			if !yield(&s[i]) {
@@ -66,9 +66,9 @@ func each[T any](s []T) iter.Seq[any] {
 	}
 }
 
-// parseTemplateOutput reads an -o value. ok is false when it names no
+// ParseTemplateOutput reads an -o value. ok is false when it names no
 // template output; err says what is wrong with one that does.
-func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) {
+func ParseTemplateOutput(output string, readFile func(string) ([]byte, error)) (t *Template, ok bool, err error) {
 	format, arg, found := strings.Cut(output, "=")
 	switch format {
 	case "jsonpath", "jsonpath-file", "custom-columns", "custom-columns-file":
@@ -84,7 +84,7 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		return nil, true, usageErrorf("-o %s needs a %s after =", output, what)
 	}
 	if file {
-		b, err := readSideFile(arg)
+		b, err := readFile(arg)
 		if err != nil {
 			return nil, true, usageErrorf("-o %s-file: %v", format, err)
 		}
@@ -95,9 +95,9 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 		if err != nil {
 			return nil, true, err
 		}
-		return &templateOutput{jsonpath: jp, keys: templateKeys(arg), raw: arg}, true, nil
+		return &Template{jsonpath: jp, keys: templateKeys(arg), raw: arg}, true, nil
 	}
-	t = &templateOutput{}
+	t = &Template{}
 	var paths []string
 	var specs []string
 	if file {
@@ -133,12 +133,12 @@ func parseTemplateOutput(output string) (t *templateOutput, ok bool, err error) 
 	return t, true, nil
 }
 
-// checkKeys fails, as kubectl fails on a key it cannot find ("error
+// CheckKeys fails, as kubectl fails on a key it cannot find ("error
 // executing jsonpath … is not found"), when a template names a key that
 // no document of type doc can hold: a mistyped key (.pod.nmae) would
 // otherwise print nothing, as a key merely absent from this document
 // does (an omitted empty field prints nothing, as in kubectl).
-func (t *templateOutput) checkKeys(doc reflect.Type) error {
+func (t *Template) CheckKeys(doc reflect.Type) error {
 	known, any := schemaKeys(doc)
 	if t == nil || any {
 		return nil
@@ -158,13 +158,13 @@ func (t *templateOutput) checkKeys(doc reflect.Type) error {
 	slices.Sort(names)
 	if t.jsonpath != nil {
 		if k := check(t.raw); k != "" {
-			return usageErrorf("error executing jsonpath %q: Error executing template: %s is not found (no %s key in any %s)%s", t.raw, k, k, doc.Name(), didYouMean(k, names))
+			return usageErrorf("error executing jsonpath %q: Error executing template: %s is not found (no %s key in any %s)%s", t.raw, k, k, doc.Name(), DidYouMean(k, names))
 		}
 		return nil
 	}
 	for i, p := range t.paths {
 		if k := check(p); k != "" {
-			return usageErrorf("-o custom-columns: %s:%s: %s is not found (no %s key in any %s)%s", t.headers[i], p, k, k, doc.Name(), didYouMean(k, names))
+			return usageErrorf("-o custom-columns: %s:%s: %s is not found (no %s key in any %s)%s", t.headers[i], p, k, k, doc.Name(), DidYouMean(k, names))
 		}
 	}
 	return nil
@@ -338,10 +338,10 @@ var (
 	rowContainerKeys = map[string]bool{"containers": true, "name": true, "type": true, "restarts": true}
 )
 
-// rowsOnly reports whether the templates print nothing a flow judged for
+// RowsOnly reports whether the templates print nothing a flow judged for
 // a table row lacks, so that a big log is judged as fast and as small as
 // for the table.
-func (t *templateOutput) rowsOnly() bool {
+func (t *Template) RowsOnly() bool {
 	ks := t.keys
 	if ks == nil || ks.whole["items"] || ks.whole["containers"] {
 		return false
@@ -381,11 +381,11 @@ func relaxedPath(p string) string {
 	return "{" + m[1] + "}"
 }
 
-// print writes the template output for the document -o json prints: head
+// Print writes the template output for the document -o json prints: head
 // is that document but for its items, which go under "items" (nil when
 // the document is the list of items itself); items yields them, the
 // rows of a custom-columns table.
-func (t *templateOutput) print(w io.Writer, head any, items iter.Seq[any], noHeaders bool) error {
+func (t *Template) Print(w io.Writer, head any, items iter.Seq[any], noHeaders bool) error {
 	if t.jsonpath != nil {
 		// The items are the document's "items" when it has a head.
 		itemKeys := t.keys
@@ -525,4 +525,22 @@ func prepare(v any, ks *keySet) any {
 		return x.String()
 	}
 	return v
+}
+
+// UsageError is a bad -o value, or a template naming a key no document
+// holds: the command exits as for any flag error.
+type UsageError struct{ error }
+
+func (e *UsageError) Unwrap() error { return e.error }
+
+func usageErrorf(format string, args ...any) error {
+	return &UsageError{fmt.Errorf(format, args...)}
+}
+
+// Unpruned is t printing from whole items, not only from the keys its
+// templates name (for tests that compare the two).
+func (t *Template) Unpruned() *Template {
+	c := *t
+	c.keys = nil
+	return &c
 }

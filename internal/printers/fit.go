@@ -1,27 +1,27 @@
-package cmd
+package printers
 
 // Fitting a table to a terminal: which columns give up width, in which
 // order, and how a cell is cut so that what tells rows apart stays.
 
 import "strings"
 
-// fitStep is one way a table gives up width on a terminal: column col
-// shrinks to at most width to (only as far as the table is still too
-// wide), or is left out (drop), or, with col -1, the gap between columns
-// becomes to.
-type fitStep struct {
-	col  int
-	to   int
-	drop bool
+// FitStep is one way a table gives up width on a terminal: column Col
+// shrinks to at most width To (only as far as the table is still too
+// wide), or is left out (Drop), or, with Col -1, the gap between columns
+// becomes To.
+type FitStep struct {
+	Col  int
+	To   int
+	Drop bool
 }
 
-// fitWidths fits a table whose columns are nat wide (header included)
+// FitWidths fits a table whose columns are nat wide (header included)
 // into limit columns: the steps are taken in order, each only while the
 // table is still too wide, and column flex (the last one, free text) then
 // gets the room left, never more than its natural width. A dropped column
 // has width 0. When even every step is not enough the widths returned are
 // still too wide: the caller clips the lines (Table.Clip).
-func fitWidths(nat []int, gap, flex int, steps []fitStep, limit int) (widths []int, gapOut int) {
+func FitWidths(nat []int, gap, flex int, steps []FitStep, limit int) (widths []int, gapOut int) {
 	w := append([]int(nil), nat...)
 	total := func() int {
 		n, cols := 0, 0
@@ -45,15 +45,15 @@ func fitWidths(nat []int, gap, flex int, steps []fitStep, limit int) (widths []i
 			break
 		}
 		switch {
-		case s.col < 0:
-			if s.to < gap {
-				gap = s.to
+		case s.Col < 0:
+			if s.To < gap {
+				gap = s.To
 			}
-		case s.col >= len(w) || w[s.col] == 0:
-		case s.drop:
-			w[s.col] = 0
-		case w[s.col] > s.to:
-			w[s.col] = max(s.to, w[s.col]-over)
+		case s.Col >= len(w) || w[s.Col] == 0:
+		case s.Drop:
+			w[s.Col] = 0
+		case w[s.Col] > s.To:
+			w[s.Col] = max(s.To, w[s.Col]-over)
 		}
 	}
 	if flex >= 0 && flex < len(w) && w[flex] > 0 {
@@ -64,22 +64,22 @@ func fitWidths(nat []int, gap, flex int, steps []fitStep, limit int) (widths []i
 	return w, gap
 }
 
-// cutMiddle shortens s to n columns by taking out its middle, so that the
+// CutMiddle shortens s to n columns by taking out its middle, so that the
 // end, which tells generated names apart (a pod's random suffix, a node's
 // number, a container stage), stays: payments-7b4d9c8f6-q9zrt in 18
 // columns is payments-7b…-q9zrt. The last part after a -, ., / or : is
 // kept whole when it leaves at least three columns of the beginning.
-func cutMiddle(s string, n int) string {
-	if textWidth(s) <= n {
+func CutMiddle(s string, n int) string {
+	if TextWidth(s) <= n {
 		return s
 	}
 	if n < 5 {
-		return truncate(s, n)
+		return Truncate(s, n)
 	}
 	r := []rune(s)
 	tail := 0
 	if i := strings.LastIndexAny(s, "-./:"); i > 0 {
-		tail = textWidth(s[i:])
+		tail = TextWidth(s[i:])
 	}
 	if tail == 0 || n-1-tail < 3 {
 		tail = (n - 1) / 2
@@ -88,37 +88,37 @@ func cutMiddle(s string, n int) string {
 	return string(r[:head]) + "…" + string(r[len(r)-tail:])
 }
 
-// cutHost shortens a node name to n columns: a DNS name keeps its first
+// CutHost shortens a node name to n columns: a DNS name keeps its first
 // label (ip-10-0-12-34.ec2.internal is ip-10-0-12-34…), anything else is
 // cut in the middle.
-func cutHost(s string, n int) string {
-	if textWidth(s) <= n {
+func CutHost(s string, n int) string {
+	if TextWidth(s) <= n {
 		return s
 	}
-	if i := strings.IndexByte(s, '.'); i > 0 && textWidth(s[:i]) < n {
-		return truncate(s, n)
+	if i := strings.IndexByte(s, '.'); i > 0 && TextWidth(s[:i]) < n {
+		return Truncate(s, n)
 	}
-	return cutMiddle(s, n)
+	return CutMiddle(s, n)
 }
 
-// cutStage shortens a stage label to n columns: in
+// CutStage shortens a stage label to n columns: in
 // init-containers/init-config:completed the container and its stage
 // tell more than the pod stage before them, which goes first
 // (…/init-config:completed); then the middle is cut.
-func cutStage(s string, n int) string {
-	if textWidth(s) <= n {
+func CutStage(s string, n int) string {
+	if TextWidth(s) <= n {
 		return s
 	}
-	if i := strings.IndexByte(s, '/'); i > 0 && textWidth(s[i:])+1 <= n {
+	if i := strings.IndexByte(s, '/'); i > 0 && TextWidth(s[i:])+1 <= n {
 		return "…" + s[i:]
 	}
-	return cutMiddle(s, n)
+	return CutMiddle(s, n)
 }
 
-// cutWords is the longest beginning of s that ends a word and fits in n
+// CutWords is the longest beginning of s that ends a word and fits in n
 // columns, or s cut at n when its first word is longer than half of n.
-func cutWords(s string, n int) string {
-	if textWidth(s) <= n {
+func CutWords(s string, n int) string {
+	if TextWidth(s) <= n {
 		return s
 	}
 	r := []rune(s)
@@ -130,11 +130,11 @@ func cutWords(s string, n int) string {
 	return string(r[:n])
 }
 
-// truncateWords shortens s to n columns ending in "…", at the end of a
+// TruncateWords shortens s to n columns ending in "…", at the end of a
 // word when one ends in the second half.
-func truncateWords(s string, n int) string {
-	if textWidth(s) <= n || n < 2 {
-		return truncate(s, n)
+func TruncateWords(s string, n int) string {
+	if TextWidth(s) <= n || n < 2 {
+		return Truncate(s, n)
 	}
-	return cutWords(s, n-1) + "…"
+	return CutWords(s, n-1) + "…"
 }

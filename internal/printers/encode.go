@@ -1,9 +1,10 @@
-package cmd
+package printers
 
 // JSON and YAML output: documents written whole or streamed an item at a
 // time, encoded on every core, in the order of the items.
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -18,20 +19,37 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// printJSON writes v as indented JSON. Log text keeps every character,
+// PrintJSON writes v as indented JSON. Log text keeps every character,
 // those that could act on a terminal or a CI log \u-escaped
 // (sanitize.EscapeJSON).
-func printJSON(w io.Writer, v any) error {
+func PrintJSON(w io.Writer, v any) error {
+	return Buffered(w, func(w io.Writer) error { return printJSONTo(w, v) })
+}
+
+func printJSONTo(w io.Writer, v any) error {
 	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
 		env := *fl
 		env.Items = []timeline.Flow{}
 		return streamJSON(sanitize.JSONWriter(w), &env, "items", len(fl.Items), func(i int) any { return &fl.Items[i] })
 	}
-	return writeJSON(w, v)
+	return WriteJSON(w, v)
 }
 
-// writeJSON is printJSON for any value, as one document.
-func writeJSON(w io.Writer, v any) error {
+// Buffered gives print a buffered writer over w and flushes it: a
+// streamed document is written an item (a Chrome event: some 200 bytes)
+// at a time, and each write went down the terminal layer to a system
+// call, 11% of trace -o chrome's CPU on the 1 GiB bench log.
+func Buffered(w io.Writer, print func(io.Writer) error) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	if err := print(bw); err != nil {
+		_ = bw.Flush() // what was written before the error still shows
+		return err
+	}
+	return bw.Flush()
+}
+
+// WriteJSON is printJSON for any value, as one document.
+func WriteJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(sanitize.JSONWriter(w))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
@@ -39,12 +57,12 @@ func writeJSON(w io.Writer, v any) error {
 }
 
 // streamJSON writes env, whose top-level field key is an empty list, as
-// writeJSON would write it with that list holding item(0) … item(n-1),
+// WriteJSON would write it with that list holding item(0) … item(n-1),
 // byte for byte, but a few items at a time (encoded on every core):
 // encoding/json builds a whole document in memory before writing it, some
 // 200 MB for the FlowList of a log of 10,000 pods.
 func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) error {
-	err := streamJSONIn(w, env, key, 0, func(l *jsonList) error { return l.addAll(n, item) })
+	err := StreamJSONIn(w, env, key, 0, func(l *JSONList) error { return l.addAll(n, item) })
 	if err != nil {
 		return err
 	}
@@ -52,11 +70,11 @@ func streamJSON(w io.Writer, env any, key string, n int, item func(int) any) err
 	return err
 }
 
-// streamJSONIn writes env as writeJSON would write it depth levels in
+// StreamJSONIn writes env as writeJSON would write it depth levels in
 // (without the final newline), its field key, an empty list, holding the
 // items fill adds, one at a time. Lists within the items are streamed
 // the same way with jsonList.nest.
-func streamJSONIn(w io.Writer, env any, key string, depth int, fill func(*jsonList) error) error {
+func StreamJSONIn(w io.Writer, env any, key string, depth int, fill func(*JSONList) error) error {
 	var buf bytes.Buffer
 	if err := encodeJSONAt(&buf, env, depth); err != nil {
 		return err
@@ -74,7 +92,7 @@ func streamJSONIn(w io.Writer, env any, key string, depth int, fill func(*jsonLi
 	if _, err := w.Write(append(head[:at:at], '[')); err != nil {
 		return err
 	}
-	l := &jsonList{w: w, depth: depth + 2}
+	l := &JSONList{w: w, depth: depth + 2}
 	if err := fill(l); err != nil {
 		return err
 	}
@@ -89,8 +107,8 @@ func streamJSONIn(w io.Writer, env any, key string, depth int, fill func(*jsonLi
 	return err
 }
 
-// jsonList is a list streamJSONIn is writing, its items depth levels in.
-type jsonList struct {
+// JSONList is a list streamJSONIn is writing, its items depth levels in.
+type JSONList struct {
 	w     io.Writer
 	depth int
 	n     int // items written
@@ -98,8 +116,8 @@ type jsonList struct {
 	enc   *json.Encoder // into buf, at depth
 }
 
-// add writes v as the next item.
-func (l *jsonList) add(v any) error {
+// Add writes v as the next item.
+func (l *JSONList) Add(v any) error {
 	if l.enc == nil {
 		l.enc = jsonEncoderAt(&l.buf, l.depth)
 	}
@@ -113,12 +131,34 @@ func (l *jsonList) add(v any) error {
 	return err
 }
 
-// encodeInOrder encodes items 0 … n-1 with encode on every core, a batch
+// AddJSON writes the next item with an appender of its own that writes
+// what jsonEncoderAt's Encode would at prefix (internal/trace's events
+// and spans), without reflecting per field.
+func (l *JSONList) AddJSON(appendItem func(dst []byte, prefix string) []byte) error {
+	prefix := indentOf(l.depth)
+	l.buf.Reset()
+	l.sep(&l.buf)
+	b := appendItem(l.buf.Bytes(), prefix)
+	_, err := l.w.Write(b)
+	l.buf = *bytes.NewBuffer(b[:0])
+	return err
+}
+
+// indentOf is depth levels of indent, two spaces each.
+func indentOf(depth int) string {
+	const spaces = "                                "
+	if 2*depth <= len(spaces) {
+		return spaces[:2*depth]
+	}
+	return strings.Repeat("  ", depth)
+}
+
+// EncodeInOrder encodes items 0 … n-1 with encode on every core, a batch
 // at a time, and gives each one's bytes to write in order: the YAML
 // encoder takes some 2 ms a pod, encoding/json 0.2 ms, and a list of
 // 10,000 pods is seconds on one core. encode is told which worker (0 …
 // GOMAXPROCS-1) calls it, for state of its own.
-func encodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, write func([]byte) error) error {
+func EncodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, write func([]byte) error) error {
 	const batch = 64
 	workers := runtime.GOMAXPROCS(0)
 	// Two sets of buffers: the writer writes one batch while the workers
@@ -170,7 +210,7 @@ func encodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, w
 // addAll writes item(0) … item(n-1) as the next items, encoded on every
 // core (encodeInOrder), each worker with an encoder of its own: one per
 // item made more garbage than the second core saved.
-func (l *jsonList) addAll(n int, item func(int) any) error {
+func (l *JSONList) addAll(n int, item func(int) any) error {
 	type worker struct {
 		buf bytes.Buffer
 		enc *json.Encoder
@@ -184,7 +224,7 @@ func (l *jsonList) addAll(n int, item func(int) any) error {
 	}
 	first := l.n
 	l.n += n
-	return encodeInOrder(n, func(k, i int, out *bytes.Buffer) error {
+	return EncodeInOrder(n, func(k, i int, out *bytes.Buffer) error {
 		wk := workers[k]
 		wk.buf.Reset()
 		if first+i > 0 {
@@ -202,19 +242,19 @@ func (l *jsonList) addAll(n int, item func(int) any) error {
 	})
 }
 
-// nest writes env as the next item, its field key a list streamed with
+// Nest writes env as the next item, its field key a list streamed with
 // fill.
-func (l *jsonList) nest(env any, key string, fill func(*jsonList) error) error {
+func (l *JSONList) Nest(env any, key string, fill func(*JSONList) error) error {
 	l.buf.Reset()
 	l.sep(&l.buf)
 	if _, err := l.w.Write(l.buf.Bytes()); err != nil {
 		return err
 	}
-	return streamJSONIn(l.w, env, key, l.depth, fill)
+	return StreamJSONIn(l.w, env, key, l.depth, fill)
 }
 
 // sep writes what comes before the next item.
-func (l *jsonList) sep(b *bytes.Buffer) {
+func (l *JSONList) sep(b *bytes.Buffer) {
 	if l.n > 0 {
 		b.WriteByte(',')
 	}
@@ -245,16 +285,20 @@ func jsonEncoderAt(w io.Writer, depth int) *json.Encoder {
 	return enc
 }
 
-// printYAML writes v as YAML with the keys and order its JSON form has:
+// PrintYAML writes v as YAML with the keys and order its JSON form has:
 // marshal to JSON, read that as a YAML node tree (JSON is YAML), switch
 // the tree to block style and encode it. YAML is read by people: its
 // scalars are cleaned as terminal text (SanitizeLines), since the YAML
 // encoder writes bidi and other hidden characters raw.
-func printYAML(w io.Writer, v any) error {
+func PrintYAML(w io.Writer, v any) error {
+	return Buffered(w, func(w io.Writer) error { return printYAMLTo(w, v) })
+}
+
+func printYAMLTo(w io.Writer, v any) error {
 	if fl, ok := v.(*timeline.FlowList); ok && len(fl.Items) > 0 {
 		return streamFlowListYAML(w, fl)
 	}
-	return writeYAML(w, v)
+	return WriteYAML(w, v)
 }
 
 // streamFlowListYAML writes a FlowList as writeYAML would, byte for byte,
@@ -264,7 +308,7 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 	env := *fl
 	env.Items = []timeline.Flow{}
 	var buf bytes.Buffer
-	if err := writeYAML(&buf, &env); err != nil {
+	if err := WriteYAML(&buf, &env); err != nil {
 		return err
 	}
 	// Top-level keys alone start a line: a string holding this text is
@@ -278,22 +322,11 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 	if _, err := w.Write(append(head[:at+1:at+1], "items:\n"...)); err != nil {
 		return err
 	}
-	// The YAML encoder takes some 2 ms a pod: the items are encoded on
-	// every core.
-	err := encodeInOrder(len(fl.Items), func(_, i int, out *bytes.Buffer) error {
-		var buf bytes.Buffer
-		if err := writeYAML(&buf, fl.Items[i:i+1]); err != nil {
-			return err
-		}
-		// A one-item list at the top level, moved under items: every line
-		// two columns in (empty lines of a block scalar stay empty).
-		for line := range bytes.Lines(buf.Bytes()) {
-			if len(line) > 1 {
-				out.WriteString("  ")
-			}
-			out.Write(line)
-		}
-		return nil
+	// The items are encoded on every core, each worker with a YAML writer
+	// of its own (yamlwriter.go).
+	workers := make([]yamlItemWriter, runtime.GOMAXPROCS(0))
+	err := EncodeInOrder(len(fl.Items), func(k, i int, out *bytes.Buffer) error {
+		return workers[k].write(out, &fl.Items[i])
 	}, func(b []byte) error {
 		_, err := w.Write(b)
 		return err
@@ -305,12 +338,65 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 	return err
 }
 
-// writeYAML is printYAML for any value, as one document.
-func writeYAML(w io.Writer, v any) error {
+// yamlItemWriter writes list items with a yamlWriter, reusing its
+// buffers.
+type yamlItemWriter struct {
+	js  bytes.Buffer
+	enc *json.Encoder
+	y   yamlWriter
+	out []byte
+}
+
+// write appends v as an item of the top-level list items:, two columns
+// in.
+func (iw *yamlItemWriter) write(out *bytes.Buffer, v any) error {
+	if iw.enc == nil {
+		iw.enc = json.NewEncoder(&iw.js)
+		iw.enc.SetEscapeHTML(false)
+	}
+	iw.js.Reset()
+	if err := iw.enc.Encode(v); err != nil {
+		return err
+	}
+	if b, ok := iw.y.item(iw.out[:0], iw.js.Bytes(), 2); ok {
+		iw.out = b
+		out.Write(b)
+		return nil
+	}
+	// What the YAML writer leaves to the library: a one-item list at the
+	// top level, moved under items: every line two columns in (empty
+	// lines of a block scalar stay empty).
+	list := append(append([]byte{'['}, bytes.TrimSpace(iw.js.Bytes())...), ']')
+	var buf bytes.Buffer
+	if err := writeYAMLTree(&buf, list); err != nil {
+		return err
+	}
+	for line := range bytes.Lines(buf.Bytes()) {
+		if len(line) > 1 {
+			out.WriteString("  ")
+		}
+		out.Write(line)
+	}
+	return nil
+}
+
+// WriteYAML is printYAML for any value, as one document.
+func WriteYAML(w io.Writer, v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
 	}
+	var y yamlWriter
+	if out, ok := y.document(nil, b); ok {
+		_, err := w.Write(out)
+		return err
+	}
+	return writeYAMLTree(w, b)
+}
+
+// writeYAMLTree writes the JSON text b as a YAML document through
+// the library: b as a block-style node tree.
+func writeYAMLTree(w io.Writer, b []byte) error {
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
 	root, err := yamlNode(d)
