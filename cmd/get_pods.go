@@ -136,8 +136,8 @@ on stderr) and the table shows the others.`,
 				return err
 			}
 			opts.template = t
-			if !contains(getPodsSorts, opts.SortBy) {
-				return usageErrorf("--sort-by %q: allowed: %s", opts.SortBy, strings.Join(getPodsSorts, ", "))
+			if err := checkSortBy(opts.SortBy); err != nil {
+				return err
 			}
 			if !contains(colorModes, opts.Color) {
 				return usageErrorf("--color %q: allowed: %s", opts.Color, strings.Join(colorModes, ", "))
@@ -160,7 +160,7 @@ on stderr) and the table shows the others.`,
 	f := cmd.Flags()
 	f.StringVarP(&opts.Output, "output", "o", "", "output format: wide, json, yaml, name, jsonpath=TEMPLATE, jsonpath-file=FILE, custom-columns=SPEC or custom-columns-file=FILE")
 	f.BoolVar(&opts.NoHeaders, "no-headers", false, "do not print the header row")
-	f.StringVar(&opts.SortBy, "sort-by", opts.SortBy, "sort by start, duration, waited, name or verdict")
+	f.StringVar(&opts.SortBy, "sort-by", opts.SortBy, "sort by start, duration, waited, name or verdict, or by a JSONPath into -o json's items as kubectl takes one (.startup.kubeletE2E)")
 	f.StringVarP(&opts.Namespace, "namespace", "n", "", "only pods in this namespace (default: all namespaces)")
 	f.BoolVarP(&opts.AllNS, "all-namespaces", "A", false, "pods in all namespaces (the default)")
 	f.StringVar(&opts.Node, "node", "", "only pods on this node")
@@ -344,6 +344,10 @@ func verdictRank(v timeline.Verdict) int {
 
 // sortFlows sorts ascending by key; ties keep start order.
 func sortFlows(items []*timeline.Flow, key string) {
+	if !contains(getPodsSorts, key) && key != "" {
+		sortFlowsByPath(items, key) // kubectl's JSONPath form (sortby.go)
+		return
+	}
 	less := func(a, b *timeline.Flow) bool { return a.Start.Before(b.Start) }
 	switch key {
 	case "duration":
