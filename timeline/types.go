@@ -183,28 +183,33 @@ type Flow struct {
 	// Status is what `kubectl get pods` showed in its STATUS column at the
 	// end of the log (KubectlStatus): ContainerCreating, Init:1/2,
 	// ImagePullBackOff, CrashLoopBackOff, Running, Terminating, …
-	Status         string      `json:"status,omitempty"`
-	Phase          string      `json:"phase,omitempty"`          // the pod phase the kubelet last reported, when the log shows it
-	Deleted        bool        `json:"deleted,omitempty"`        // its deletion was seen (SyncLoop DELETE, its source removed it, or the kubelet cleans up after it as an orphaned pod)
-	Stage          string      `json:"stage"`                    // last stage completed
-	StalledAt      string      `json:"stalledAt"`                // the stage that did not complete; "" when none
-	Container      string      `json:"container,omitempty"`      // when the stall is inside a container
-	ContainerStage string      `json:"containerStage,omitempty"` // image, created, started, completed
-	Reason         string      `json:"reason,omitempty"`         // in the log's own words
-	Waited         Duration    `json:"waited"`                   // how long the stalled stage waited
-	Start          time.Time   `json:"start"`
-	End            time.Time   `json:"end"`
-	Duration       Duration    `json:"duration"`
-	Diagnosis      string      `json:"diagnosis,omitempty"` // one paragraph in plain words
-	Stages         []Stage     `json:"stages"`
-	Containers     []Container `json:"containers"`
-	Events         []Event     `json:"events,omitempty"`
-	Startup        *Startup    `json:"startup,omitempty"`
-	Sandboxes      []string    `json:"sandboxes,omitempty"` // sandbox IDs seen
-	Findings       []string    `json:"findings,omitempty"`  // IDs of node findings that overlap this flow
-	Evidence       []Evidence  `json:"evidence,omitempty"`  // the lines that prove the verdict
-	Hidden         []string    `json:"hidden,omitempty"`    // what a higher -v would reveal
-	Trouble        []Trouble   `json:"trouble,omitempty"`   // the stages that failed, backed off or ran over budget, recovered or not
+	Status         string    `json:"status,omitempty"`
+	Phase          string    `json:"phase,omitempty"`          // the pod phase the kubelet last reported, when the log shows it
+	Deleted        bool      `json:"deleted,omitempty"`        // its deletion was seen (SyncLoop DELETE, its source removed it, or the kubelet cleans up after it as an orphaned pod)
+	Stage          string    `json:"stage"`                    // last stage completed
+	StalledAt      string    `json:"stalledAt"`                // the stage that did not complete; "" when none
+	Container      string    `json:"container,omitempty"`      // when the stall is inside a container
+	ContainerStage string    `json:"containerStage,omitempty"` // image, created, started, completed
+	Reason         string    `json:"reason,omitempty"`         // in the log's own words
+	Waited         Duration  `json:"waited"`                   // how long the stalled stage waited
+	Start          time.Time `json:"start"`
+	End            time.Time `json:"end"`
+	Duration       Duration  `json:"duration"`
+	Diagnosis      string    `json:"diagnosis,omitempty"` // one paragraph in plain words
+	// WaitingOn is what the stage that holds the pod waits on when the log
+	// ends (the image pull in flight, the volume and the object it needs,
+	// the sandbox's network plugin, the restart back-off, the probe);
+	// empty when the pod waits on nothing.
+	WaitingOn  string      `json:"waitingOn,omitempty"`
+	Stages     []Stage     `json:"stages"`
+	Containers []Container `json:"containers"`
+	Events     []Event     `json:"events,omitempty"`
+	Startup    *Startup    `json:"startup,omitempty"`
+	Sandboxes  []string    `json:"sandboxes,omitempty"` // sandbox IDs seen
+	Findings   []string    `json:"findings,omitempty"`  // IDs of node findings that overlap this flow
+	Evidence   []Evidence  `json:"evidence,omitempty"`  // the lines that prove the verdict
+	Hidden     []string    `json:"hidden,omitempty"`    // what a higher -v would reveal
+	Trouble    []Trouble   `json:"trouble,omitempty"`   // the stages that failed, backed off or ran over budget, recovered or not
 }
 
 // Trouble is one stage's trouble on the pod's way: failed attempts,
