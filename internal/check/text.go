@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,11 +13,29 @@ import (
 
 func WriteText(w io.Writer, res *Result) {
 	s := sanitize.Sanitize
+	// The pods that broke a rule, by verdict: a Stalled pod is not a
+	// Failed one, and a Running pod over --max-startup is neither.
 	failed := 0
+	var verdicts []string
+	byVerdict := map[string]int{}
 	for _, p := range res.Pods {
 		if !p.Passed {
 			failed++
+			v := string(p.Verdict)
+			if byVerdict[v] == 0 {
+				verdicts = append(verdicts, v)
+			}
+			byVerdict[v]++
 		}
+	}
+	slices.Sort(verdicts)
+	var counts []string
+	for _, v := range verdicts {
+		counts = append(counts, fmt.Sprintf("%d %s", byVerdict[v], v))
+	}
+	breakdown := ""
+	if len(counts) > 0 {
+		breakdown = " (" + strings.Join(counts, ", ") + ")"
 	}
 	switch res.Result {
 	case "fail":
@@ -26,7 +45,7 @@ func WriteText(w io.Writer, res *Result) {
 				broken++
 			}
 		}
-		fmt.Fprintf(w, "FAIL  %s broken; %d of %s failed\n", plural(broken, "rule"), failed, plural(len(res.Pods), "pod"))
+		fmt.Fprintf(w, "FAIL  %s broken; %d of %s broke one%s\n", plural(broken, "rule"), failed, plural(len(res.Pods), "pod"), breakdown)
 	case "nothing":
 		fmt.Fprintf(w, "NOTHING TO JUDGE  %s\n", s(strings.Join(res.Nothing, "; ")))
 	case "partial":
