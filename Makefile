@@ -58,6 +58,19 @@ bench:
 bench-data:
 	GO=$(GO) scripts/bench-data.sh
 
+# pgo refreshes cmd/podflow/default.pgo, the CPU profile the Go toolchain
+# optimises podflow's build with (profile-guided optimisation; go build
+# picks it up by itself): get pods on make bench's 1 GiB log, -o json on
+# its 100 MiB one and get pods on the real corpus, merged. Refresh it when
+# the engine or the parser changed much; it is data, reviewed by size only.
+.PHONY: pgo
+pgo: bench-data
+	$(GO) build -o $(BIN)/podflow ./cmd/podflow
+	$(BIN)/podflow get pods -o name --profile cpu --profile-output $(BIN)/pgo1.pprof bench-data/kubelet-1g.log > /dev/null
+	$(BIN)/podflow get pods -o json --profile cpu --profile-output $(BIN)/pgo2.pprof bench-data/kubelet-100m.log > /dev/null
+	$(BIN)/podflow get pods --profile cpu --profile-output $(BIN)/pgo3.pprof testdata/corpus > /dev/null
+	$(GO) tool pprof -proto $(BIN)/pgo1.pprof $(BIN)/pgo2.pprof $(BIN)/pgo3.pprof > cmd/podflow/default.pgo
+
 # Every package with fuzz targets, each target for FUZZTIME (e.g. make fuzz
 # FUZZTIME=10m). Crashers land in the package's testdata/fuzz/<Target>/
 # and run as regression seeds in plain go test.
