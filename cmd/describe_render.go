@@ -17,17 +17,17 @@ import (
 
 const barWidth = 20
 
-// bar draws d to scale of total.
-func bar(d, total time.Duration) string {
-	if total <= 0 || d <= 0 {
+// bar draws d to scale of total, width cells at most.
+func bar(d, total time.Duration, width int) string {
+	if total <= 0 || d <= 0 || width <= 0 {
 		return ""
 	}
-	n := int(float64(d)/float64(total)*barWidth + 0.5)
+	n := int(float64(d)/float64(total)*float64(width) + 0.5)
 	if n < 1 {
 		n = 1
 	}
-	if n > barWidth {
-		n = barWidth
+	if n > width {
+		n = width
 	}
 	return strings.Repeat("█", n)
 }
@@ -39,6 +39,13 @@ func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 	f := d.f
 	total := time.Duration(f.Duration)
 	t := &Table{Headers: []string{"STAGE", "START", "DURATION", "STATUS", "", "NOTE"}, Indent: indent, Flex: 5, MaxWidth: d.width}
+	// On a narrow terminal (80 columns) the clock time of each start
+	// and most of the bar give way, so that the table fits and NOTE
+	// keeps some room; the offset from the start stays.
+	barW, clockTimes := barWidth, true
+	if d.width > 0 && d.width < 110 {
+		barW, clockTimes = 6, false
+	}
 	var colors []string
 	var prevEnd *time.Time
 	for i := range stages {
@@ -72,13 +79,16 @@ func (d *describer) stages(stages []timeline.Stage, indent int, gaps bool) {
 		if s.Reason != "" {
 			note = append(note, sanitize.OneLine(s.Reason))
 		}
-		start := relDuration(s.Start.Sub(f.Start)) + " (" + clock(*s.Start) + ")"
+		start := relDuration(s.Start.Sub(f.Start))
+		if clockTimes {
+			start += " (" + clock(*s.Start) + ")"
+		}
 		durCell := humanDuration(dur)
 		if s.Status == timeline.StatusPending {
 			// Begun in name only: it has taken no time the log shows.
 			durCell, dur = "-", 0
 		}
-		t.Rows = append(t.Rows, []string{s.ID, start, durCell, string(s.Status), bar(dur, total), strings.Join(note, ": ")})
+		t.Rows = append(t.Rows, []string{s.ID, start, durCell, string(s.Status), bar(dur, total, barW), strings.Join(note, ": ")})
 		colors = append(colors, statusColor(s.Status))
 		if s.End != nil {
 			e := *s.End
@@ -113,7 +123,15 @@ func (d *describer) containers() {
 		for _, id := range c.IDs {
 			ids = append(ids, shortID(sanitize.OneLine(id)))
 		}
-		kv("IDs", dash(strings.Join(ids, ", ")))
+		idLines := []string{dash(strings.Join(ids, ", "))}
+		if d.width > 0 {
+			// Wrapped whole (never an ID cut), to the terminal's width.
+			idLines = wrap(idLines[0], max(d.width-20, 14))
+		}
+		kv("IDs", idLines[0])
+		for _, l := range idLines[1:] {
+			fmt.Fprintf(d.w, "    %-16s%s\n", "", l)
+		}
 		state := dash(c.State)
 		if c.Reason != "" {
 			state += " (" + sanitize.OneLine(c.Reason) + ")"
@@ -169,24 +187,31 @@ func (d *describer) events() {
 		if n < 1 {
 			n = 1
 		}
+		last := e.Time
+		if !e.LastTime.IsZero() {
+			last = e.LastTime // the event's own repeats (Count > 1)
+		}
 		if g, ok := idx[key]; ok {
 			g.count += n
-			g.last = e.Time
+			if last.After(g.last) {
+				g.last = last
+			}
 			g.msg = msg
 			continue
 		}
-		g := &eventGroup{typ: e.Type, reason: e.Reason, msg: msg, first: e.Time, last: e.Time, count: n}
+		g := &eventGroup{typ: e.Type, reason: e.Reason, msg: msg, first: e.Time, last: last, count: n}
 		idx[key] = g
 		groups = append(groups, g)
 	}
+	// Ages as kubectl describe prints them: the time since the event was
+	// last seen, and for a repeated one since it was first seen, where
+	// "now" is the end of the log.
+	now := d.logEnd()
 	t := &Table{Headers: []string{"TYPE", "REASON", "AGE", "MESSAGE"}, Indent: 2, Flex: 3, MaxWidth: d.width}
 	for _, g := range groups {
-		age := relDuration(g.first.Sub(f.Start))
-		switch {
-		case g.count > 1 && g.last.After(g.first):
-			age += fmt.Sprintf(" (x%d over %s)", g.count, humanDuration(g.last.Sub(g.first)))
-		case g.count > 1:
-			age += fmt.Sprintf(" (x%d)", g.count)
+		age := kubectlAge(now.Sub(g.last))
+		if g.count > 1 {
+			age += fmt.Sprintf(" (x%d over %s)", g.count, kubectlAge(now.Sub(g.first)))
 		}
 		t.Rows = append(t.Rows, []string{dash(sanitize.OneLine(g.typ)), dash(sanitize.OneLine(g.reason)), age, g.msg})
 	}
@@ -197,6 +222,64 @@ func (d *describer) events() {
 		return ""
 	}
 	t.Print(d.w, d.color)
+}
+
+// logEnd is the end of the log the pod was read from, kubectl's "now"
+// for ages: the last record of the inputs, else the pod's own end.
+func (d *describer) logEnd() time.Time {
+	end := d.f.End
+	if d.a != nil && d.a.Flows != nil && d.a.Flows.Summary.End.After(end) {
+		end = d.a.Flows.Summary.End
+	}
+	return end
+}
+
+// kubectlAge is a duration as kubectl prints ages (HumanDuration of
+// k8s.io/apimachinery/pkg/util/duration): whole seconds up to 2 minutes,
+// then minutes and seconds up to 10 minutes, minutes up to 3 hours,
+// hours and minutes up to 8 hours, then hours, days, years. An age a
+// little below zero (clocks) is 0s.
+func kubectlAge(d time.Duration) string {
+	if d < 0 {
+		return "0s"
+	}
+	seconds := int(d / time.Second)
+	if seconds < 120 {
+		return fmt.Sprintf("%ds", seconds)
+	}
+	minutes := int(d / time.Minute)
+	if minutes < 10 {
+		if s := seconds % 60; s != 0 {
+			return fmt.Sprintf("%dm%ds", minutes, s)
+		}
+		return fmt.Sprintf("%dm", minutes)
+	}
+	if minutes < 60*3 {
+		return fmt.Sprintf("%dm", minutes)
+	}
+	hours := int(d / time.Hour)
+	switch {
+	case hours < 8:
+		if m := minutes % 60; m != 0 {
+			return fmt.Sprintf("%dh%dm", hours, m)
+		}
+		return fmt.Sprintf("%dh", hours)
+	case hours < 48:
+		return fmt.Sprintf("%dh", hours)
+	case hours < 24*8:
+		if h := hours % 24; h != 0 {
+			return fmt.Sprintf("%dd%dh", hours/24, h)
+		}
+		return fmt.Sprintf("%dd", hours/24)
+	case hours < 24*365*2:
+		return fmt.Sprintf("%dd", hours/24)
+	case hours < 24*365*8:
+		if dy := (hours / 24) % 365; dy != 0 {
+			return fmt.Sprintf("%dy%dd", hours/24/365, dy)
+		}
+		return fmt.Sprintf("%dy", hours/24/365)
+	}
+	return fmt.Sprintf("%dy", hours/24/365)
 }
 
 func durPtr(p *timeline.Duration) string {
