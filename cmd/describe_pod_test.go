@@ -1,9 +1,11 @@
 package cmd
 
 import (
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestDescribePod(t *testing.T) {
@@ -18,7 +20,8 @@ func TestDescribePod(t *testing.T) {
 			want: []string{
 				`(?m)^Verdict:\s+Running$`,
 				`(?m)^  sandbox\s+\+318ms \(06:08:07\.051\)\s+59\.4s\s+done\s+█+\s+4 failed attempts: Failed to create pod sandbox`,
-				`(?m)^  Warning\s+FailedCreatePodSandBox\s+\+732ms \(x4 over 45s\)`,
+				// The log ends at 06:09:23.1; the four events are 06:08:07.5 to 06:08:52.5.
+				`(?m)^  Warning\s+FailedCreatePodSandBox\s+30s \(x4 over 75s\)`,
 				`(?m)^  E2E \(podStartE2EDuration\)\s+1m2s\s+1m2s$`,
 				`04-sandbox-failure\.log:2365  I1122 06:09:06\.438992 28117 kuberuntime_manager\.go:1622\] "Created PodSandbox for pod"`,
 			},
@@ -124,5 +127,112 @@ func TestDescribePodAmbiguityHints(t *testing.T) {
 	out, errOut, code := runPodflow(t, false, "describe", "pod", "web-7d9f8c6b5-x2kqp", kind, "--node", "kind-worker")
 	if code != 0 || !strings.Contains(out, "Node:         kind-worker") {
 		t.Errorf("--node kind-worker: exit %d: %s\n%s", code, errOut, out)
+	}
+}
+
+// TestDescribeStagesFit80 describes every pod of every corpus log on an
+// 80-column terminal: no line of the stage tables (the pod's and each
+// container's) is wider.
+func TestDescribeStagesFit80(t *testing.T) {
+	files, err := filepath.Glob(corpus + "v*/*.log")
+	if err != nil || len(files) < 100 {
+		t.Fatalf("corpus: %d files, %v", len(files), err)
+	}
+	pods := 0
+	for _, file := range files {
+		ioS, _, out, errOut := NewTestIO(false)
+		if code := Main(ioS, []string{"podflow", "get", "pods", file, "--no-headers", "-o", "custom-columns=NS:.pod.namespace,NAME:.pod.name,UID:.pod.uid"}); code != 0 {
+			t.Fatalf("%s: get pods exit %d: %s", file, code, errOut)
+		}
+		for _, row := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+			fields := strings.Fields(row)
+			if len(fields) != 3 {
+				continue
+			}
+			pods++
+			ioS, _, out, errOut := NewTestIO(true)
+			ioS.Width = 80
+			args := []string{"podflow", "describe", "pod", fields[0] + "/" + fields[1], file, "--color", "never"}
+			if fields[2] != "<none>" {
+				args = append(args, "--uid", fields[2])
+			}
+			if code := Main(ioS, args); code != 0 {
+				t.Errorf("%s %s: exit %d: %s", file, fields[1], code, errOut)
+				continue
+			}
+			in := false
+			for _, l := range strings.Split(out.String(), "\n") {
+				switch {
+				case strings.HasPrefix(l, "Stages:"):
+					in = true
+				case strings.HasPrefix(l, "Events:"):
+					in = false
+				}
+				if in && textWidth(l) > 80 {
+					t.Errorf("%s %s: %d columns: %q", file, fields[1], textWidth(l), l)
+				}
+			}
+		}
+	}
+	if pods < 150 {
+		t.Errorf("described %d pods, want every corpus pod (150+)", pods)
+	}
+}
+
+// TestDescribeEventAges: event ages are kubectl's (time before the end of
+// the log, never an offset from the pod's start, never negative), and
+// every repeated event says (xN over AGE-OF-FIRST). Expected values read
+// from the log by hand: it ends at 06:11:09.336; the container was
+// created 5 times, first at 06:09:35.5, last at 06:11:06.7; the back-off
+// event 3 times, 06:09:42.7 to 06:10:26.9.
+func TestDescribeEventAges(t *testing.T) {
+	ioS, _, out, errOut := NewTestIO(false)
+	if code := Main(ioS, []string{"podflow", "describe", "pod", "worker-5d8f7b9c4-m2v6n", corpus + "v1.36.3/05-crashloop-backoff.log"}); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	_, events, ok := strings.Cut(out.String(), "\nEvents:\n")
+	if !ok {
+		t.Fatal("no Events section")
+	}
+	events, _, _ = strings.Cut(events, "\nStartup:")
+	age := regexp.MustCompile(`^(\d+[smhdy])+$`)
+	rows := 0
+	for _, l := range strings.Split(events, "\n")[1:] {
+		f := strings.Fields(l)
+		if len(f) < 4 {
+			continue
+		}
+		rows++
+		if !age.MatchString(f[2]) {
+			t.Errorf("age %q is not kubectl's: %q", f[2], l)
+		}
+		repeated := strings.Contains(l, "Container created") || strings.Contains(l, "Back-off restarting")
+		if repeated && !regexp.MustCompile(` \(x\d+ over (\d+[smhdy])+\) `).MatchString(l) {
+			t.Errorf("repeated event without (xN over T): %q", l)
+		}
+	}
+	if rows < 5 {
+		t.Fatalf("%d event rows:\n%s", rows, events)
+	}
+	for _, want := range []string{"Created   2s (x5 over 93s)", "BackOff   42s (x3 over 86s)"} {
+		if !strings.Contains(events, want) {
+			t.Errorf("no %q in\n%s", want, events)
+		}
+	}
+}
+
+func TestKubectlAge(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{
+		{-500 * time.Millisecond, "0s"}, {0, "0s"}, {1999 * time.Millisecond, "1s"}, {119 * time.Second, "119s"},
+		{2 * time.Minute, "2m"}, {185 * time.Second, "3m5s"}, {10 * time.Minute, "10m"}, {179 * time.Minute, "179m"},
+		{3 * time.Hour, "3h"}, {3*time.Hour + 20*time.Minute, "3h20m"}, {8 * time.Hour, "8h"}, {47 * time.Hour, "47h"},
+		{49 * time.Hour, "2d1h"}, {9 * 24 * time.Hour, "9d"}, {(2*365 + 3) * 24 * time.Hour, "2y3d"}, {9 * 365 * 24 * time.Hour, "9y"},
+	} {
+		if got := kubectlAge(tc.d); got != tc.want {
+			t.Errorf("kubectlAge(%v) = %q, want %q", tc.d, got, tc.want)
+		}
 	}
 }

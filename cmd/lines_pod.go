@@ -27,6 +27,10 @@ type LinesPodOptions struct {
 	UID       string
 	NoPrefix  bool
 	Stage     string
+	Since     string // RFC3339, or a duration back from the log's end
+	Until     string
+	Tail      int    // the last N lines only; 0: all
+	Level     string // klog severity letters: "E", "EW" or "E,W"
 }
 
 // NewCmdLinesPod builds `podflow lines pod`.
@@ -52,11 +56,19 @@ CRI-O lines are found).
 (api:image), or a bare container stage (image) for the window spanning
 that stage in every container. See 'podflow pipeline' for stage ids.
 
+--since and --until bound the lines by time (RFC3339, or a duration back
+from the end of the log, as in 'get pods'); --level keeps the lines of
+the klog severities given (E, W, I, F; "E,W" for both); --tail N prints
+only the last N lines of what the other filters keep.
+
 NAME is matched as in 'podflow describe pod'.`,
 		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
   podflow lines pod payments kubelet.log containerd.log --stage sandbox
   podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
   podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log
+  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log --level E,W      # errors and warnings
+  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log --since 2m --tail 20
+  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log --since 2026-11-22T06:08:00Z
   podflow lines pod web-7d9f8c6b5-x2kqp --node kind-worker --pattern web-7d9f8c6b5-x2kqp
   sudo podflow lines pod web-7d9f8c6b5-x2kqp --journal --since 1h`,
 		RunE: func(c *cobra.Command, args []string) error {
@@ -73,6 +85,15 @@ NAME is matched as in 'podflow describe pod'.`,
 					return usageErrorf("--stage %q: unknown stage (see 'podflow pipeline')", opts.Stage)
 				}
 			}
+			if _, err := levelSet(opts.Level); err != nil {
+				return err
+			}
+			if opts.Tail < 0 {
+				return usageErrorf("--tail %d: want a count of lines, 0 or more", opts.Tail)
+			}
+			// --since and --until are this command's own; they also bound
+			// what a live node sends.
+			opts.Load.live.Since, opts.Load.live.Until = opts.Since, opts.Until
 			if runF != nil {
 				return runF(opts)
 			}
@@ -84,6 +105,10 @@ NAME is matched as in 'podflow describe pod'.`,
 	f.StringVar(&opts.UID, "uid", "", "the pod's UID, to pick one of several incarnations")
 	f.BoolVar(&opts.NoPrefix, "no-prefix", false, "print the lines without the input:line: prefix")
 	f.StringVar(&opts.Stage, "stage", "", "only lines within the time window of this stage (STAGE or CONTAINER:STAGE)")
+	f.StringVar(&opts.Since, "since", "", "only lines from this time on (RFC3339, or a duration back from the log's end: 5m)")
+	f.StringVar(&opts.Until, "until", "", "only lines up to this time (RFC3339, or a duration back from the log's end)")
+	f.IntVar(&opts.Tail, "tail", 0, "print only the last N lines (0: all)")
+	f.StringVar(&opts.Level, "level", "", "only lines of these klog severities: E, W, I, F (E,W: errors and warnings)")
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("stage", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var ids []string
@@ -111,9 +136,15 @@ func podNeedles(f *timeline.Flow, unmask func(string) string) [][]byte {
 		add(`"name":"` + name + `","namespace":"` + ns + `"`)
 		add(`"namespace":"` + ns + `","name":"` + name + `"`)
 		add(name + "_" + ns + "(")
+		// atomic_writer.go's printf form: "pod ns/name volume v: …".
+		add("pod " + ns + "/" + name + " ")
 	} else {
 		add(`"` + name + `"`)
 	}
+	// The CPU and memory managers name the pod by its name alone
+	// (podName="name", "podName":"name" in JSON), beside no UID.
+	add(`podName="` + name + `"`)
+	add(`"podName":"` + name + `"`)
 	add(f.Pod.UID)
 	for _, s := range f.Sandboxes {
 		add(s)
@@ -226,6 +257,15 @@ func linesPodRun(o *LinesPodOptions) error {
 			return err
 		}
 	}
+	since, err := timeArg("since", o.Since, a.Flows.Summary.End)
+	if err != nil {
+		return err
+	}
+	until, err := timeArg("until", o.Until, a.Flows.Summary.End)
+	if err != nil {
+		return err
+	}
+	levels, _ := levelSet(o.Level)
 	w := bufio.NewWriter(ioS.Out)
 	defer w.Flush()
 	rename := func(name string) string {
@@ -234,7 +274,8 @@ func linesPodRun(o *LinesPodOptions) error {
 		}
 		return name
 	}
-	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept})
+	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept,
+		since: since, until: until, levels: levels, tail: o.Tail})
 	return nil
 }
 
@@ -252,6 +293,12 @@ type podLinesOptions struct {
 	rename   func(input string) string // the name printed for an input; nil: as read
 	noPrefix bool
 	stream   []parser.Kept // the lines kept of standard input, read once (podLinesPass)
+	// since, until bound the lines by time (zero: unbounded); levels
+	// keeps only the severities it holds (nil: all); tail keeps only the
+	// last tail lines printed (0: all).
+	since, until time.Time
+	levels       map[parser.Severity]bool
+	tail         int
 }
 
 // writePodLines writes every raw line of srcs that names f (its names,
@@ -284,9 +331,22 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 			r.Close()
 		}
 	}()
-	emit := func(pos parser.Position, t time.Time, raw []byte) {
+	out := lineSink{w: w, tail: o.tail}
+	defer out.flush()
+	emit := func(pos parser.Position, t time.Time, sev parser.Severity, raw []byte) {
 		if !o.from.IsZero() && (t.Before(o.from) || t.After(o.to)) || !match.Match(raw) {
 			return
+		}
+		if !o.since.IsZero() && t.Before(o.since) || !o.until.IsZero() && t.After(o.until) {
+			return
+		}
+		if o.levels != nil {
+			if sev == severityNotRead {
+				sev = severityOf(raw, o.year, o.loc)
+			}
+			if !o.levels[sev] {
+				return
+			}
 		}
 		raw = o.redact.Bytes(raw)
 		name := pos.Input
@@ -295,14 +355,11 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 		}
 		name = o.redact.Text(name)
 		for i, l := range bytes.Split(raw, []byte("\n")) {
+			line := oneLineKeepSpace(string(l))
 			if !o.noPrefix {
-				w.WriteString(oneLineKeepSpace(name))
-				w.WriteByte(':')
-				w.WriteString(strconv.FormatInt(pos.Line+int64(i), 10))
-				w.WriteByte(':')
+				line = oneLineKeepSpace(name) + ":" + strconv.FormatInt(pos.Line+int64(i), 10) + ":" + line
 			}
-			w.WriteString(oneLineKeepSpace(string(l)))
-			w.WriteByte('\n')
+			out.line(line)
 		}
 	}
 	var mr *parser.MultiReader
@@ -316,7 +373,7 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 			break
 		}
 		for len(kept) > 0 && kept[0].Time.Before(rec.Time) {
-			emit(kept[0].Pos, kept[0].Time, kept[0].Raw)
+			emit(kept[0].Pos, kept[0].Time, severityNotRead, kept[0].Raw)
 			kept = kept[1:]
 		}
 		rr := raws[rec.Pos.Input]
@@ -324,10 +381,10 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 			continue
 		}
 		if raw, err := rr.Read(rec.Pos); err == nil {
-			emit(rec.Pos, rec.Time, raw)
+			emit(rec.Pos, rec.Time, rec.Severity, raw)
 		}
 	}
 	for _, k := range kept {
-		emit(k.Pos, k.Time, k.Raw)
+		emit(k.Pos, k.Time, severityNotRead, k.Raw)
 	}
 }

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -21,18 +22,21 @@ func TestLinesPod(t *testing.T) {
 		noPrefix  bool
 	}{
 		// Counted independently: grep -c -F with "default/web-7d9f8c6b5-x2kqp" (quoted), the
-		// UID d003917a-…, the sandbox ID 9e150547… and the three container IDs: 258.
-		{name: "happy path", args: []string{"web-7d9f8c6b5-x2kqp", happy}, wantLines: 258,
+		// UID d003917a-…, the sandbox ID 9e150547… and the three container IDs: 258; and
+		// -e 'podName="web-7d9f8c6b5-x2kqp"' -e 'pod default/web-7d9f8c6b5-x2kqp ' 20 more, 2
+		// of them among those: 276.
+		{name: "happy path", args: []string{"web-7d9f8c6b5-x2kqp", happy}, wantLines: 276,
 			first: happy + `:726:I1122 06:03:25.671184   21321 config.go:326] "Receiving a new pod" pod="default/web-7d9f8c6b5-x2kqp"`},
-		{name: "sandbox window", args: []string{"web", happy, "--stage", "sandbox"}, wantLines: 8},
+		{name: "sandbox window", args: []string{"web", happy, "--stage", "sandbox"}, wantLines: 9},
 		{name: "container stage, no prefix", args: []string{"web", happy, "--stage", "init-config:image", "--no-prefix"}, noPrefix: true,
 			first: `I1122 06:03:26.430657   21321 event.go:389] "Event occurred" object="default/web-7d9f8c6b5-x2kqp" fieldPath="spec.initContainers{init-config}"`},
-		{name: "stdin", args: []string{"web", "-"}, stdin: happy, wantLines: 258, first: `-:726:I1122 06:03:25.671184`},
+		{name: "stdin", args: []string{"web", "-"}, stdin: happy, wantLines: 276, first: `-:726:I1122 06:03:25.671184`},
 		// 04: grep -c -F -e '"default/payments-7b4d9c8f6-q9zrt"' -e 7563aa78-9056-4c20-bc78-4d80b9e8715e
 		// -e 85af0c47… -e 3f80dd0e… and the four failed sandboxes' IDs (4b0dc883…, 85870488…,
 		// 95a645d3…, f25ce853…) gives 198: the 4 "RunPodSandbox from runtime service failed"
-		// lines name only the sandbox.
-		{name: "sandbox failure", args: []string{"payments", corpus + "v1.36.3/04-sandbox-failure.log"}, wantLines: 198},
+		// lines name only the sandbox. The podName="…" and "pod default/payments-… " forms
+		// add 14 (15, one of them naming the UID too): 212.
+		{name: "sandbox failure", args: []string{"payments", corpus + "v1.36.3/04-sandbox-failure.log"}, wantLines: 212},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -111,8 +115,8 @@ func TestLinesPodWithRuntimeLog(t *testing.T) {
 	if !strings.Contains(fromRuntime[3], `StartContainer for \"12470fbbe8fbd02a`) {
 		t.Errorf("StartContainer line missing: %q", fromRuntime[3])
 	}
-	if len(lines) != 258+5 {
-		t.Errorf("%d lines, want the kubelet's 258 and the runtime's 5", len(lines))
+	if len(lines) != 276+5 {
+		t.Errorf("%d lines, want the kubelet's 276 and the runtime's 5", len(lines))
 	}
 	// Time order across inputs: where the output switches from one file to
 	// the other, time does not go back (each file keeps its own order; the
@@ -176,5 +180,141 @@ func TestLinesPodBadStdin(t *testing.T) {
 		if code != ExitUsage || !strings.Contains(errOut.String(), "standard input: ") || strings.Contains(errOut.String(), "podflow-stdin") {
 			t.Errorf("stdin %q: exit %d, %q", in, code, errOut)
 		}
+	}
+}
+
+// TestLinesPodEveryNamingLine counts the lines that name the crash-looping
+// pod independently of podflow (its name, or its UID read from the log,
+// as substrings) and checks that lines pod prints each of them: the
+// podName="…" (CPU/memory manager) and "pod ns/name volume …"
+// (atomic_writer) forms were missed.
+func TestLinesPodEveryNamingLine(t *testing.T) {
+	const name = "worker-5d8f7b9c4-m2v6n"
+	files, err := filepath.Glob(corpus + "v*/05-crashloop-backoff.log")
+	if err != nil || len(files) < 5 {
+		t.Fatalf("corpus: %v %v", files, err)
+	}
+	uidRe := regexp.MustCompile(`pod="[^"/]+/` + name + `" podUID="([0-9a-f-]{36})"`)
+	for _, file := range files {
+		t.Run(filepath.Base(filepath.Dir(file)), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := uidRe.FindSubmatch(data)
+			if m == nil {
+				t.Fatal("no podUID of the pod in the log")
+			}
+			uid := string(m[1])
+			want := map[string]bool{}
+			for _, l := range strings.Split(string(data), "\n") {
+				if strings.Contains(l, name) || strings.Contains(l, uid) {
+					want[strings.TrimRight(l, "\r")] = true
+				}
+			}
+			ioS, _, out, errOut := NewTestIO(false)
+			if code := Main(ioS, []string{"podflow", "lines", "pod", name, file, "--no-prefix"}); code != 0 {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			got := map[string]bool{}
+			for _, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+				got[l] = true
+			}
+			missed := 0
+			for l := range want {
+				if !got[l] {
+					missed++
+					if missed <= 3 {
+						t.Errorf("missed: %.160s", l)
+					}
+				}
+			}
+			if missed > 0 {
+				t.Errorf("%d of %d lines naming the pod missed", missed, len(want))
+			}
+			named := 0
+			for l := range got {
+				if want[l] {
+					named++
+				}
+			}
+			if named != len(want) {
+				t.Errorf("%d printed lines name the pod, %d lines of the log do", named, len(want))
+			}
+		})
+	}
+}
+
+// TestLinesPodFilters checks --tail, --since and --level against the
+// unfiltered output, on a file and on standard input.
+func TestLinesPodFilters(t *testing.T) {
+	file := corpus + "v1.36.3/05-crashloop-backoff.log"
+	run := func(t *testing.T, stdin bool, args ...string) []string {
+		t.Helper()
+		ioS, in, out, errOut := NewTestIO(false)
+		input := file
+		if stdin {
+			b, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			in.Write(b)
+			input = "-"
+		}
+		if code := Main(ioS, append([]string{"podflow", "lines", "pod", "worker-5d8f7b9c4-m2v6n", input, "--no-prefix"}, args...)); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		s := strings.TrimSuffix(out.String(), "\n")
+		if s == "" {
+			return nil
+		}
+		return strings.Split(s, "\n")
+	}
+	for _, stdin := range []bool{false, true} {
+		t.Run(map[bool]string{false: "file", true: "stdin"}[stdin], func(t *testing.T) {
+			all := run(t, stdin)
+			if len(all) < 100 {
+				t.Fatalf("%d lines", len(all))
+			}
+			if got := run(t, stdin, "--tail", "3"); strings.Join(got, "\n") != strings.Join(all[len(all)-3:], "\n") {
+				t.Errorf("--tail 3: %q, want the last 3 of %d", got, len(all))
+			}
+			var errs, warnOrErr []string
+			for _, l := range all {
+				switch l[0] {
+				case 'E':
+					errs = append(errs, l)
+					warnOrErr = append(warnOrErr, l)
+				case 'W':
+					warnOrErr = append(warnOrErr, l)
+				}
+			}
+			if len(errs) == 0 {
+				t.Fatal("no error line in the crash loop's lines")
+			}
+			if got := run(t, stdin, "--level", "E"); strings.Join(got, "\n") != strings.Join(errs, "\n") {
+				t.Errorf("--level E: %d lines, want the %d E lines", len(got), len(errs))
+			}
+			if got := run(t, stdin, "--level", "W,E"); len(got) != len(warnOrErr) {
+				t.Errorf("--level W,E: %d lines, want %d", len(got), len(warnOrErr))
+			}
+			// The log ends at 06:11:09.336: --since 5s keeps 06:11:04.336 on.
+			got := run(t, stdin, "--since", "5s")
+			if len(got) == 0 || len(got) >= len(all) {
+				t.Fatalf("--since 5s: %d of %d lines", len(got), len(all))
+			}
+			for _, l := range got {
+				if l[9:17] < "06:11:04" {
+					t.Errorf("--since 5s printed %.40s", l)
+				}
+			}
+			if got := run(t, stdin, "--since", "2026-11-22T06:11:04.336Z", "--until", "2026-11-22T06:11:08Z"); len(got) == 0 || len(got) > len(all) {
+				t.Errorf("--since/--until RFC3339: %d lines", len(got))
+			}
+		})
+	}
+	ioS, _, _, errOut := NewTestIO(false)
+	if code := Main(ioS, []string{"podflow", "lines", "pod", "worker", file, "--level", "X"}); code != 2 || !strings.Contains(errOut.String(), "--level") {
+		t.Errorf("--level X: exit %d, %s", code, errOut)
 	}
 }

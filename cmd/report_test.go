@@ -200,7 +200,7 @@ func TestReportBrowser(t *testing.T) {
 	if !strings.Contains(dom, "<svg") || !strings.Contains(dom, "Stalled at containers (container api, image)") {
 		t.Errorf("dumped DOM lacks the chart or the diagnosis")
 	}
-	if !strings.Contains(dom, "<title>podflow: 1 of 23 pods failed, 2 recovered</title>") {
+	if !strings.Contains(dom, "<title>podflow: 1 of 23 pods in trouble (1 Stalled), 2 recovered</title>") {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*?</title>`).FindString(dom))
 	}
 	attn, chart := strings.Index(dom, `id="attention"`), strings.Index(dom, `<section class="node"`)

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -110,6 +111,31 @@ func TestCompletionAndHelp(t *testing.T) {
 		out, _, code := runPodflow(t, false, append(c, "--help")...)
 		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "podflow "+c[0]) {
 			t.Errorf("%v --help: exit %d", c, code)
+		}
+	}
+}
+
+// TestStatsNoZeroStages: a stage no pod spent any time in (observed:
+// markers of one instant) is not a row of 0s on any corpus version.
+func TestStatsNoZeroStages(t *testing.T) {
+	dirs, _ := filepath.Glob(corpus + "v*")
+	if len(dirs) < 5 {
+		t.Fatalf("corpus: %v", dirs)
+	}
+	for _, dir := range dirs {
+		ioS, _, out, errOut := NewTestIO(false)
+		if code := Main(ioS, []string{"podflow", "stats", dir}); code != 0 {
+			t.Fatalf("%s: exit %d: %s", dir, code, errOut)
+		}
+		rows := strings.Split(strings.TrimSpace(out.String()), "\n")
+		if len(rows) < 4 {
+			t.Fatalf("%s: %d rows", dir, len(rows))
+		}
+		for _, r := range rows[1:] {
+			f := strings.Fields(r)
+			if len(f) >= 7 && f[6] == "0s" {
+				t.Errorf("%s: a stage always 0s: %q", dir, r)
+			}
 		}
 	}
 }

@@ -48,13 +48,16 @@ Inputs load in the background; the first pods show while the rest loads.
 --replay plays the log back in its own time (--speed 20x by default); -f
 follows growing files (and standard input as it arrives).
 
-Keys: j/k or arrows move, g/G top/bottom, tab switches pane, enter opens
-(stage → raw lines), esc goes back; on the selected pod d describes it (as
-'podflow describe pod'), l shows all its lines (as 'podflow lines pod'), y
-its YAML (y again: JSON), n its node (n again: the next node); +/- zoom and
-H/L pan the time axis, s sort, / filter, v steps through the verdicts that
-occur, space/./</> replay, ? help, q quit. A page (raw lines, describe,
-lines, YAML) searches with /, n and N. The mouse wheel scrolls. NO_COLOR
+Keys: one key means one thing on every screen. j/k or arrows move, g/G
+top/bottom, space/b page down/up, tab switches pane, enter opens what is
+selected (a pod: its describe page; a stage: its raw lines), esc goes
+back, q closes (a page; on the pod list it quits); on the selected pod d
+describes it (as 'podflow describe pod'), l shows all its lines (as
+'podflow lines pod'), y its YAML (y again: JSON), o its node (o again:
+the next node); +/- zoom and H/L pan the time axis, s sort, / searches
+(filters the pod list; on a page, n and N go to the next and previous
+match), v steps through the verdicts that occur, p/./,/</> replay, ? help.
+The mouse wheel scrolls. NO_COLOR
 turns every style off.
 ` + liveHelp + `
 With -f, a live node is asked again every 2 seconds for what came since

@@ -40,11 +40,15 @@ const StatusDeleted = "Deleted"
 
 // apiContainer is the part of a v1.ContainerStatus printPod reads.
 type apiContainer struct {
-	name      string
-	waiting   string // State.Waiting.Reason; set with isWaiting
-	isWaiting bool
-	running   bool
-	ready     bool
+	name    string
+	waiting string // State.Waiting.Reason; set with isWaiting
+	// restartable is an init container with restartPolicy Always (a
+	// sidecar); started is its Started field: once started it counts as
+	// done for the Init:i/N count, as kubectl reads it.
+	restartable, started bool
+	isWaiting            bool
+	running              bool
+	ready                bool
 	// State.Terminated
 	terminated bool
 	termReason string
@@ -64,9 +68,8 @@ type apiPod struct {
 }
 
 // printReason is printPod's STATUS cell (printers.go printPod), for the
-// fields apiPod keeps. Restartable (sidecar) init containers and the
-// SchedulingGated and NodeLost cases are left out: the log does not tell
-// them.
+// fields apiPod keeps. The SchedulingGated and NodeLost cases are left
+// out: the log does not tell them.
 func printReason(p *apiPod) string {
 	reason := p.phase
 	if p.reason != "" {
@@ -76,6 +79,10 @@ func printReason(p *apiPod) string {
 	for i, c := range p.inits {
 		switch {
 		case c.terminated && c.exitCode == 0:
+			continue
+		case c.restartable && c.started:
+			// A sidecar that started runs on beside the containers:
+			// printPod skips it (isRestartableInitContainer).
 			continue
 		case c.terminated:
 			if c.termReason == "" {
@@ -207,7 +214,7 @@ func KubectlStatus(f *Flow) string {
 // apiState is the container's status as the kubelet last reported it, from
 // what the engine kept: its state and reason as last seen, else its stages.
 func apiState(c *Container, podHasInit bool) apiContainer {
-	a := apiContainer{name: c.Name, ready: c.Ready}
+	a := apiContainer{name: c.Name, ready: c.Ready, restartable: c.Sidecar}
 	exit := 0
 	if c.ExitCode != nil {
 		exit = *c.ExitCode
@@ -221,6 +228,9 @@ func apiState(c *Container, podHasInit bool) apiContainer {
 	case "running", "terminating":
 		// A container being killed runs until it stops.
 		a.running = true
+		// The kubelet sets Started once it runs (and a startup probe,
+		// when it has one, passed): running is what the log keeps.
+		a.started = true
 	case "terminated":
 		a.terminated, a.exitCode = true, exit
 		a.termReason = c.Reason
@@ -240,7 +250,7 @@ func apiState(c *Container, podHasInit bool) apiContainer {
 			// waiting reason for it).
 			a.isWaiting, a.waiting = true, stageWaiting(c)
 		case containerStage(c, CStStarted) == StatusDone:
-			a.running = true
+			a.running, a.started = true, true
 		default:
 			a.isWaiting, a.waiting = true, defaultWaiting(podHasInit)
 		}

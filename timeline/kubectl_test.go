@@ -40,6 +40,8 @@ func TestPrintReason(t *testing.T) {
 		{"error beside completed", apiPod{phase: "Failed", containers: []apiContainer{term("Error", 1), term("Completed", 0)}}, "Error"},
 		{"OOMKilled", apiPod{phase: "Running", containers: []apiContainer{term("OOMKilled", 137)}}, "OOMKilled"},
 		{"terminated without a reason", apiPod{phase: "Failed", containers: []apiContainer{term("", 3)}}, "ExitCode:3"},
+		{"started sidecar skipped: Running", apiPod{phase: "Running", ready: true, initialized: true, initCount: 1, inits: []apiContainer{{running: true, ready: true, restartable: true, started: true}}, containers: []apiContainer{running}}, "Running"},
+		{"sidecar backing off beside a running container", apiPod{phase: "Running", initialized: true, initCount: 1, inits: []apiContainer{{isWaiting: true, waiting: "CrashLoopBackOff", restartable: true}}, containers: []apiContainer{running}}, "Init:CrashLoopBackOff"},
 		{"deleting", apiPod{phase: "Running", deleting: true, ready: true, containers: []apiContainer{running}}, "Terminating"},
 		{"deleting a terminal pod", apiPod{phase: "Succeeded", deleting: true, containers: []apiContainer{term("Completed", 0)}}, "Completed"},
 	} {

@@ -169,7 +169,7 @@ func TestTUIEndToEndTmuxWidths(t *testing.T) {
 			t.Errorf("80x24: line %d is %d wide: %q", i, w, l)
 		}
 	}
-	for _, want := range []string{"STAGE", "TIMELINE", "? help", "q quit"} {
+	for _, want := range []string{"STAGE", "TIMELINE", "? help", "q close/quit"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("80x24 lacks %q:\n%s", want, s)
 		}

@@ -5,97 +5,97 @@ import (
 	tea "charm.land/bubbletea/v2"
 )
 
-// action is one key binding and what it does: the tables below are the
-// single source of dispatch and of the help bar.
+// action is one meaning of a key, the same on every screen: its keys, and
+// what it does on the main screen (main) and on an open page (page), nil
+// where it does nothing. One table for both, so that a key has one
+// meaning wherever it is pressed (TestKeysOneMeaning): j is down on the
+// pod list and on a page, enter opens what is selected and never closes,
+// q closes the view (the main screen's close is quitting).
 type action struct {
-	b     key.Binding
-	short bool // shown in the one-line help bar
-	do    func(m *Model) tea.Cmd
+	b          key.Binding
+	mainShort  bool // shown in the main screen's one-line help bar
+	pageShort  bool // shown in a page's help bar
+	main, page func(m *Model) tea.Cmd
 }
 
 func bind(keys []string, helpKey, desc string) key.Binding {
 	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKey, desc))
 }
 
-// keyTable lists the main screen's bindings in help order, grouped into
-// help columns.
+// keyTable lists every binding in help order, grouped into help columns.
 var keyTable = [][]action{
 	{
-		{bind([]string{"j", "down"}, "j/↓", "down"), false, (*Model).down},
-		{bind([]string{"k", "up"}, "k/↑", "up"), false, (*Model).up},
-		{bind([]string{"g", "home"}, "g", "top"), false, (*Model).top},
-		{bind([]string{"G", "end"}, "G", "bottom"), false, (*Model).bottom},
-		{bind([]string{"pgdown", "ctrl+d"}, "pgdn", "page down"), false, (*Model).pageDown},
-		{bind([]string{"pgup", "ctrl+u"}, "pgup", "page up"), false, (*Model).pageUp},
+		{bind([]string{"j", "down"}, "j/↓", "down"), false, false, (*Model).down, (*Model).pageLineDown},
+		{bind([]string{"k", "up"}, "k/↑", "up"), false, false, (*Model).up, (*Model).pageLineUp},
+		{bind([]string{"g", "home"}, "g", "top"), false, true, (*Model).top, (*Model).pageTop},
+		{bind([]string{"G", "end"}, "G", "bottom"), false, false, (*Model).bottom, (*Model).pageBottom},
+		{bind([]string{"pgdown", "ctrl+d", "space"}, "pgdn/space", "page down"), false, true, (*Model).pageDown, (*Model).pageHalfDown},
+		{bind([]string{"pgup", "ctrl+u", "b"}, "pgup/b", "page up"), false, false, (*Model).pageUp, (*Model).pageHalfUp},
 	},
 	{
-		{bind([]string{"tab"}, "tab", "next pane"), false, (*Model).nextPane},
-		{bind([]string{"shift+tab"}, "shift+tab", "previous pane"), false, (*Model).prevPane},
-		{bind([]string{"enter"}, "enter", "stage lines"), true, (*Model).enter},
-		{bind([]string{"esc"}, "esc", "back"), false, (*Model).back},
-		{bind([]string{"?"}, "?", "help"), true, (*Model).toggleHelp},
+		{bind([]string{"tab"}, "tab", "next pane"), false, false, (*Model).nextPane, nil},
+		{bind([]string{"shift+tab"}, "shift+tab", "previous pane"), false, false, (*Model).prevPane, nil},
+		{bind([]string{"enter"}, "enter", "open"), true, false, (*Model).enter, nil},
+		{bind([]string{"esc"}, "esc", "back"), false, true, (*Model).back, (*Model).closePage},
+		{bind([]string{"q"}, "q", "close/quit"), true, false, (*Model).quit, (*Model).closePage},
+		{bind([]string{"?"}, "?", "help"), true, false, (*Model).toggleHelp, nil},
 	},
 	{
-		{bind([]string{"d"}, "d", "describe"), true, (*Model).openDescribe},
-		{bind([]string{"l"}, "l", "lines"), true, (*Model).openLines},
-		{bind([]string{"y"}, "y", "yaml"), true, (*Model).openObject},
-		{bind([]string{"n"}, "n", "node"), true, (*Model).openNode},
+		{bind([]string{"d"}, "d", "describe"), true, false, (*Model).openDescribe, nil},
+		{bind([]string{"l"}, "l", "lines"), true, false, (*Model).openLines, nil},
+		{bind([]string{"y"}, "y", "yaml/json"), true, false, (*Model).openObject, (*Model).pageToggleObject},
+		{bind([]string{"o"}, "o", "node"), true, false, (*Model).openNode, nil},
 	},
 	{
-		{bind([]string{"s"}, "s", "sort"), false, (*Model).cycleSort},
-		{bind([]string{"/"}, "/", "filter"), true, (*Model).startFilter},
-		{bind([]string{"v"}, "v", "verdicts"), true, (*Model).cycleVerdict},
-		{bind([]string{"+", "="}, "+/-", "zoom"), false, (*Model).zoomIn},
-		{bind([]string{"-", "_"}, "-", "zoom out"), false, (*Model).zoomOut},
-		{bind([]string{"H", "left"}, "H/←", "pan left"), false, (*Model).panLeft},
-		{bind([]string{"L", "right"}, "L/→", "pan right"), false, (*Model).panRight},
+		{bind([]string{"/"}, "/", "search"), true, true, (*Model).startFilter, (*Model).pageStartSearch},
+		{bind([]string{"n"}, "n/N", "next/prev match"), false, true, nil, (*Model).pageNext},
+		{bind([]string{"N"}, "N", "previous match"), false, false, nil, (*Model).pagePrev},
+		{bind([]string{"s"}, "s", "sort"), false, false, (*Model).cycleSort, nil},
+		{bind([]string{"v"}, "v", "verdicts"), true, false, (*Model).cycleVerdict, nil},
+		{bind([]string{"+", "="}, "+/-", "zoom"), false, false, (*Model).zoomIn, nil},
+		{bind([]string{"-", "_"}, "-", "zoom out"), false, false, (*Model).zoomOut, nil},
+		{bind([]string{"H", "left"}, "H/←", "pan left"), false, false, (*Model).panLeft, nil},
+		{bind([]string{"L", "right"}, "L/→", "pan right"), false, false, (*Model).panRight, nil},
 	},
 	{
-		{bind([]string{"space"}, "space", "pause"), false, (*Model).togglePause},
-		{bind([]string{"."}, ".", "step"), false, (*Model).step},
-		{bind([]string{","}, ",", "step back"), false, (*Model).stepBack},
-		{bind([]string{">"}, ">", "faster"), false, (*Model).faster},
-		{bind([]string{"<"}, "<", "slower"), false, (*Model).slower},
-		{bind([]string{"q", "ctrl+c"}, "q", "quit"), true, (*Model).quit},
+		{bind([]string{"p"}, "p", "pause"), false, false, (*Model).togglePause, nil},
+		{bind([]string{"."}, ".", "step"), false, false, (*Model).step, nil},
+		{bind([]string{","}, ",", "step back"), false, false, (*Model).stepBack, nil},
+		{bind([]string{">"}, ">", "faster"), false, false, (*Model).faster, nil},
+		{bind([]string{"<"}, "<", "slower"), false, false, (*Model).slower, nil},
+		{bind([]string{"ctrl+c"}, "ctrl+c", "quit"), false, false, (*Model).quit, (*Model).quit},
 	},
 }
 
-// pageKeyTable lists the bindings of a page (raw lines, describe, lines,
-// YAML): scrolling, search and closing.
-var pageKeyTable = [][]action{
-	{
-		{bind([]string{"j", "down"}, "j/↓", "down"), false, (*Model).pageLineDown},
-		{bind([]string{"k", "up"}, "k/↑", "up"), false, (*Model).pageLineUp},
-		{bind([]string{"pgdown", "ctrl+d", "space"}, "pgdn", "page down"), true, (*Model).pageHalfDown},
-		{bind([]string{"pgup", "ctrl+u", "b"}, "pgup", "page up"), false, (*Model).pageHalfUp},
-		{bind([]string{"g", "home"}, "g/G", "top/bottom"), true, (*Model).pageTop},
-		{bind([]string{"G", "end"}, "G", "bottom"), false, (*Model).pageBottom},
-	},
-	{
-		{bind([]string{"/"}, "/", "search"), true, (*Model).pageStartSearch},
-		{bind([]string{"n"}, "n/N", "next/prev match"), true, (*Model).pageNext},
-		{bind([]string{"N"}, "N", "previous match"), false, (*Model).pagePrev},
-		{bind([]string{"y"}, "y", "yaml/json"), false, (*Model).pageToggleObject},
-		{bind([]string{"esc", "q", "enter"}, "esc", "close"), true, (*Model).closePage},
-		{bind([]string{"ctrl+c"}, "ctrl+c", "quit"), false, (*Model).quit},
-	},
-}
+// replayKeys are the help bar's replay bindings, shown during replay.
+var replayKeys = keyTable[4][:2]
 
-// keyMap adapts a table to bubbles/help.
+// keyMap adapts the table to bubbles/help, for the main screen or a page.
 type keyMap struct {
-	table  [][]action
+	page   bool
 	replay bool
 }
 
-// ShortHelp is the help bar: the table's short bindings, help and quit
-// first so that a narrow terminal, which cuts the bar, still shows them;
-// during replay its keys come next.
+func (k keyMap) on(a action) bool {
+	if k.page {
+		return a.page != nil
+	}
+	return a.main != nil
+}
+
+// ShortHelp is the help bar: the screen's short bindings, help and
+// close first so that a narrow terminal, which cuts the bar, still shows
+// them; during replay its keys come next.
 func (k keyMap) ShortHelp() []key.Binding {
 	var first, rest []key.Binding
-	for _, col := range k.table {
+	for _, col := range keyTable {
 		for _, a := range col {
+			short := a.mainShort
+			if k.page {
+				short = a.pageShort
+			}
 			switch {
-			case !a.short:
+			case !short || !k.on(a):
 			case a.b.Help().Key == "?" || a.b.Help().Key == "q" || a.b.Help().Key == "esc":
 				first = append(first, a.b)
 			default:
@@ -103,30 +103,46 @@ func (k keyMap) ShortHelp() []key.Binding {
 			}
 		}
 	}
-	if k.replay {
-		play := keyTable[4]
-		first = append(first, play[0].b, play[1].b)
+	if k.replay && !k.page {
+		for _, a := range replayKeys {
+			first = append(first, a.b)
+		}
 	}
 	return append(first, rest...)
 }
 
 func (k keyMap) FullHelp() [][]key.Binding {
-	out := make([][]key.Binding, len(k.table))
-	for i, col := range k.table {
+	var out [][]key.Binding
+	for _, col := range keyTable {
+		var c []key.Binding
 		for _, a := range col {
-			out[i] = append(out[i], a.b)
+			if k.on(a) {
+				c = append(c, a.b)
+			}
+		}
+		if len(c) > 0 {
+			out = append(out, c)
 		}
 	}
 	return out
 }
 
-// dispatch runs the first action of table whose binding matches msg.
-func dispatch(m *Model, table [][]action, msg tea.KeyPressMsg) (tea.Cmd, bool) {
-	for _, col := range table {
+// dispatch runs what the binding msg matches does on the screen (main
+// screen or page); ok is false when no binding matches.
+func dispatch(m *Model, page bool, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	for _, col := range keyTable {
 		for _, a := range col {
-			if key.Matches(msg, a.b) {
-				return a.do(m), true
+			if !key.Matches(msg, a.b) {
+				continue
 			}
+			do := a.main
+			if page {
+				do = a.page
+			}
+			if do == nil {
+				return nil, true
+			}
+			return do(m), true
 		}
 	}
 	return nil, false

@@ -50,6 +50,7 @@ type snapshotMsg struct {
 	read     int64 // bytes read so far
 	total    int64 // bytes in all inputs; <=0 when unknown (stdin)
 	records  int64
+	declined int64 // records the parser read that the engine had no use for (see load.declined)
 	done     bool
 	warnings []error
 	err      error
@@ -162,12 +163,16 @@ func (l *loader) run() {
 // load is the state a load shares between the reading goroutines and
 // the snapshot ticker, guarded by mu.
 type load struct {
-	mu       sync.Mutex
-	b        *timeline.Builder
-	srcs     []parser.Source
-	read     map[string]int64 // bytes read per input
-	total    int64            // bytes in all inputs; <=0 when unknown (stdin)
-	records  int64
+	mu      sync.Mutex
+	b       *timeline.Builder
+	srcs    []parser.Source
+	read    map[string]int64 // bytes read per input
+	total   int64            // bytes in all inputs; <=0 when unknown (stdin)
+	records int64
+	// declined: the records the parser read and the builder did not want
+	// (parser Stats.Filtered): with records, the count parse --stats
+	// gives, which the status line shows.
+	declined int64
 	dirty    bool
 	runs     map[string]run // container runs by runtime ID, from the PLEG's lines
 	keep     bool
@@ -192,6 +197,12 @@ func (ld *load) add(rec *parser.Record) {
 		ld.read[rec.Pos.Input] = end
 	}
 	ld.dirty = true
+	ld.mu.Unlock()
+}
+
+func (ld *load) setDeclined(n int64) {
+	ld.mu.Lock()
+	ld.declined = n
 	ld.mu.Unlock()
 }
 
@@ -257,7 +268,7 @@ func (ld *load) snap(final bool) snapshotMsg {
 	if ld.total > 0 && n > ld.total {
 		n = ld.total
 	}
-	m := snapshotMsg{srcs: ld.srcs, read: n, total: ld.total, records: ld.records, done: ld.done, runs: maps.Clone(ld.runs)}
+	m := snapshotMsg{srcs: ld.srcs, read: n, total: ld.total, records: ld.records, declined: ld.declined, done: ld.done, runs: maps.Clone(ld.runs)}
 	if ld.done {
 		m.read = ld.total
 		m.warnings = ld.warnings
@@ -339,6 +350,7 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 		l.ticker(ld, finished)
 	}()
 	stopped := false
+	n := 0
 	for !stopped {
 		select {
 		case <-l.stop:
@@ -351,7 +363,11 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 			break
 		}
 		ld.add(rec)
+		if n++; n%4096 == 0 {
+			ld.setDeclined(mr.Stats().Filtered)
+		}
 	}
+	ld.setDeclined(mr.Stats().Filtered)
 	close(finished)
 	tickerDone.Wait()
 	if stopped {

@@ -72,17 +72,22 @@ type Model struct {
 	read     int64
 	total    int64
 	records  int64
+	declined int64 // shown with records: their sum is parse --stats' RECORDS
 	err      error
 	warnings []error
 	notes    []error
 	gen      int
 
 	// view state
-	items     []timeline.Flow // all.Items, or as of the replay clock
-	vis       []int           // items shown, filtered and sorted
-	nat       listNat         // the list's column widths for vis whole
-	cur, off  int
-	selKey    string
+	items    []timeline.Flow // all.Items, or as of the replay clock
+	vis      []int           // items shown, filtered and sorted
+	nat      listNat         // the list's column widths for vis whole
+	cur, off int
+	selKey   string
+	// chosen: the user has moved the cursor or filtered. Until then
+	// each snapshot puts the cursor on the worst pod (the list's first),
+	// not on the first pod that loaded.
+	chosen    bool
 	focus     pane
 	sortMode  int
 	vFilter   string // "" all, "problems", or one verdict
@@ -114,7 +119,7 @@ func New(o Options) Model {
 	m := Model{
 		opts:    o,
 		st:      newStyles(o.Color),
-		keys:    keyMap{table: keyTable, replay: o.Replay},
+		keys:    keyMap{replay: o.Replay},
 		help:    help.New(),
 		pg:      newPage(),
 		w:       80,
@@ -202,6 +207,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, m.quit()
 	}
 	if m.filtering {
+		m.chosen = true
 		switch msg.String() {
 		case "enter":
 			m.filtering = false
@@ -226,7 +232,7 @@ func (m Model) key(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		m.showHelp = false
 		return m, nil
 	}
-	cmd, _ := dispatch(&m, keyTable, msg)
+	cmd, _ := dispatch(&m, false, msg)
 	return m, cmd
 }
 
@@ -239,11 +245,14 @@ func (m *Model) applySnapshot(msg snapshotMsg) tea.Cmd {
 		return m.ld.next()
 	}
 	m.gen = msg.gen
+	if !m.chosen {
+		m.selKey = "" // refresh puts the cursor on the first (worst) pod
+	}
 	// Snapshots are the view's own copies (see snapshot), so masking in
 	// place touches nothing the loader still uses.
 	redact.FlowList(m.opts.Redact, msg.flows)
 	m.all, m.srcs, m.runs = msg.flows, msg.srcs, msg.runs
-	m.read, m.total, m.records = msg.read, msg.total, msg.records
+	m.read, m.total, m.records, m.declined = msg.read, msg.total, msg.records, msg.declined
 	wasLoading := m.loading
 	m.loading = !msg.done
 	if msg.done {
@@ -502,6 +511,7 @@ func (m *Model) move(n int) tea.Cmd {
 	switch m.focus {
 	case paneList:
 		m.cur += n
+		m.chosen = true
 		m.clampList()
 	case paneTimeline:
 		if f := m.selected(); f != nil {
@@ -527,10 +537,11 @@ func (m *Model) toggleHelp() tea.Cmd {
 	return nil
 }
 
+// enter opens what is selected: on the pod list the pod (its describe
+// page), on its timeline the stage (its lines).
 func (m *Model) enter() tea.Cmd {
 	if m.focus == paneList {
-		m.focus = paneTimeline
-		return nil
+		return m.openDescribe()
 	}
 	return m.openRaw()
 }

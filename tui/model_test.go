@@ -196,7 +196,7 @@ func TestTUIZoomPan(t *testing.T) {
 
 func TestTUIReplaySteps(t *testing.T) {
 	m := loaded(t, Options{Replay: true}, 120, 40, corpus+"04-sandbox-failure.log")
-	m = press(m, "space") // pause the ticking clock
+	m = press(m, "p") // pause the ticking clock
 	s := screen(m)
 	if !strings.Contains(s, "replay ⏸ paused") {
 		t.Fatalf("replay status:\n%s", s)
@@ -219,7 +219,7 @@ func TestTUIReplaySteps(t *testing.T) {
 
 func TestTUINodeView(t *testing.T) {
 	m := loaded(t, Options{}, 120, 40, corpus+"02-image-pull-failure.log")
-	m = press(m, "n")
+	m = press(m, "o")
 	s := screen(m)
 	// The start-up "pleg has yet to be successful" is not a fault: PLEG is
 	// healthy, and the kubelet's routine start-up skips are no finding.
@@ -231,9 +231,9 @@ func TestTUINodeView(t *testing.T) {
 	if strings.Contains(s, "SyncLoopSkipped") {
 		t.Errorf("the start-up skips are a finding:\n%s", s)
 	}
-	m = press(m, "n")
+	m = press(m, "o")
 	if strings.Contains(screen(m), "Node kb-node-pullfail") {
-		t.Error("n did not leave the node view")
+		t.Error("o did not leave the node view")
 	}
 }
 

@@ -192,7 +192,7 @@ func (m Model) pageKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		}
 		return m, nil
 	}
-	if cmd, ok := dispatch(&m, pageKeyTable, msg); ok {
+	if cmd, ok := dispatch(&m, true, msg); ok {
 		return m, cmd
 	}
 	return m, nil

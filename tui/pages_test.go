@@ -91,16 +91,16 @@ func TestTUIPodPages(t *testing.T) {
 	}
 }
 
-// n opens the node of the selected pod, not the first node.
+// o opens the node of the selected pod, not the first node.
 func TestTUINodeOfSelectedPod(t *testing.T) {
 	m := loaded(t, Options{}, 120, 40, corpus+"07-twenty-pods.log", corpus+"04-sandbox-failure.log")
 	m = press(m, "/", "q", "9", "z", "enter", "esc")
 	if !strings.Contains(screen(m), ">⚠ payments-7b4d9c8f6-q9zrt") {
 		t.Fatalf("payments not selected:\n%s", screen(m))
 	}
-	s := screen(press(m, "n"))
+	s := screen(press(m, "o"))
 	if !strings.Contains(s, "Node kb-node-sandboxfail") || !strings.Contains(s, "node:kb-node-sandboxfail") {
-		t.Errorf("n did not open the selected pod's node:\n%s", s)
+		t.Errorf("o did not open the selected pod's node:\n%s", s)
 	}
 }
 

@@ -165,6 +165,11 @@ const (
 	tlDurW   = 7
 )
 
+// tlLabel is a timeline row's label in its column, cut to leave at least
+// one blank before the value beside it ("log-shipper/imagepending" was
+// one word).
+func tlLabel(label string) string { return fit(san(label), tlLabelW-1) + " " }
+
 // renderTimeline draws one pod's stages on a shared time axis: bars to
 // scale, waiting gaps dotted, and the stall marked and labelled with its
 // reason. cur is the selected row (-1: none).
@@ -243,8 +248,8 @@ func renderTimeline(st styles, f *timeline.Flow, rows []tlRow, ax axis, cur, w, 
 		if i == cur {
 			sel = "›"
 		}
-		labelTxt := fit(san(r.label), tlLabelW)
-		durTxt := fmt.Sprintf("%*s", tlDurW, dur)
+		labelTxt := tlLabel(r.label)
+		durTxt := fmt.Sprintf("%*s", tlDurW, ansi.Truncate(dur, tlDurW, "…"))
 		barTxt := string(bar)
 		var line string
 		if i == cur && focused && st.color {
@@ -309,7 +314,7 @@ func renderCycleRow(st styles, r tlRow, ax axis, cur, focused bool) string {
 	if cur {
 		sel = "›"
 	}
-	label := fit(san(r.label), tlLabelW)
+	label := tlLabel(r.label)
 	dur := fmt.Sprintf("%*s", tlDurW, fmt.Sprintf("↻%d", r.cont.Restarts))
 	if cur && focused && st.color {
 		return st.selected.Render(sel+label+dur) + " " + st.stall.Render(string(bar))

@@ -20,7 +20,7 @@ func TestTUIReplayNoFuture(t *testing.T) {
 	// The image pull fails three times; at 06:05:37.460 it had failed once,
 	// 1.2s after it began.
 	m := loaded(t, Options{Replay: true}, 120, 40, corpus+"02-image-pull-failure.log")
-	m = press(m, "space")
+	m = press(m, "p")
 	early := time.Date(2026, 11, 22, 6, 5, 37, 460000000, time.UTC)
 	m = at(m, early)
 	s := screen(m)
@@ -45,7 +45,7 @@ func TestTUIReplayNoFuture(t *testing.T) {
 	// The container crash-loops four times; at 06:09:40 it had restarted
 	// once and was running.
 	m = loaded(t, Options{Replay: true}, 120, 40, corpus+"05-crashloop-backoff.log")
-	m = at(press(m, "space"), time.Date(2026, 11, 22, 6, 9, 40, 0, time.UTC))
+	m = at(press(m, "p"), time.Date(2026, 11, 22, 6, 9, 40, 0, time.UTC))
 	s = screen(m)
 	if strings.Contains(s, "↻4") || strings.Contains(s, "restarted 4 times") || strings.Contains(s, "✗ worker") {
 		t.Errorf("at 06:09:40 the crash loop shows its future:\n%s", s)

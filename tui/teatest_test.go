@@ -56,7 +56,7 @@ func TestTUITeatestReplay(t *testing.T) {
 	m := New(Options{Replay: true, Speed: 1, Load: LoadOptions{Paths: []string{corpus + "04-sandbox-failure.log"}}})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 40))
 	waitFor(t, tm, "▶ playing")
-	tm.Send(keyMsg("space"))
+	tm.Send(keyMsg("p"))
 	waitFor(t, tm, "⏸ paused")
 	for i := 0; i < 30; i++ {
 		tm.Send(keyMsg("."))

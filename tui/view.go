@@ -49,7 +49,7 @@ func (m Model) render() string {
 	case m.pageOpen && m.pg.searching:
 		lines = append(lines, fit(m.st.focus.Render("/")+sanitize.Sanitize(m.pg.query)+"█  "+m.st.dim.Render("enter finds · esc clears"), w))
 	case m.pageOpen:
-		lines = append(lines, fit(m.help.ShortHelpView(keyMap{table: pageKeyTable}.ShortHelp()), w))
+		lines = append(lines, fit(m.help.ShortHelpView(keyMap{page: true}.ShortHelp()), w))
 	case m.filtering:
 		lines = append(lines, fit(m.st.focus.Render("/")+sanitize.Sanitize(m.filter)+"█  "+m.st.dim.Render("enter keeps · esc clears"), w))
 	default:
@@ -87,17 +87,17 @@ func (m Model) headerText() string {
 func (m Model) statusText() string {
 	switch {
 	case m.loading && m.total > 0:
-		return " loading " + renderProgress(m.st, m.read, m.total, min(40, max(m.w/3, 12))) + fmt.Sprintf("  %d records", m.records)
+		return " loading " + renderProgress(m.st, m.read, m.total, min(40, max(m.w/3, 12))) + fmt.Sprintf("  %d records", m.records+m.declined)
 	case m.loading:
-		return fmt.Sprintf(" reading… %d records", m.records)
+		return fmt.Sprintf(" reading… %d records", m.records+m.declined)
 	case m.opts.Replay && !m.clock.IsZero():
 		state := "▶ playing"
 		if m.paused {
 			state = "⏸ paused"
 		}
-		return fmt.Sprintf(" replay %s %s  +%s/%s  %gx   space pause · . step · </> speed", state, m.clock.Format("15:04:05.000"), fmtDur(m.clock.Sub(m.rStart)), fmtDur(m.rEnd.Sub(m.rStart)), m.speed)
+		return fmt.Sprintf(" replay %s %s  +%s/%s  %gx   p pause · . step · </> speed", state, m.clock.Format("15:04:05.000"), fmtDur(m.clock.Sub(m.rStart)), fmtDur(m.rEnd.Sub(m.rStart)), m.speed)
 	case m.opts.Load.Follow:
-		s := fmt.Sprintf(" following… %d records", m.records)
+		s := fmt.Sprintf(" following… %d records", m.records+m.declined)
 		if n := len(m.notes); n > 0 {
 			s += " · " + sanitize.Sanitize(m.opts.Redact.Text(m.notes[n-1].Error()))
 		}
@@ -107,7 +107,7 @@ func (m Model) statusText() string {
 	case len(m.notes) > 0:
 		return m.st.dim.Render(" note: " + sanitize.Sanitize(m.opts.Redact.Text(m.notes[0].Error())))
 	}
-	return m.st.dim.Render(fmt.Sprintf(" %d records", m.records))
+	return m.st.dim.Render(fmt.Sprintf(" %d records", m.records+m.declined))
 }
 
 func (m Model) paneTitle(p pane, s string, w int) string {
@@ -145,7 +145,7 @@ func (m Model) panes(d dims) []string {
 func (m Model) rightColumn(d dims) []string {
 	w := d.rightW
 	if m.node >= 0 && m.node < len(m.all.Nodes) {
-		out := []string{m.paneTitle(paneDetail, "NODE (n: next node, esc: close)", w)}
+		out := []string{m.paneTitle(paneDetail, "NODE (o: next node, esc: close)", w)}
 		return append(out, renderNode(m.st, m.all, m.all.Nodes[m.node], w)...)
 	}
 	f := m.selected()

@@ -75,12 +75,13 @@ func charts(rs []ranked, drawn []*Pod) []*Node {
 			healths[p.Health]++
 			p.Y, p.TextY = y, y+15
 			p.Bars = bars(f, f.Stages, y+3, rowH-6, "", x, ms)
-			y += rowH
+			// A long name wraps onto more lines: the row grows.
+			y += rowH + lineH*float64(len(p.Label)-1)
 			for _, c := range f.Containers {
-				row := Row{Label: text(check.Trunc(c.Name, 30), 40), TextY: y + 11}
+				row := Row{Label: wrapName(text(c.Name, 253), labelChars-2), TextY: y + 11}
 				row.Bars = bars(f, c.Stages, y+2, cRowH-4, "container "+c.Name+" ", x, ms)
 				p.Rows = append(p.Rows, row)
-				y += cRowH
+				y += cRowH + lineH*float64(len(row.Label)-1)
 			}
 			p.H = y - p.Y
 			y += 4

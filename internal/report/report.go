@@ -84,8 +84,19 @@ type Cause struct {
 
 // Count is how many pods have a verdict (or a Health).
 type Count struct {
-	Verdict string
+	Verdict string // the verdict, or the Health (the page's class names)
 	N       int
+	Label   string // what the page says: the verdict as get pods prints it, or the Health's words
+}
+
+// healthLabel is a Health as the page names it. HealthFailed is not
+// "failed": it holds Stalled and Rejected pods too, and "failed" is the
+// Failed verdict's word in get pods.
+func healthLabel(h Health) string {
+	if h == HealthFailed {
+		return "in trouble"
+	}
+	return string(h)
 }
 
 // Finding is one node finding.
@@ -112,7 +123,7 @@ type Bar struct {
 
 // Row is a container's row under its pod.
 type Row struct {
-	Label string
+	Label []string // the container's name, wrapped whole (wrapName)
 	TextY float64
 	Bars  []Bar
 }
@@ -131,22 +142,23 @@ type Stage struct {
 
 // Pod is one pod: its row in its node's chart and its details.
 type Pod struct {
-	ID, Key, Label string
-	Node           string
-	Verdict        timeline.Verdict
-	Status         string // kubectl get pods' STATUS at the log's end (Flow.Status)
-	Health         Health
-	Where          string // where it stopped, or the stage it recovered in
-	Waited         string
-	Diagnosis      string
-	Why            string // for a pod that recovered: what failed on the way
-	Startup        string
-	Open           bool
-	Y, H, TextY    float64
-	Bars           []Bar
-	Rows           []Row
-	Evidence       []Evidence
-	Stages         []Stage
+	ID, Key     string
+	Label       []string // Key wrapped whole in the chart's label column (wrapName)
+	Node        string
+	Verdict     timeline.Verdict
+	Status      string // kubectl get pods' STATUS at the log's end (Flow.Status)
+	Health      Health
+	Where       string // where it stopped, or the stage it recovered in
+	Waited      string
+	Diagnosis   string
+	Why         string // for a pod that recovered: what failed on the way
+	Startup     string
+	Open        bool
+	Y, H, TextY float64
+	Bars        []Bar
+	Rows        []Row
+	Evidence    []Evidence
+	Stages      []Stage
 }
 
 // Node is one node's chart: its own time axis, its pods drawn in full,
@@ -169,7 +181,32 @@ const (
 	rowH   = 22.0
 	cRowH  = 14.0
 	top    = 22.0
+	// labelChars is how many characters of a name a line of the label
+	// column (labelW) holds; lineH is a label line's height.
+	labelChars = 40
+	lineH      = 14.0
 )
+
+// wrapName cuts a name (namespace/name, a container's name) into lines
+// of n characters at most, after a '/', '-', '.' or '_' where it can:
+// never cut short, every character shown (kubectl never cuts a name), a
+// run longer than a line without any of them split where the line ends.
+func wrapName(s string, n int) []string {
+	var lines []string
+	r := []rune(s)
+	for len(r) > n {
+		cut := n
+		for i := n; i > n/3; i-- {
+			if c := r[i-1]; c == '/' || c == '-' || c == '.' || c == '_' {
+				cut = i
+				break
+			}
+		}
+		lines = append(lines, string(r[:cut]))
+		r = r[cut:]
+	}
+	return append(lines, string(r))
+}
 
 // text makes log text one safe line for the template (html/template
 // escapes it; this removes terminal controls and bounds its length).
@@ -220,12 +257,16 @@ func Build(in Input) Data {
 	// Rank every pod, worst first; the first max are drawn in full.
 	rs := make([]ranked, len(items))
 	verdicts, healths := map[timeline.Verdict]int{}, map[Health]int{}
+	troubled := map[timeline.Verdict]int{} // the verdicts of the pods in trouble (HealthFailed)
 	var t0, t1 time.Time
 	for i := range items {
 		f := &items[i]
 		rs[i] = ranked{f: f, health: healthOf(f)}
 		verdicts[f.Verdict]++
 		healths[rs[i].health]++
+		if rs[i].health == HealthFailed {
+			troubled[f.Verdict]++
+		}
 		if t0.IsZero() || (!f.Start.IsZero() && f.Start.Before(t0)) {
 			t0 = f.Start
 		}
@@ -236,7 +277,7 @@ func Build(in Input) Data {
 	sort.SliceStable(rs, func(i, j int) bool { return worse(rs[i], rs[j]) })
 	for _, v := range timeline.Verdicts {
 		if verdicts[v] > 0 {
-			d.Counts = append(d.Counts, Count{string(v), verdicts[v]})
+			d.Counts = append(d.Counts, Count{Verdict: string(v), N: verdicts[v], Label: string(v)})
 		}
 	}
 	d.Health = healthCounts(healths)
@@ -248,7 +289,14 @@ func Build(in Input) Data {
 	case len(items) == 0:
 		d.Heading = "No pods"
 	case healths[HealthFailed] > 0:
-		d.Heading = fmt.Sprintf("%d of %s failed", healths[HealthFailed], plural(len(items), "pod"))
+		// In get pods' words: a Stalled pod is Stalled, not failed.
+		var parts []string
+		for _, v := range timeline.Verdicts {
+			if n := troubled[v]; n > 0 {
+				parts = append(parts, fmt.Sprintf("%d %s", n, v))
+			}
+		}
+		d.Heading = fmt.Sprintf("%d of %s in trouble (%s)", healths[HealthFailed], plural(len(items), "pod"), strings.Join(parts, ", "))
 		if healths[HealthRecovered] > 0 {
 			d.Heading += fmt.Sprintf(", %d recovered", healths[HealthRecovered])
 		}
@@ -335,9 +383,9 @@ func attention(drawn []*Pod) []*Pod {
 // by charts).
 func podOf(i int, r ranked) *Pod {
 	f := r.f
-	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
+	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 63+1+253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
 		Status: text(f.Status, 80), Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
-	p.Label = check.Trunc(p.Key, 40)
+	p.Label = wrapName(p.Key, labelChars)
 	p.Open = r.health == HealthFailed && i < 5
 	if s, ok := check.PodStartup(f); ok {
 		p.Startup = check.FmtDur(s)
@@ -382,7 +430,7 @@ func healthCounts(m map[Health]int) []Count {
 	var out []Count
 	for _, h := range []Health{HealthFailed, HealthRecovered, HealthOther, HealthOK} {
 		if m[h] > 0 {
-			out = append(out, Count{string(h), m[h]})
+			out = append(out, Count{Verdict: string(h), N: m[h], Label: healthLabel(h)})
 		}
 	}
 	return out

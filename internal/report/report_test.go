@@ -98,7 +98,7 @@ func TestReportLeadsWithTrouble(t *testing.T) {
 		}}
 	fl.Summary.Pods = len(fl.Items)
 	d, html := render(t, Input{Flows: fl, Items: fl.Items})
-	if !strings.Contains(html, "<title>podflow: 1 of 3 pods failed, 1 recovered</title>") {
+	if !strings.Contains(html, "<title>podflow: 1 of 3 pods in trouble (1 Stalled), 1 recovered</title>") {
 		t.Errorf("title: %s", regexp.MustCompile(`<title>.*</title>`).FindString(html))
 	}
 	attn, chart, routine := strings.Index(html, `id="attention"`), strings.Index(html, `<section class="node"`), strings.Index(html, `<details class="routine`)
@@ -159,5 +159,75 @@ func TestReportDrawsTheWorstInFull(t *testing.T) {
 	}
 	if len(html) > 3<<20 {
 		t.Errorf("the page is %d bytes", len(html))
+	}
+}
+
+// TestReportCountsAreVerdicts: the page's counts are get pods' verdicts
+// (a Stalled pod is counted Stalled, never "failed"), and its heading
+// says how many of each verdict are in trouble.
+func TestReportCountsAreVerdicts(t *testing.T) {
+	fl := &timeline.FlowList{Items: []timeline.Flow{
+		pod("n", "stalled-1", timeline.VerdictStalled, 0, 5, 0),
+		pod("n", "stalled-2", timeline.VerdictStalled, 1, 5, 0),
+		pod("n", "failed-1", timeline.VerdictFailed, 2, 5, 0),
+		pod("n", "ok-1", timeline.VerdictRunning, 3, 5, 0),
+	}}
+	fl.Summary.Pods = len(fl.Items)
+	d, html := render(t, Input{Flows: fl, Items: fl.Items})
+	want := map[string]int{"Stalled": 2, "Failed": 1, "Running": 1}
+	for _, c := range d.Counts {
+		if want[c.Verdict] != c.N || c.Label != c.Verdict {
+			t.Errorf("count %+v, want %d %s", c, want[c.Verdict], c.Verdict)
+		}
+		delete(want, c.Verdict)
+	}
+	if len(want) > 0 {
+		t.Errorf("counts missing: %v", want)
+	}
+	if d.Heading != "3 of 4 pods in trouble (1 Failed, 2 Stalled)" && d.Heading != "3 of 4 pods in trouble (2 Stalled, 1 Failed)" {
+		t.Errorf("heading %q", d.Heading)
+	}
+	// "failed" appears only as the verdict Failed's count, never as a
+	// label of the three pods in trouble.
+	if regexp.MustCompile(`>\s*(3 )?failed\s*<`).MatchString(html) {
+		t.Errorf("a label says failed for pods that are not all Failed")
+	}
+}
+
+// TestReportNamesWrapWhole: a long pod or container name is never cut
+// in the chart's label column: it wraps onto lines, at its dashes, and
+// every character is there.
+func TestReportNamesWrapWhole(t *testing.T) {
+	long := "payments-reconciliation-worker-with-a-very-long-deployment-name-7b4d9c8f6-q9zrt"
+	f := pod("n", long, timeline.VerdictRunning, 0, 5, 0)
+	f.Pod.Namespace = "team-payments-production"
+	f.Containers = []timeline.Container{{Name: "sidecar-log-shipper-for-the-payments-reconciliation-app", Type: timeline.ContainerRegular}}
+	fl := &timeline.FlowList{Items: []timeline.Flow{f}}
+	fl.Summary.Pods = 1
+	d, html := render(t, Input{Flows: fl, Items: fl.Items})
+	p := d.Nodes[0].Pods[0]
+	if got := strings.Join(p.Label, ""); got != "team-payments-production/"+long {
+		t.Errorf("label %q, want the whole key", got)
+	}
+	if len(p.Label) < 3 {
+		t.Errorf("label not wrapped: %q", p.Label)
+	}
+	for _, l := range p.Label {
+		if n := len([]rune(l)); n > labelChars {
+			t.Errorf("label line %q: %d characters", l, n)
+		}
+		if !strings.HasSuffix(l, "-") && !strings.HasSuffix(l, "/") && l != p.Label[len(p.Label)-1] {
+			t.Errorf("label line %q cut mid-word", l)
+		}
+	}
+	if c := p.Rows[0].Label; strings.Join(c, "") != f.Containers[0].Name {
+		t.Errorf("container label %q", c)
+	}
+	if strings.Contains(html, "…</tspan>") || !strings.Contains(html, "q9zrt</tspan>") {
+		t.Errorf("a name was cut in the chart")
+	}
+	// The rows below start under the wrapped label.
+	if p.H < rowH+lineH*float64(len(p.Label)-1) {
+		t.Errorf("row height %v for %d label lines", p.H, len(p.Label))
 	}
 }
