@@ -292,6 +292,9 @@ func (d *describer) describe() {
 	} else {
 		d.kv(0, "Last Stage", dash(f.Stage))
 	}
+	if f.WaitingOn != "" {
+		d.kv(0, "Waiting On", sanitize.OneLine(f.WaitingOn))
+	}
 	if f.Reason != "" {
 		d.kv(0, "Reason", sanitize.OneLine(f.Reason))
 	}

@@ -214,6 +214,9 @@ func withReason(s, reason string) string {
 	r := strings.Join(strings.Fields(reason), " ")
 	if len(r) > maxWaitingReason {
 		i := len(r) - maxWaitingReason
+		if sp := strings.IndexByte(r[i:], ' '); sp >= 0 {
+			i += sp + 1 // from a word's start
+		}
 		for i < len(r) && !utf8.RuneStart(r[i]) {
 			i++
 		}
