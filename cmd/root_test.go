@@ -15,8 +15,8 @@ func TestResourceGroupUsage(t *testing.T) {
 		args []string
 		want []string // substrings of stderr
 	}{
-		{[]string{"get"}, []string{"podflow get needs a resource type: nodes, pods"}},
-		{[]string{"get", "deployments", log}, []string{`unknown resource type "deployments"`, "knows: nodes, pods"}},
+		{[]string{"get"}, []string{"podflow get needs a resource type: events, nodes, pods"}},
+		{[]string{"get", "deployments", log}, []string{`unknown resource type "deployments"`, "knows: events, nodes, pods"}},
 		{[]string{"get", "pdos", log}, []string{`unknown resource type "pdos"`, "Did you mean this?\n\tpods"}},
 		{[]string{"describe"}, []string{"podflow describe needs a resource type: node, pod"}},
 		{[]string{"describe", "deploy/web", log}, []string{`unknown resource type "deploy/web"`, "knows: node, pod"}},
