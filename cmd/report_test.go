@@ -290,3 +290,13 @@ func TestReportOfBigInputOpensFast(t *testing.T) {
 		t.Errorf("%d pods drawn, and no summary of the rest", n)
 	}
 }
+
+// A stalled pod's details say what it waits on, as describe does.
+func TestReportSaysWaitingOn(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.html")
+	code, errOut := runReport(t, corpus+"v1.36.3/02-image-pull-failure.log", "-o", out)
+	html, err := os.ReadFile(out)
+	if code != 0 || err != nil || !strings.Contains(string(html), "Waiting on the pull of image docker.io/library/nginx:1.27.99 for container api, backing off") {
+		t.Errorf("exit %d (%s, %v); the report does not say what api-6f5b9d7c4-pl8wz waits on", code, errOut, err)
+	}
+}

@@ -151,6 +151,7 @@ type Pod struct {
 	Where       string // where it stopped, or the stage it recovered in
 	Waited      string
 	Diagnosis   string
+	WaitingOn   string // what the stage that holds it waits on at the log's end (Flow.WaitingOn)
 	Why         string // for a pod that recovered: what failed on the way
 	Startup     string
 	Open        bool
@@ -384,7 +385,7 @@ func attention(drawn []*Pod) []*Pod {
 func podOf(i int, r ranked) *Pod {
 	f := r.f
 	p := &Pod{ID: fmt.Sprintf("pod-%d", i), Key: text(f.Pod.Key(), 63+1+253), Node: text(f.Node, 253), Verdict: f.Verdict, Health: r.health,
-		Status: text(f.Status, 80), Diagnosis: text(f.Diagnosis, 2000), Startup: "-"}
+		Status: text(f.Status, 80), Diagnosis: text(f.Diagnosis, 2000), WaitingOn: text(f.WaitingOn, 400), Startup: "-"}
 	p.Label = wrapName(p.Key, labelChars)
 	p.Open = r.health == HealthFailed && i < 5
 	if s, ok := check.PodStartup(f); ok {
