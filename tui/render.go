@@ -338,6 +338,9 @@ func renderDetail(st styles, f *timeline.Flow, row *tlRow, w int) []string {
 	if f.Diagnosis != "" {
 		wrap(san(f.Diagnosis), lipgloss.NewStyle())
 	}
+	if f.WaitingOn != "" {
+		wrap("Waiting on "+san(f.WaitingOn), st.warn)
+	}
 	if len(f.Findings) > 0 {
 		wrap("Node findings: "+san(strings.Join(f.Findings, ", ")), st.warn)
 	}
