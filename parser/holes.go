@@ -107,6 +107,10 @@ func (r *Reader) skipHoles() bool {
 		}
 		r.win, r.winUsed = nil, 0
 		next, err := r.br.Peek(1)
+		if len(next) == 0 && errors.Is(err, ErrIdle) {
+			r.idle = true // (Next ends the record under way and says so)
+			return true
+		}
 		if len(next) == 0 {
 			// (Peek takes the error from br: Next ends with it as
 			// readLine would have.)
