@@ -95,8 +95,8 @@ type Builder struct {
 	lastKey       recordKey // the last record's, and its node
 	lastNode      *nodeState
 	now           time.Time // a followed log's present (Now); zero: the input's end
-	text          []byte   // evidenceText's buffer
-	evInputs      []string // inputs named by stage evidence and events
+	text          []byte    // evidenceText's buffer
+	evInputs      []string  // inputs named by stage evidence and events
 	evInputIdx    map[string]int32
 	lastInput     int32
 	patch         patchDecoder // reused: its slices outlive one patch
