@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/anystr"
+	"github.com/podflow/podflow/internal/follow"
 	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
@@ -27,6 +28,7 @@ type LinesPodOptions struct {
 	UID       string
 	NoPrefix  bool
 	Stage     string
+	Follow    bool // -f: then the pod's lines as they are appended (watch.go)
 }
 
 // NewCmdLinesPod builds `podflow lines pod`.
@@ -52,10 +54,17 @@ CRI-O lines are found).
 (api:image), or a bare container stage (image) for the window spanning
 that stage in every container. See 'podflow pipeline' for stage ids.
 
-NAME is matched as in 'podflow describe pod'.`,
+NAME is matched as in 'podflow describe pod'.
+
+-f (--follow) goes on, as stern and kubectl logs -f do: after the lines
+the files hold, it prints the pod's lines as they are appended (files
+followed as tail -F follows them: rotated or copy-truncated files are
+read on from their new start), until Ctrl-C (exit status 0). A line is
+the pod's by the names and IDs known when the files were first read.`,
 		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
   podflow lines pod payments kubelet.log containerd.log --stage sandbox
   podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
+  podflow lines pod web-7d9f8c6b5-x2kqp -f /var/log/kubelet.log   # then new lines as they come; Ctrl-C ends
   podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log
   podflow lines pod web-7d9f8c6b5-x2kqp --node kind-worker --pattern web-7d9f8c6b5-x2kqp
   sudo podflow lines pod web-7d9f8c6b5-x2kqp --journal --since 1h`,
@@ -84,6 +93,7 @@ NAME is matched as in 'podflow describe pod'.`,
 	f.StringVar(&opts.UID, "uid", "", "the pod's UID, to pick one of several incarnations")
 	f.BoolVar(&opts.NoPrefix, "no-prefix", false, "print the lines without the input:line: prefix")
 	f.StringVar(&opts.Stage, "stage", "", "only lines within the time window of this stage (STAGE or CONTAINER:STAGE)")
+	f.BoolVarP(&opts.Follow, "follow", "f", false, "then print the pod's lines as they are appended to the files (until Ctrl-C)")
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("stage", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var ids []string
@@ -174,6 +184,11 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Follow {
+		if err := followPaths("-f", o.Paths, o.Load.live); err != nil {
+			return err
+		}
+	}
 	var liveNames map[string]string
 	paths, cleanup := o.Paths, func() {}
 	if live {
@@ -234,7 +249,16 @@ func linesPodRun(o *LinesPodOptions) error {
 		}
 		return name
 	}
-	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept})
+	plo := podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept}
+	var ends []follow.Input
+	if o.Follow {
+		plo.ends = &ends
+	}
+	writePodLines(w, a.Sources, f, plo)
+	if o.Follow {
+		w.Flush()
+		return followPodLines(ioS, ends, f, plo)
+	}
 	return nil
 }
 
@@ -251,7 +275,8 @@ type podLinesOptions struct {
 	redact   *redact.Redactor
 	rename   func(input string) string // the name printed for an input; nil: as read
 	noPrefix bool
-	stream   []parser.Kept // the lines kept of standard input, read once (podLinesPass)
+	stream   []parser.Kept   // the lines kept of standard input, read once (podLinesPass)
+	ends     *[]follow.Input // when set, where the files' reading ended (lines pod -f reads on from there)
 }
 
 // writePodLines writes every raw line of srcs that names f (its names,
@@ -329,5 +354,8 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 	}
 	for _, k := range kept {
 		emit(k.Pos, k.Time, k.Raw)
+	}
+	if o.ends != nil && mr != nil {
+		*o.ends = follow.Ends(mr.SourceStats())
 	}
 }

@@ -359,7 +359,7 @@ func (l *loader) follow(ld *load, ends []follow.Input) {
 		Poll:   min(l.opts.Every, follow.DefaultPoll),
 		Stop:   l.stop,
 		Clock:  ld.clock,
-		Record: ld.add,
+		Record: func(rec *parser.Record, _ []byte) { ld.add(rec) },
 		Idle: func() {
 			select {
 			case idle <- struct{}{}:

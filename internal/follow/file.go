@@ -35,9 +35,10 @@ type File struct {
 	stop    <-chan struct{}
 	mu      sync.Mutex
 	f       *os.File
-	off     int64 // bytes read of f
-	last    byte  // the last byte given ('\n' at a line's end)
-	idle    bool  // ErrIdle was said since the last byte given
+	prev    *os.File // the file before a rotation, until Restart: its last record is read back from it
+	off     int64    // bytes read of f
+	last    byte     // the last byte given ('\n' at a line's end)
+	idle    bool     // ErrIdle was said since the last byte given
 	restart string
 }
 
@@ -61,7 +62,24 @@ func Open(path string, off int64, poll time.Duration, stop <-chan struct{}) (*Fi
 func (t *File) Close() error {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.prev != nil {
+		t.prev.Close()
+	}
 	return t.f.Close()
+}
+
+// ReadAt reads the text of a record at off (Position.Offset, in the
+// content the parser reads now: after a restart, the new content's) into
+// p. Before Restart is taken, the records still coming are the old
+// file's, which a rotation keeps open until then.
+func (t *File) ReadAt(p []byte, off int64) (int, error) {
+	t.mu.Lock()
+	f := t.f
+	if t.restart != "" && t.prev != nil {
+		f = t.prev
+	}
+	t.mu.Unlock()
+	return f.ReadAt(p, off)
 }
 
 // Restart says whether (and why: "rotated", "truncated") the reader
@@ -71,6 +89,10 @@ func (t *File) Restart() string {
 	defer t.mu.Unlock()
 	r := t.restart
 	t.restart = ""
+	if t.prev != nil {
+		t.prev.Close()
+		t.prev = nil
+	}
 	return r
 }
 
@@ -125,8 +147,7 @@ func (t *File) moved() string {
 		if err != nil {
 			return ""
 		}
-		t.f.Close()
-		t.f = nf
+		t.prev, t.f = t.f, nf
 		return "rotated"
 	}
 	if st.Size() < t.off {

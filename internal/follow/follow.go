@@ -49,11 +49,15 @@ type Options struct {
 	// given all it holds for now (its last record was given to Record);
 	// Note with what is worth telling (a file rotated, lines skipped).
 	// The calls are made one at a time, from the follow's goroutines.
-	Record func(*parser.Record)
+	Record func(rec *parser.Record, raw []byte)
 	Idle   func()
 	Note   func(error)
 	// Clock, when set, is told the time of every line read.
 	Clock *Clock
+	// Raw: Record is given each record's text as written (its lines,
+	// read back by position; nil when the file was cut under it), for a
+	// view that prints lines.
+	Raw bool
 }
 
 // Run follows the inputs that can be followed (Followable) until Stop is
@@ -139,12 +143,19 @@ func followOne(t *File, in Input, popts parser.Options, o Options, call func(fun
 					last = rec.Time
 				}
 			}
+			var raw []byte
+			if o.Raw {
+				buf := make([]byte, rec.Pos.Length)
+				if n, err := t.ReadAt(buf, rec.Pos.Offset); err == nil || n == len(buf) {
+					raw = buf
+				}
+			}
 			call(func() {
 				if o.Clock != nil {
 					o.Clock.Saw(rec.Time)
 				}
 				if o.Record != nil {
-					o.Record(rec)
+					o.Record(rec, raw)
 				}
 			})
 		}
