@@ -80,7 +80,9 @@ func TestIdleEndsTheRecordUnderWay(t *testing.T) {
 				}
 				got = append(got, cloneRecord(rec))
 			}
-			if idles < len(pieces)-1 {
+			// Each piece ends in an idle, the first one too, which the
+			// year pre-scan's look ahead takes from the input.
+			if idles != len(pieces) {
 				t.Errorf("ErrIdle %d times, want one after each of %d pieces", idles, len(pieces))
 			}
 			if len(got) != len(want) {
