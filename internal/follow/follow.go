@@ -63,9 +63,9 @@ type Options struct {
 // Run follows the inputs that can be followed (Followable) until Stop is
 // closed. A file that starts over (rotated, copy-truncated) is read from
 // its new start into the same flows, as the rotated files read together
-// would be: it continues the log. Its lines older than the last line read
-// of it are the log written again, not more of it: they are skipped, and
-// counted in a note.
+// would be: it continues the log. Its records not later than the last line
+// read of it are the log written again (a dump made anew), not more of it:
+// they are skipped, and counted in a note.
 func Run(inputs []Input, o Options) {
 	var mu sync.Mutex // the calls, one at a time
 	call := func(f func()) { mu.Lock(); f(); mu.Unlock() }
@@ -116,7 +116,7 @@ func followOne(t *File, in Input, popts parser.Options, o Options, call func(fun
 				lt := rd.Stats().LastTime
 				call(func() {
 					if skipped > 0 && o.Note != nil {
-						o.Note(fmt.Errorf("%s: %d records older than what was read of it before it started over were skipped (the log written again)", in.Source.Name, skipped))
+						o.Note(fmt.Errorf("%s: %d records not later than what was read of it before it started over were skipped (the log written again)", in.Source.Name, skipped))
 						skipped = 0
 					}
 					if o.Clock != nil {
@@ -135,7 +135,7 @@ func followOne(t *File, in Input, popts parser.Options, o Options, call func(fun
 				break
 			}
 			if !rec.Time.IsZero() {
-				if !floor.IsZero() && rec.Time.Before(floor) {
+				if !floor.IsZero() && !rec.Time.After(floor) {
 					skipped++
 					continue
 				}
