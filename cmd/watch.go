@@ -44,6 +44,17 @@ func followPaths(flag string, paths []string, live liveOptions) error {
 	return nil
 }
 
+// noneToFollow is the note for inputs of which none grows (compressed
+// files, rotated away): the command then ends after the first pass.
+func noneToFollow(ends []follow.Input) error {
+	for _, e := range ends {
+		if follow.Followable(e.Source) {
+			return nil
+		}
+	}
+	return errors.New("nothing to follow: no input is a plain file that grows (compressed files do not)")
+}
+
 // watchedLoad is a builder fed by a first pass over the inputs and then by
 // what is appended to them; mu guards b.
 type watchedLoad struct {
@@ -158,6 +169,10 @@ func getPodsWatch(o *GetPodsOptions) error {
 		return err
 	}
 	a.warn(ioS)
+	if err := noneToFollow(w.ends); err != nil {
+		(&Analysis{Notes: []error{err}}).warn(ioS)
+		return nil
+	}
 	seen := map[string]string{}
 	for i := range fl.Items {
 		seen[watchKey(&fl.Items[i])] = watchRow(&fl.Items[i])
@@ -230,6 +245,10 @@ func watchRow(f *timeline.Flow) string {
 // as lines pod matches them (podNeedles: the names, UID, sandbox and
 // container IDs the first pass knew), cleaned and prefixed alike.
 func followPodLines(ioS *IO, ends []follow.Input, f *timeline.Flow, o podLinesOptions) error {
+	if err := noneToFollow(ends); err != nil {
+		(&Analysis{Notes: []error{err}}).warn(ioS)
+		return nil
+	}
 	match := podMatcher(f, o)
 	out := bufio.NewWriter(ioS.Out)
 	defer out.Flush()
