@@ -35,6 +35,7 @@ type GetPodsOptions struct {
 	Since     string
 	Until     string
 	Color     string
+	Watch     bool // -w: follow the files and print a row again when a pod changes (watch.go)
 
 	template *templateOutput // from Output
 }
@@ -102,6 +103,14 @@ only the selected pods in items; -o name prints pod/NAMESPACE/NAME.
 
 ` + templateOutputsHelp + `
 
+-w (--watch) watches, as kubectl get pods -w does: the table, then, as
+the files named grow (followed as tail -F follows them: rotated or
+copy-truncated files are read on from their new start), a row again each
+time a pod changes its status, verdict, stage, restarts or reason (a
+stage under way goes on running on the clock while the log is quiet, and
+may stall), until Ctrl-C (exit status 0). It takes the default table,
+-o wide or -o name.
+
 Exit status: 0 on success (also when nothing matches), 2 for bad flags or
 when no input can be read, 5 when some inputs could not be read (warnings
 on stderr) and the table shows the others.`,
@@ -111,6 +120,7 @@ on stderr) and the table shows the others.`,
   podflow get pods -n default -o wide kubelet.log
   journalctl -u kubelet | podflow get pods --since 10m -
   podflow get pods kubelet.log -o yaml
+  podflow get pods -w /var/log/kubelet.log         # a row again each time a pod changes; Ctrl-C ends
   podflow get pods ./kind-logs/ -o jsonpath='{range .items[*]}{.pod.name}{"\t"}{.verdict}{"\n"}{end}'
   podflow get pods ./kind-logs/ -o custom-columns=POD:.pod.name,NODE:.node,STARTUP:.startup.kubeletE2E
   podflow get pods --node kind-worker --since 30m    # a live node, through the API server
@@ -151,6 +161,9 @@ on stderr) and the table shows the others.`,
 			if err := opts.contradictions(); err != nil {
 				return err
 			}
+			if opts.Watch && opts.Output != "" && opts.Output != "wide" && opts.Output != "name" {
+				return usageErrorf("-w prints a row each time a pod changes: it takes the default table, -o wide or -o name, not -o %s", opts.Output)
+			}
 			if runF != nil {
 				return runF(opts)
 			}
@@ -168,6 +181,7 @@ on stderr) and the table shows the others.`,
 	f.StringVar(&opts.Since, "since", "", "only pods active after this time (RFC3339, or a duration back from the log's end)")
 	f.StringVar(&opts.Until, "until", "", "only pods active before this time (RFC3339, or a duration back from the log's end)")
 	f.StringArrayVarP(&opts.Names, "pod", "p", nil, "only pods whose name matches (exact name, namespace/name, UID or regex; repeatable)")
+	f.BoolVarP(&opts.Watch, "watch", "w", false, "after the table, follow the files and print a row again each time a pod changes (until Ctrl-C)")
 	addColorFlag(cmd, &opts.Color)
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("output", outputCompletion(append(getPodsOutputs, templateOutputs...)...))
@@ -412,6 +426,9 @@ func dash(s string) string {
 
 func getPodsRun(o *GetPodsOptions) error {
 	ioS := o.IO
+	if o.Watch {
+		return getPodsWatch(o)
+	}
 	if o.Output != "json" && o.Output != "yaml" && (o.template == nil || o.template.rowsOnly()) {
 		o.Load.rows = true
 	}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/anystr"
+	"github.com/podflow/podflow/internal/follow"
 	"github.com/podflow/podflow/internal/redact"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
@@ -31,6 +32,7 @@ type LinesPodOptions struct {
 	Until     string
 	Tail      int    // the last N lines only; 0: all
 	Level     string // klog severity letters: "E", "EW" or "E,W"
+	Follow    bool   // -f: then the pod's lines as they are appended (watch.go)
 }
 
 // NewCmdLinesPod builds `podflow lines pod`.
@@ -61,10 +63,17 @@ from the end of the log, as in 'get pods'); --level keeps the lines of
 the klog severities given (E, W, I, F; "E,W" for both); --tail N prints
 only the last N lines of what the other filters keep.
 
-NAME is matched as in 'podflow describe pod'.`,
+NAME is matched as in 'podflow describe pod'.
+
+-f (--follow) goes on, as stern and kubectl logs -f do: after the lines
+the files hold, it prints the pod's lines as they are appended (files
+followed as tail -F follows them: rotated or copy-truncated files are
+read on from their new start), until Ctrl-C (exit status 0). A line is
+the pod's by the names and IDs known when the files were first read.`,
 		Example: `  podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log
   podflow lines pod payments kubelet.log containerd.log --stage sandbox
   podflow lines pod api ./kind-logs/ --stage api:image --no-prefix
+  podflow lines pod web-7d9f8c6b5-x2kqp -f /var/log/kubelet.log   # then new lines as they come; Ctrl-C ends
   podflow lines pod web ./kind-logs/node1/kubelet.log ./kind-logs/node1/containerd.log
   podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log --level E,W      # errors and warnings
   podflow lines pod web-7d9f8c6b5-x2kqp kubelet.log --since 2m --tail 20
@@ -109,6 +118,7 @@ NAME is matched as in 'podflow describe pod'.`,
 	f.StringVar(&opts.Until, "until", "", "only lines up to this time (RFC3339, or a duration back from the log's end)")
 	f.IntVar(&opts.Tail, "tail", 0, "print only the last N lines (0: all)")
 	f.StringVar(&opts.Level, "level", "", "only lines of these klog severities: E, W, I, F (E,W: errors and warnings)")
+	f.BoolVarP(&opts.Follow, "follow", "f", false, "then print the pod's lines as they are appended to the files (until Ctrl-C)")
 	addLoadFlags(cmd, &opts.Load)
 	_ = cmd.RegisterFlagCompletionFunc("stage", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		var ids []string
@@ -205,6 +215,11 @@ func linesPodRun(o *LinesPodOptions) error {
 	if err != nil {
 		return err
 	}
+	if o.Follow {
+		if err := followPaths("-f", o.Paths, o.Load.live); err != nil {
+			return err
+		}
+	}
 	var liveNames map[string]string
 	paths, cleanup := o.Paths, func() {}
 	if live {
@@ -274,8 +289,17 @@ func linesPodRun(o *LinesPodOptions) error {
 		}
 		return name
 	}
-	writePodLines(w, a.Sources, f, podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept,
-		since: since, until: until, levels: levels, tail: o.Tail})
+	plo := podLinesOptions{year: o.Load.Year, loc: loc, from: from, to: to, redact: a.redact, rename: rename, noPrefix: o.NoPrefix, stream: kept,
+		since: since, until: until, levels: levels, tail: o.Tail}
+	var ends []follow.Input
+	if o.Follow {
+		plo.ends = &ends
+	}
+	writePodLines(w, a.Sources, f, plo)
+	if o.Follow {
+		w.Flush()
+		return followPodLines(ioS, ends, f, plo)
+	}
 	return nil
 }
 
@@ -299,6 +323,7 @@ type podLinesOptions struct {
 	since, until time.Time
 	levels       map[parser.Severity]bool
 	tail         int
+	ends         *[]follow.Input // when set, where the files' reading ended (lines pod -f reads on from there)
 }
 
 // writePodLines writes every raw line of srcs that names f (its names,
@@ -386,5 +411,8 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 	}
 	for _, k := range kept {
 		emit(k.Pos, k.Time, severityNotRead, k.Raw)
+	}
+	if o.ends != nil && mr != nil {
+		*o.ends = follow.Ends(mr.SourceStats())
 	}
 }

@@ -106,7 +106,16 @@ func (r *Reader) skipHoles() bool {
 			r.br.Discard(r.winUsed)
 		}
 		r.win, r.winUsed = nil, 0
+		if r.peekIdle && r.br.Buffered() == 0 {
+			// The idle a Peek took, now that what it held is read.
+			r.peekIdle, r.idle = false, true
+			return true
+		}
 		next, err := r.br.Peek(1)
+		if len(next) == 0 && errors.Is(err, ErrIdle) {
+			r.idle = true // (Next ends the record under way and says so)
+			return true
+		}
 		if len(next) == 0 {
 			// (Peek takes the error from br: Next ends with it as
 			// readLine would have.)

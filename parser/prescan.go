@@ -2,6 +2,7 @@ package parser
 
 import (
 	"bytes"
+	"errors"
 	"time"
 )
 
@@ -20,7 +21,12 @@ const prescanBytes = 64 << 10
 // first (journalctl -r, a log store's export) is read at once and its
 // records handed out in time order.
 func (r *Reader) prescan() {
-	buf, _ := r.br.Peek(prescanBytes)
+	buf, err := r.br.Peek(prescanBytes)
+	if errors.Is(err, ErrIdle) {
+		// An input read as it grows: what it held so far is looked at
+		// (Peek waits for no more), and the idle is given once that is read.
+		r.peekIdle = true
+	}
 	r.stats.Zone = r.inferZone(buf)
 	r.cutW = cutWidth(buf)
 	if newestFirst(buf) {

@@ -118,6 +118,11 @@ type Reader struct {
 	done    bool
 	rec     Record
 	readErr error
+	// idle: the input said ErrIdle (it has given every line written so
+	// far): the record under way is ended and Next returns ErrIdle, once.
+	// peekIdle: a Peek took the input's ErrIdle (bufio hands a read error
+	// out once): readLine gives it when what br holds is used up.
+	idle, peekIdle bool
 
 	scanned bool // the year pre-scan ran
 	// rev, for an input written newest first, holds its records, read
@@ -277,9 +282,20 @@ func (r *Reader) Stats() Stats {
 // the input (e.g. found by a pre-scan), from which it takes the year.
 func (r *Reader) Anchor(t time.Time) { r.clock.anchor(t) }
 
+// ErrIdle is what an input read as it grows (a followed file, see
+// internal/follow) returns from Read when it has given every whole line
+// written so far and waits for more. The Reader then ends the record under
+// way, which would otherwise wait for the next line to begin (a record
+// takes the continuation lines after it), and Next returns ErrIdle once
+// the records before it are out; the next call of Next reads on. A writer
+// writes a log entry whole (klog with one write), so an entry is not cut
+// by this. The input must give ErrIdle only at the end of a line.
+var ErrIdle = errors.New("no more input for now")
+
 // Next returns the next record, or io.EOF after the last one. A read error
 // (e.g. a truncated gzip stream) is returned as a *ParseError after the
-// records read before it.
+// records read before it. ErrIdle from the input is returned as it is,
+// after the records read before it (see ErrIdle).
 func (r *Reader) Next() (*Record, error) {
 	if r.par != nil {
 		return r.nextParallel()
@@ -315,6 +331,16 @@ func (r *Reader) nextForward() (*Record, error) {
 				continue
 			}
 		}
+		if r.idle {
+			if r.cur.active {
+				if rec := r.flush(); rec != nil {
+					return rec, nil
+				}
+				continue
+			}
+			r.idle = false
+			return nil, ErrIdle
+		}
 		if r.done {
 			if r.exp != nil {
 				r.endExport(true)
@@ -338,6 +364,13 @@ func (r *Reader) nextForward() (*Record, error) {
 		}
 		start := r.offset
 		line, phys, err := r.readLine()
+		if errors.Is(err, ErrIdle) {
+			r.idle = true
+			if line == nil {
+				continue
+			}
+			err = nil // (a line cut by an input that broke ErrIdle's rule)
+		}
 		if err != nil {
 			r.done = true
 			if !errors.Is(err, io.EOF) {

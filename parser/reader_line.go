@@ -26,6 +26,10 @@ func (r *Reader) readLine() ([]byte, int, error) {
 		r.br.Discard(r.winUsed) // (never more than br holds)
 	}
 	r.win, r.winUsed = nil, 0
+	if r.peekIdle && r.br.Buffered() == 0 {
+		r.peekIdle = false
+		return nil, 0, ErrIdle
+	}
 	line, phys, err := r.readSlice()
 	if err == nil {
 		// What br holds past the line, without reading more: the lines

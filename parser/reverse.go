@@ -32,6 +32,9 @@ func (r *Reader) nextReversed() (*Record, error) {
 		r.opts.Borrow = false // (the records are kept: their strings must be their own)
 		for {
 			rec, err := r.nextForward()
+			if errors.Is(err, ErrIdle) {
+				continue // newest first is read whole: there is no "so far"
+			}
 			if err != nil {
 				if err != io.EOF {
 					v.err = err

@@ -95,8 +95,9 @@ type Builder struct {
 	lastZone      int32
 	lastKey       recordKey // the last record's, and its node
 	lastNode      *nodeState
-	text          []byte   // evidenceText's buffer
-	evInputs      []string // inputs named by stage evidence and events
+	now           time.Time // a followed log's present (Now); zero: the input's end
+	text          []byte    // evidenceText's buffer
+	evInputs      []string  // inputs named by stage evidence and events
 	evInputIdx    map[string]int32
 	lastInput     int32
 	patch         statuspatch.Decoder // reused: its slices outlive one patch

@@ -41,6 +41,10 @@ import (
 //     never began (an excerpt whose errors stopped, or that ends before
 //     it).
 //
+// Following a growing log, the input's end is the present (Now): the log
+// is quiet, not over, and a stage under way goes on running (its timer
+// moves while no line comes); a budget passed on the way stalls it.
+//
 // Times are exact in every machine output (JSON, YAML, OTLP, Chrome, the
 // report's data); people read HumanDuration's rounding of them.
 
@@ -103,6 +107,27 @@ func (b *Builder) clock(fl *Flow, inputEnd time.Time) {
 	if st != nil && st.Start != nil && st.Status != StatusDone && fl.End.After(*st.Start) {
 		fl.Waited = Duration(fl.End.Sub(*st.Start))
 	}
+}
+
+// Now tells a builder fed by a log being followed what time it is: the
+// flows judged after it are judged as of t, a stage still under way
+// running to t rather than to the last line read, wherever t is later
+// than the node's last line. The follower says what its present is (in
+// the log's own time: see internal/follow). It only moves forward; the
+// zero time (the default) leaves the input's end to be its last line.
+func (b *Builder) Now(t time.Time) {
+	if t.After(b.now) {
+		b.now = t
+	}
+}
+
+// inputEnd is the end of n's input the clock measures to: its last line,
+// or the present when following (Now).
+func (b *Builder) inputEnd(n *nodeState) time.Time {
+	if b.now.After(n.end) {
+		return b.now
+	}
+	return n.end
 }
 
 // UnderWay reports whether the flow was still under way when its input

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"bytes"
 	"os"
 	"testing"
 	"time"
@@ -91,5 +92,67 @@ func TestClockCrashLoop(t *testing.T) {
 	row := b.FinishRows(nil).Items[0]
 	if row.Stage != f.Stage || !row.End.Equal(f.End) || row.Duration != f.Duration || row.Waited != f.Waited {
 		t.Errorf("FinishRows: stage %s end %s duration %s waited %s; Finish: %s %s %s %s", row.Stage, row.End, row.Duration, row.Waited, f.Stage, f.End, f.Duration, f.Waited)
+	}
+}
+
+// Following a log (Now): a stage under way runs to the present, not to
+// the last line, so a stalled pull's timer moves while the log is quiet;
+// a flow that ended keeps its end; a present before the last line changes
+// nothing; Finish and FinishRows agree.
+func TestClockNowWhileFollowing(t *testing.T) {
+	raw, err := os.ReadFile(corpus + "/v1.36.3/03-slow-image-pull.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The first 1500 lines: the pull is under way when they end.
+	cut := 0
+	for i := 0; i < 1500; i++ {
+		cut += bytes.IndexByte(raw[cut:], '\n') + 1
+	}
+	for _, tc := range []struct {
+		name  string
+		ahead time.Duration // the present after the last line
+		rows  bool
+	}{
+		{"the last line's time", 0, false},
+		{"before the last line", -time.Minute, false},
+		{"quiet for 30s", 30 * time.Second, false},
+		{"quiet for 30s, rows", 30 * time.Second, true},
+		{"quiet for an hour", time.Hour, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBuilder(Options{})
+			feedSpan(b, "cut.log", raw[:cut])
+			before := b.Snapshot()
+			last := before.Nodes[0].End
+			b.Now(last.Add(tc.ahead))
+			var after *FlowList
+			if tc.rows {
+				after = b.FinishRows(nil)
+			} else {
+				after = b.Finish()
+			}
+			moved := max(tc.ahead, 0)
+			stalled := 0
+			for i, f := range after.Items {
+				was := before.Items[i]
+				if f.UnderWay() {
+					stalled++
+					if !f.End.Equal(last.Add(moved)) || f.Duration != Duration(f.End.Sub(f.Start)) {
+						t.Errorf("%s under way: end %s duration %s, want the present %s", f.Pod.Name, f.End, f.Duration, last.Add(moved))
+					}
+					if f.Waited != was.Waited+Duration(moved) && f.StalledAt == was.StalledAt {
+						t.Errorf("%s: waited %s, was %s at the last line: want %s more", f.Pod.Name, f.Waited, was.Waited, moved)
+					}
+					continue
+				}
+				if !f.End.Equal(was.End) {
+					t.Errorf("%s (%s, ended): end %s, was %s", f.Pod.Name, f.Verdict, f.End, was.End)
+				}
+			}
+			if stalled == 0 {
+				t.Fatalf("no flow under way in the first 1500 lines: %d flows", len(after.Items))
+			}
+		})
 	}
 }

@@ -110,7 +110,7 @@ type rowScratch struct {
 func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) Flow {
 	n := f.node
 	v := n.verbosity()
-	logEnd := n.end
+	logEnd := b.inputEnd(n)
 	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts[f.phase], Deleted: f.deleted}
 	if !rows {
 		fl.Sandboxes, fl.Events = ridStrings(f.sandboxes), b.events(f)

@@ -1,16 +1,15 @@
 package tui
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/podflow/podflow/internal/follow"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
 )
@@ -145,7 +144,7 @@ func (l *loader) run() {
 		return
 	}
 	bopts := timeline.Options{Budgets: l.opts.Budgets, MaxFlows: l.opts.MaxFlows}
-	ld := &load{b: timeline.NewBuilder(bopts), bopts: bopts, srcs: srcs, read: map[string]int64{}, runs: map[string]run{}, keep: l.opts.Keep}
+	ld := &load{b: timeline.NewBuilder(bopts), srcs: srcs, read: map[string]int64{}, runs: map[string]run{}, keep: l.opts.Keep}
 	for _, s := range srcs {
 		if s.Size < 0 {
 			ld.total = -1
@@ -177,9 +176,9 @@ type load struct {
 	runs     map[string]run // container runs by runtime ID, from the PLEG's lines
 	keep     bool
 	recs     []*parser.Record // with keep, a copy of every record added
-	bopts    timeline.Options // the builder's, for one started again
-	past     []byte           // the flows before a followed file started over, as JSON
 	done     bool             // the first pass ended: later snapshots only add lines
+	clock    *follow.Clock    // following: the log's present, which moves on while it is quiet
+	idle     chan struct{}    // following: an input gave all it holds; snapshot now
 	warnings []error
 	notes    []error // what is worth knowing but lost nothing (as the CLI's notes)
 }
@@ -206,57 +205,6 @@ func (ld *load) setDeclined(n int64) {
 	ld.mu.Unlock()
 }
 
-// startOver ends the flows built so far and starts a new builder, when a
-// followed file starts over (rotated, truncated): what it says from then
-// on is a new start, and a pod it names again is another incarnation,
-// not more of the flow it had (which would count its attempts twice).
-// Call with mu held.
-func (ld *load) startOver() {
-	fl := ld.b.Snapshot()
-	if ld.past != nil {
-		fl = withPast(ld.past, fl)
-	}
-	if b, err := json.Marshal(fl); err == nil {
-		ld.past = b
-	}
-	ld.b = timeline.NewBuilder(ld.bopts)
-}
-
-// withPast puts the flows of before a file started over (past, a
-// FlowList as JSON) before cur's: a pod in both is an incarnation more in
-// cur. The result is the view's own (decoded afresh each time).
-func withPast(past []byte, cur *timeline.FlowList) *timeline.FlowList {
-	var old timeline.FlowList
-	if err := json.Unmarshal(past, &old); err != nil {
-		return cur
-	}
-	seen := map[string]int{}
-	for i := range old.Items {
-		k := old.Items[i].Pod.Key()
-		seen[k] = max(seen[k], max(old.Items[i].Incarnation, 1))
-	}
-	out := *cur
-	out.Items = append(old.Items, cur.Items...)
-	for i := len(old.Items); i < len(out.Items); i++ {
-		f := &out.Items[i]
-		if n := seen[f.Pod.Key()]; n > 0 {
-			f.Incarnation = max(f.Incarnation, 1) + n
-		}
-	}
-	out.Findings = append(old.Findings, cur.Findings...)
-	names := map[string]bool{}
-	for _, n := range cur.Nodes {
-		names[n.Name] = true
-	}
-	out.Nodes = append([]timeline.Node(nil), cur.Nodes...)
-	for _, n := range old.Nodes {
-		if !names[n.Name] {
-			out.Nodes = append(out.Nodes, n)
-		}
-	}
-	return &out
-}
-
 // snap judges the flows so far; call with mu held. Every snapshot but the
 // final one of a load without Follow is a deep copy, because the builder
 // goes on.
@@ -275,13 +223,15 @@ func (ld *load) snap(final bool) snapshotMsg {
 		m.notes = ld.notes
 		m.recs = ld.recs
 	}
+	if ld.clock != nil {
+		// Following: a stage under way runs to the present, and its
+		// timer moves while the log is quiet (timeline/clock.go).
+		ld.b.Now(ld.clock.Present())
+	}
 	if final {
 		m.flows = ld.b.Finish()
 	} else {
 		m.flows = ld.b.Snapshot()
-	}
-	if ld.past != nil {
-		m.flows = withPast(ld.past, m.flows)
 	}
 	if s := m.flows.Summary; s.PodLimit > 0 && ld.done {
 		// First: it is what the status line shows, and the pods on screen
@@ -296,50 +246,49 @@ func (ld *load) snap(final bool) snapshotMsg {
 // while a reader is blocked on standard input or a followed file) until
 // stop is closed. A snapshot of many pods takes a while and holds up the
 // load: the next one waits at least three times as long as the last took,
-// so the load goes on at two thirds of its speed or more.
+// so the load goes on at two thirds of its speed or more. Following, a
+// snapshot goes as soon as a file has given all it holds (what was
+// appended shows at once, however little), and at least every second
+// while nothing comes, as the clocks of stages under way move on.
 func (l *loader) ticker(ld *load, stop <-chan struct{}) {
 	t := time.NewTicker(l.opts.Every)
 	defer t.Stop()
 	var last time.Time
 	var cost time.Duration
 	for {
+		now := false
 		select {
 		case <-stop:
 			return
 		case <-l.stop:
 			return
 		case <-t.C:
-			if time.Since(last) < 3*cost {
-				continue
-			}
-			ld.mu.Lock()
-			if !ld.dirty {
-				ld.mu.Unlock()
-				continue
-			}
-			start := time.Now()
-			m := ld.snap(false)
+		case <-ld.idle: // nil until following
+			now = true
+		}
+		if !now && time.Since(last) < 3*cost {
+			continue
+		}
+		ld.mu.Lock()
+		tick := ld.clock != nil && time.Since(last) >= time.Second
+		if !ld.dirty && !tick {
 			ld.mu.Unlock()
-			last, cost = time.Now(), time.Since(start)
-			if !l.send(m) {
-				return
-			}
+			continue
+		}
+		start := time.Now()
+		m := ld.snap(false)
+		ld.mu.Unlock()
+		last, cost = time.Now(), time.Since(start)
+		if !l.send(m) {
+			return
 		}
 	}
-}
-
-// inputEnd is where the first pass stopped reading one input.
-type inputEnd struct {
-	src   parser.Source
-	bytes int64
-	lines int64
-	last  time.Time
 }
 
 // loadAll reads every source through the builder with a MultiReader (big
 // files on all cores) and sends the final snapshot. It returns where each
 // input ended, and false when the loader was stopped.
-func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
+func (l *loader) loadAll(ld *load, errs []error) ([]follow.Input, bool) {
 	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()})
 	defer mr.Close()
 	finished := make(chan struct{})
@@ -373,10 +322,7 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 	if stopped {
 		return nil, false
 	}
-	var ends []inputEnd
-	for _, ss := range mr.SourceStats() {
-		ends = append(ends, inputEnd{src: ss.Source, bytes: ss.Stats.Bytes, lines: ss.Stats.Lines, last: ss.Stats.LastTime})
-	}
+	ends := follow.Ends(mr.SourceStats())
 	var judged []error
 	if l.opts.Judge != nil {
 		var fatal error
@@ -404,168 +350,44 @@ func (l *loader) loadAll(ld *load, errs []error) ([]inputEnd, bool) {
 }
 
 // follow reads on from where each plain file's first pass ended, as the
-// file grows, into the same builder: nothing is read twice. Compressed
-// files do not grow; standard input was read to its end in the first
-// pass. Records of several files are added as they arrive.
-func (l *loader) follow(ld *load, ends []inputEnd) {
-	var wg sync.WaitGroup
+// file grows, into the same builder: nothing is read twice (internal/follow).
+// A file rotated or copy-truncated is read from its new start into the same
+// flows: it continues the log. Compressed files do not grow; standard input
+// was read to its end in the first pass.
+func (l *loader) follow(ld *load, ends []follow.Input) {
+	var last time.Time
 	for _, e := range ends {
-		if e.src.IsStdin() || e.src.Path == "" || compressed(e.src.Path) {
-			continue
+		if e.Last.After(last) {
+			last = e.Last
 		}
-		f, err := os.Open(e.src.Path)
-		if err != nil {
-			continue
-		}
-		if _, err := f.Seek(e.bytes, io.SeekStart); err != nil {
-			f.Close()
-			continue
-		}
-		year := l.opts.Year
-		if year == 0 && !e.last.IsZero() {
-			loc := l.opts.Location
-			if loc == nil {
-				loc = time.UTC
+	}
+	idle := make(chan struct{}, 1)
+	ld.mu.Lock()
+	ld.clock, ld.idle = follow.NewClock(last, nil), idle
+	ld.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		l.ticker(ld, nil)
+	}()
+	follow.Run(ends, follow.Options{
+		Parser: parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()},
+		Poll:   min(l.opts.Every, follow.DefaultPoll),
+		Stop:   l.stop,
+		Clock:  ld.clock,
+		Record: func(rec *parser.Record, _ []byte) { ld.add(rec) },
+		Idle: func() {
+			select {
+			case idle <- struct{}{}:
+			default: // one is pending
 			}
-			year = e.last.In(loc).Year()
-		}
-		name := e.src.Name
-		tr := &tailReader{f: f, path: e.src.Path, off: e.bytes, every: l.opts.Every, stop: l.stop}
-		popts := parser.Options{
-			Name: e.src.Name, Node: e.src.Node, Component: e.src.Component, Year: year,
-			Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), NoPrescan: true,
-			StartOffset: e.bytes, StartLine: e.lines, Borrow: true, Quoted: ld.b.QuotedFields(),
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { tr.mu.Lock(); tr.f.Close(); tr.mu.Unlock() }()
-			for {
-				rd := parser.NewReader(tr, popts)
-				for {
-					rec, err := rd.Next()
-					if err != nil {
-						break
-					}
-					ld.add(rec)
-				}
-				// The reader ends at the end of what was read before the
-				// file started over (its last line whole), or when stopped.
-				what := tr.takeRestart()
-				if what == "" {
-					return
-				}
-				ld.mu.Lock()
-				ld.notes = append(ld.notes, fmt.Errorf("%s was %s: reading it from its new start", name, what))
-				ld.startOver()
-				ld.dirty = true
-				ld.mu.Unlock()
-				// Positions are the new content's, from its start.
-				popts.StartOffset, popts.StartLine = 0, 0
-			}
-		}()
-	}
-	l.ticker(ld, nil)
-	wg.Wait()
-}
-
-// compressed reports whether the file starts with a gzip or zstd magic.
-func compressed(path string) bool {
-	f, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	var m [4]byte
-	n, _ := io.ReadFull(f, m[:])
-	return n >= 2 && m[0] == 0x1f && m[1] == 0x8b || n == 4 && m == [4]byte{0x28, 0xb5, 0x2f, 0xfd}
-}
-
-// tailReader reads a growing file as tail -F does: at its end it waits
-// for more (polling every `every`) until stop is closed. A line the writer
-// has not finished is simply read on when the rest arrives. When the file
-// at path is another one (rotated: renamed and created again) or shorter
-// than what was read (copy-truncated), it ends (io.EOF) with restart
-// saying which, and reads on from the new content's start: the caller
-// starts a new parser over it.
-type tailReader struct {
-	f       *os.File
-	path    string
-	off     int64 // bytes read of f
-	every   time.Duration
-	stop    <-chan struct{}
-	mu      sync.Mutex
-	restart string // "rotated" or "truncated" when it ended for that: it reads nothing until taken
-}
-
-// takeRestart says whether (and why) the reader ended because the file
-// started over, and lets it read the new content.
-func (t *tailReader) takeRestart() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	r := t.restart
-	t.restart = ""
-	return r
-}
-
-func (t *tailReader) Read(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if t.restart != "" {
-		return 0, io.EOF // a parser reading on after its end
-	}
-	for {
-		n, err := t.f.Read(p)
-		if n > 0 {
-			t.off += int64(n)
-			return n, nil
-		}
-		if err != nil && !errors.Is(err, io.EOF) {
-			return 0, err
-		}
-		if what := t.moved(); what != "" {
-			t.restart, t.off = what, 0
-			return 0, io.EOF
-		}
-		t.mu.Unlock()
-		select {
-		case <-t.stop:
-			t.mu.Lock()
-			return 0, io.EOF
-		case <-time.After(t.every):
-		}
-		t.mu.Lock()
-	}
-}
-
-// moved reopens the file when it was rotated and goes back to its start
-// when it was truncated; it says which ("" when neither).
-func (t *tailReader) moved() string {
-	if t.path == "" {
-		return ""
-	}
-	st, err := os.Stat(t.path)
-	if err != nil {
-		return "" // between the rename and the new file: wait
-	}
-	cur, err := t.f.Stat()
-	if err != nil {
-		return ""
-	}
-	if !os.SameFile(st, cur) {
-		nf, err := os.Open(t.path)
-		if err != nil {
-			return ""
-		}
-		t.f.Close()
-		t.f = nf
-		return "rotated"
-	}
-	if st.Size() < t.off {
-		if _, err := t.f.Seek(0, io.SeekStart); err != nil {
-			return ""
-		}
-		return "truncated"
-	}
-	return ""
+		},
+		Note: func(err error) {
+			ld.mu.Lock()
+			ld.notes = append(ld.notes, err)
+			ld.dirty = true
+			ld.mu.Unlock()
+		},
+	})
+	<-done
 }

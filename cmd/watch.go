@@ -1,0 +1,301 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/podflow/podflow/internal/anystr"
+	"github.com/podflow/podflow/internal/follow"
+	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/parser"
+	"github.com/podflow/podflow/timeline"
+)
+
+// get pods -w and lines pod -f: a first pass over the files, then what is
+// appended to them, as it is (internal/follow), until Ctrl-C.
+
+// stopOnInterrupt is closed by Ctrl-C (SIGINT) or SIGTERM: a watch ends
+// there, as kubectl's does, with exit status 0.
+func stopOnInterrupt() (<-chan struct{}, func()) {
+	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	return ctx.Done(), cancel
+}
+
+// followPaths checks the inputs of a command that follows them: files or
+// directories of files, not standard input (read once, to its end, by
+// the first pass: tui -f - follows a pipe) nor a live node.
+func followPaths(flag string, paths []string, live liveOptions) error {
+	if live.Node != "" && !live.ownNode || live.Journal {
+		return usageErrorf("%s follows files; a live node is asked again with podflow tui -f --node NAME", flag)
+	}
+	if len(paths) == 0 || contains(paths, "-") {
+		return usageErrorf("%s follows the files named: name them (standard input is followed by podflow tui -f -)", flag)
+	}
+	return nil
+}
+
+// noneToFollow is the note for inputs of which none grows (compressed
+// files, rotated away): the command then ends after the first pass.
+func noneToFollow(ends []follow.Input) error {
+	for _, e := range ends {
+		if follow.Followable(e.Source) {
+			return nil
+		}
+	}
+	return errors.New("nothing to follow: no input is a plain file that grows (compressed files do not)")
+}
+
+// watchedLoad is a builder fed by a first pass over the inputs and then by
+// what is appended to them; mu guards b.
+type watchedLoad struct {
+	mu    sync.Mutex
+	b     *timeline.Builder
+	srcs  []parser.Source
+	ends  []follow.Input
+	clock *follow.Clock
+	warn  []error
+	popts parser.Options
+	notes []error
+}
+
+// loadToFollow reads the inputs once, into a builder that goes on.
+func loadToFollow(ioS *IO, paths []string, o LoadOptions) (*watchedLoad, error) {
+	budgets, err := o.budgets()
+	if err != nil {
+		return nil, err
+	}
+	loc, err := o.zone()
+	if err != nil {
+		return nil, err
+	}
+	ok, bad := ioS.checkPaths(paths)
+	var srcs []parser.Source
+	var found []error
+	if len(ok) > 0 {
+		srcs, found = parser.Discover(ok, nil)
+	}
+	found = append(append(bad, found...), emptyDirs(ok, srcs)...)
+	if len(srcs) == 0 {
+		if len(found) == 0 {
+			found = append(found, errors.New("no kubelet or container-runtime logs found"))
+		}
+		return nil, inputError(errors.Join(found...))
+	}
+	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
+	popts := parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()}
+	mr := parser.NewMultiReader(srcs, popts)
+	defer mr.Close()
+	for {
+		rec, err := mr.Next()
+		if err != nil {
+			break
+		}
+		b.Add(rec)
+	}
+	warnings, fatal := tuiJudge(mr.SourceStats(), found, mr.Errors())
+	if fatal != nil {
+		return nil, inputError(fatal)
+	}
+	ends := follow.Ends(mr.SourceStats())
+	var last time.Time
+	for _, e := range ends {
+		if e.Last.After(last) {
+			last = e.Last
+		}
+	}
+	return &watchedLoad{b: b, srcs: srcs, ends: ends, clock: follow.NewClock(last, ioS.Now),
+		warn: append(warnings, mr.Errors()...), popts: popts, notes: mr.Notices()}, nil
+}
+
+// snapshot judges the flows as of the followed log's present.
+func (w *watchedLoad) snapshot() *timeline.FlowList {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.b.Now(w.clock.Present())
+	return w.b.Snapshot()
+}
+
+// follow reads on until stop is closed; changed is signalled (without
+// blocking) each time a file has given all it holds for now.
+func (w *watchedLoad) follow(ioS *IO, stop <-chan struct{}, changed chan<- struct{}) {
+	follow.Run(w.ends, follow.Options{
+		Parser: w.popts,
+		Stop:   stop,
+		Clock:  w.clock,
+		Record: func(rec *parser.Record, _ []byte) {
+			w.mu.Lock()
+			w.b.Add(rec)
+			w.mu.Unlock()
+		},
+		Idle: func() {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+		},
+		Note: func(err error) { (&Analysis{Notes: []error{err}, redact: ioS.Redact}).warn(ioS) },
+	})
+}
+
+// getPodsWatch is get pods -w: the table, then a row again each time a pod
+// changes (its status, verdict, stage, restarts or reason: the clocks
+// moving on do not make a row, as kubectl's AGE does not), until Ctrl-C.
+func getPodsWatch(o *GetPodsOptions) error {
+	ioS := o.IO
+	if err := followPaths("-w", o.Paths, o.Load.live); err != nil {
+		return err
+	}
+	w, err := loadToFollow(ioS, o.Paths, o.Load)
+	if err != nil {
+		return err
+	}
+	a := &Analysis{Sources: w.srcs, Warnings: w.warn, Notes: w.notes, redact: ioS.Redact, verbose: o.Load.Verbose}
+	fl, err := o.selectFlows(w.snapshot())
+	if err != nil {
+		return err
+	}
+	a.Flows = fl
+	if err := o.printPods(a, fl); err != nil {
+		return err
+	}
+	a.warn(ioS)
+	if err := noneToFollow(w.ends); err != nil {
+		(&Analysis{Notes: []error{err}}).warn(ioS)
+		return nil
+	}
+	seen := map[string]string{}
+	for i := range fl.Items {
+		seen[watchKey(&fl.Items[i])] = watchRow(&fl.Items[i])
+	}
+	stop, cancel := stopOnInterrupt()
+	defer cancel()
+	changed := make(chan struct{}, 1)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.follow(ioS, stop, changed)
+	}()
+	defer func() { <-done }()
+	// While the log is quiet the present moves on: a stage under way may
+	// pass its budget and stall, which is a change.
+	tick := time.NewTicker(time.Second)
+	defer tick.Stop()
+	for {
+		select {
+		case <-stop:
+			return nil
+		case <-changed:
+		case <-tick.C:
+		}
+		fl, err := o.selectFlows(w.snapshot())
+		if err != nil {
+			return err
+		}
+		var rows []timeline.Flow
+		for i := range fl.Items {
+			f := &fl.Items[i]
+			k, row := watchKey(f), watchRow(f)
+			if seen[k] != row {
+				seen[k] = row
+				rows = append(rows, *f)
+			}
+		}
+		if len(rows) == 0 {
+			continue
+		}
+		if o.Output == "name" {
+			bw := bufio.NewWriter(ioS.Out)
+			for i := range rows {
+				fmt.Fprintf(bw, "pod/%s\n", sanitize.OneLine(rows[i].Pod.Key()))
+			}
+			bw.Flush()
+			continue
+		}
+		printPodTable(ioS, rows, o.Output == "wide", true, ioS.ColorEnabled(o.Color))
+	}
+}
+
+// watchKey names one row of get pods: a pod incarnation.
+func watchKey(f *timeline.Flow) string {
+	return f.Pod.Key() + "#" + strconv.Itoa(f.Incarnation)
+}
+
+// watchRow is what makes a row of get pods -w again: what the table says
+// of the pod but its times, which move on with the clock.
+func watchRow(f *timeline.Flow) string {
+	restarts := 0
+	for _, c := range f.Containers {
+		restarts += c.Restarts
+	}
+	return strings.Join([]string{f.Node, f.Status, string(f.Verdict), stageLabel(f), strconv.Itoa(restarts), f.Reason}, "\x00")
+}
+
+// followPodLines is lines pod -f: after the lines the files hold, the
+// pod's lines as they are appended, until Ctrl-C. The lines are matched
+// as lines pod matches them (podNeedles: the names, UID, sandbox and
+// container IDs the first pass knew), cleaned and prefixed alike.
+func followPodLines(ioS *IO, ends []follow.Input, f *timeline.Flow, o podLinesOptions) error {
+	if err := noneToFollow(ends); err != nil {
+		(&Analysis{Notes: []error{err}}).warn(ioS)
+		return nil
+	}
+	match := podMatcher(f, o)
+	out := bufio.NewWriter(ioS.Out)
+	defer out.Flush()
+	stop, cancel := stopOnInterrupt()
+	defer cancel()
+	follow.Run(ends, follow.Options{
+		Parser: parser.Options{Year: o.year, Location: o.loc, Borrow: true, Match: match},
+		Stop:   stop,
+		Raw:    true,
+		Record: func(rec *parser.Record, raw []byte) {
+			if raw == nil || !o.from.IsZero() && (rec.Time.Before(o.from) || rec.Time.After(o.to)) || !match(raw) {
+				return
+			}
+			writeLinesOf(out, rec.Pos, raw, o)
+		},
+		Idle: func() { out.Flush() },
+		Note: func(err error) {
+			out.Flush()
+			(&Analysis{Notes: []error{err}, redact: o.redact}).warn(ioS)
+		},
+	})
+	return nil
+}
+
+// podMatcher is lines pod's match of a raw line to f.
+func podMatcher(f *timeline.Flow, o podLinesOptions) func([]byte) bool {
+	return anystr.New(podNeedles(f, o.redact.Reveal)).Match
+}
+
+// writeLinesOf writes the lines of one record as lines pod prints them:
+// input:line: and the line, cleaned of terminal control sequences, masked
+// under --redact.
+func writeLinesOf(w *bufio.Writer, pos parser.Position, raw []byte, o podLinesOptions) {
+	raw = o.redact.Bytes(raw)
+	name := pos.Input
+	if o.rename != nil {
+		name = o.rename(name)
+	}
+	name = o.redact.Text(name)
+	for i, l := range bytes.Split(raw, []byte("\n")) {
+		if !o.noPrefix {
+			w.WriteString(oneLineKeepSpace(name))
+			w.WriteByte(':')
+			w.WriteString(strconv.FormatInt(pos.Line+int64(i), 10))
+			w.WriteByte(':')
+		}
+		w.WriteString(oneLineKeepSpace(string(l)))
+		w.WriteByte('\n')
+	}
+}

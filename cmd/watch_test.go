@@ -1,0 +1,222 @@
+package cmd
+
+import (
+	"bufio"
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// watched runs the real binary (get pods -w, lines pod -f run until
+// Ctrl-C) and gathers what it prints as it prints it.
+type watched struct {
+	t        *testing.T
+	cmd      *exec.Cmd
+	mu       sync.Mutex
+	out, err bytes.Buffer
+	done     chan error
+}
+
+func startWatched(t *testing.T, bin string, args ...string) *watched {
+	t.Helper()
+	w := &watched{t: t, cmd: exec.Command(bin, args...), done: make(chan error, 1)}
+	stdout, err := w.cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stderr, err := w.cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var copies sync.WaitGroup
+	for _, p := range []struct {
+		r   *bufio.Reader
+		dst *bytes.Buffer
+	}{{bufio.NewReader(stdout), &w.out}, {bufio.NewReader(stderr), &w.err}} {
+		copies.Add(1)
+		go func() {
+			defer copies.Done()
+			for {
+				line, err := p.r.ReadBytes('\n')
+				w.mu.Lock()
+				p.dst.Write(line)
+				w.mu.Unlock()
+				if err != nil {
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		copies.Wait() // (Wait closes the pipes: read them to their end first)
+		w.done <- w.cmd.Wait()
+	}()
+	t.Cleanup(func() { w.cmd.Process.Kill() })
+	return w
+}
+
+// until waits, generously (a loaded 2-core machine), until what was
+// printed on standard output (and error) so far satisfies ok.
+func (w *watched) until(what string, ok func(out, errOut string) bool) {
+	w.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		w.mu.Lock()
+		out, errOut := w.out.String(), w.err.String()
+		w.mu.Unlock()
+		if ok(out, errOut) {
+			return
+		}
+		if time.Now().After(deadline) {
+			w.t.Fatalf("%s: never came; stdout:\n%s\nstderr:\n%s", what, out, errOut)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// interrupt sends Ctrl-C (SIGINT) and wants exit status 0.
+func (w *watched) interrupt() {
+	w.t.Helper()
+	if err := w.cmd.Process.Signal(os.Interrupt); err != nil {
+		w.t.Fatal(err)
+	}
+	select {
+	case err := <-w.done:
+		if err != nil {
+			w.t.Errorf("after Ctrl-C: %v (want exit status 0); stderr:\n%s", err, w.err.String())
+		}
+	case <-time.After(30 * time.Second):
+		w.t.Fatalf("Ctrl-C did not end it")
+	}
+}
+
+func appendTo(t *testing.T, path string, b []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.Write(b); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// linesOf splits raw after each line: lines[i] is line i+1 of raw.
+func linesOf(raw []byte) [][]byte { return bytes.SplitAfter(raw, []byte("\n")) }
+
+// get pods -w and lines pod -f on a log written as a quiet kubelet writes
+// it (the slow image pull of the corpus, appended in chunks, a line at
+// a time, then rotated): each shows what is appended, one pod stays one
+// pod across the rotation, terminal control sequences in the log never
+// reach the output, and Ctrl-C ends them with exit status 0.
+func TestWatchAndFollowCommands(t *testing.T) {
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "podflow")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/podflow")
+	build.Dir = ".."
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	raw, err := os.ReadFile(corpus + "v1.36.3/03-slow-image-pull.log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := linesOf(raw)
+	join := func(from, to int) []byte { return bytes.Join(lines[from:min(to, len(lines))], nil) }
+	const pod = "web-slowpull-58c9d-7hxkq"
+	// A line of the pod's whose text carries terminal control sequences
+	// (a colour, a window title): they must not reach the terminal.
+	hostile := []byte("I1122 06:07:34.200000   27125 kubelet.go:2737] \"probe said \x1b[31mred\x1b[0m \x1b]0;pwned\x07done\" pod=\"default/" + pod + "\"\n")
+
+	t.Run("get pods -w", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "kubelet.log")
+		if err := os.WriteFile(path, join(0, 1500), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w := startWatched(t, bin, "get", "pods", "-w", "--year", "2026", path)
+		w.until("the table", func(out, _ string) bool {
+			return strings.Contains(out, "NAME") && strings.Contains(out, pod) && strings.Contains(out, "Incomplete")
+		})
+		// The rest of the pull, in chunks of 25 lines.
+		for i := 1500; i < 1700; i += 25 {
+			appendTo(t, path, join(i, i+25))
+		}
+		w.until("a row again: the pod running", func(out, _ string) bool { return strings.Count(out, pod) >= 2 && strings.Contains(out, "Running") })
+		// Rotated: renamed, the rest in a new file.
+		if err := os.Rename(path, path+".1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append(hostile, join(1700, len(lines))...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w.until("the rotation read and the pod ready", func(out, errOut string) bool {
+			return strings.Contains(errOut, "was rotated") && strings.Contains(out, " ready ")
+		})
+		w.interrupt()
+		out := w.out.String()
+		if strings.Contains(out, "#2") {
+			t.Errorf("a pod shown twice after the rotation:\n%s", out)
+		}
+		if strings.ContainsAny(out+w.err.String(), "\x1b\x07") {
+			t.Errorf("terminal control sequences in the output:\n%q", out)
+		}
+		if n := strings.Count(out, "NAMESPACE"); n != 1 {
+			t.Errorf("%d headers: rows after the table come without one, as kubectl's", n)
+		}
+	})
+
+	t.Run("lines pod -f", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "kubelet.log")
+		if err := os.WriteFile(path, join(0, 1500), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		w := startWatched(t, bin, "lines", "pod", pod, "-f", "--year", "2026", path)
+		w.until("the pod's lines", func(out, _ string) bool { return strings.Contains(out, "kubelet.log:955:") })
+		// One line: the pull's end, named by the pod, alone and nothing after.
+		appendTo(t, path, lines[1648])
+		w.until("the line appended", func(out, _ string) bool {
+			return strings.Contains(out, "kubelet.log:1501:") && strings.Contains(out, "Successfully pulled image")
+		})
+		// One line with control sequences in its text.
+		appendTo(t, path, hostile)
+		w.until("the hostile line, cleaned", func(out, _ string) bool { return strings.Contains(out, "kubelet.log:1502:") })
+		// Rotated: the rest of the log in a new file, read from its start.
+		if err := os.Rename(path, path+".1"); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, join(1700, len(lines)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var want string
+		for i, l := range lines[1700:] {
+			if bytes.Contains(l, []byte(pod)) {
+				want = "kubelet.log:" + strconv.Itoa(i+1) + ":"
+				break
+			}
+		}
+		w.until("the rotated file's first line of the pod ("+want+")", func(out, errOut string) bool {
+			return strings.Contains(out, want) && strings.Contains(errOut, "was rotated")
+		})
+		w.interrupt()
+		out := w.out.String()
+		if strings.ContainsAny(out, "\x1b\x07") {
+			t.Errorf("terminal control sequences in the output:\n%q", out)
+		}
+		if !strings.Contains(out, `kubelet.log:1502:I1122 06:07:34.200000   27125 kubelet.go:2737] "probe said red done"`) {
+			t.Errorf("the hostile line's text is not printed:\n%s", out)
+		}
+		if n := strings.Count(out, "kubelet.log:1501:"); n != 1 {
+			t.Errorf("the appended line printed %d times, want once", n)
+		}
+	})
+}
