@@ -2,8 +2,10 @@ package printers
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -64,5 +66,37 @@ func TestEncodeInOrder(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestAppendIndented holds the indenter to encoding/json's Encoder with
+// SetIndent on values with every kind of member, empty ones and strings
+// holding JSON punctuation and escapes.
+func TestAppendIndented(t *testing.T) {
+	vals := []any{
+		map[string]any{}, []any{}, "s", 1.5, nil, true,
+		map[string]any{"a": []any{}, "b": map[string]any{}, "c": []any{1, "x", nil, []any{[]any{}}, map[string]any{"d": "e"}}},
+		map[string]any{`q"{[,:]}\`: `v "{[,:]}\ \n <&> é ` + "\u2028", "n": map[string]any{"m": []any{map[string]any{}}}},
+		[]any{map[string]any{"k": []any{"a", "b"}}, "", `\`, `\\"`},
+	}
+	for _, prefix := range []string{"", "  ", "    "} {
+		for _, v := range vals {
+			var want, compact bytes.Buffer
+			enc := json.NewEncoder(&want)
+			enc.SetIndent(prefix, "  ")
+			enc.SetEscapeHTML(false)
+			if err := enc.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			c := json.NewEncoder(&compact)
+			c.SetEscapeHTML(false)
+			if err := c.Encode(v); err != nil {
+				t.Fatal(err)
+			}
+			got := appendIndented([]byte("x"), bytes.TrimSuffix(compact.Bytes(), []byte("\n")), prefix)
+			if string(got) != "x"+strings.TrimSuffix(want.String(), "\n") {
+				t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[1:], want.String())
+			}
+		}
 	}
 }

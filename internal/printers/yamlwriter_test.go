@@ -58,3 +58,25 @@ func TestYAMLWriterGivesUp(t *testing.T) {
 		}
 	}
 }
+
+// FuzzYAMLWriter: on any string, as a value, a list item and a key, the
+// writer writes what the library writes, or leaves the document to it.
+func FuzzYAMLWriter(f *testing.F) {
+	for _, s := range []string{"a", "a: b", "true", "0x1F", "2026-11-22T06:25:26Z", "'q'", "-", "é", "x\ny", " #"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := json.Marshal(map[string]any{"k": s, "l": []any{s, map[string]any{s: 1}}})
+		if err != nil {
+			return
+		}
+		var want bytes.Buffer
+		if err := writeYAMLTree(&want, b); err != nil {
+			return // the library refuses it: nothing to compare
+		}
+		var y yamlWriter
+		if got, ok := y.document(nil, b); ok && string(got) != want.String() {
+			t.Errorf("%q:\n got %s\nwant %s", s, got, want.String())
+		}
+	})
+}
