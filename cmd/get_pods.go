@@ -292,7 +292,7 @@ func (o *GetPodsOptions) printPods(a *Analysis, fl *timeline.FlowList) error {
 // sort read: its stages, events and evidence go as soon as it is judged.
 func rowOnly(f *timeline.Flow) {
 	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil
-	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis, f.WaitingOn = nil, nil, nil, "", ""
 	cs := make([]timeline.Container, len(f.Containers))
 	for i, c := range f.Containers {
 		cs[i] = timeline.Container{Name: c.Name, Type: c.Type, Restarts: c.Restarts}
@@ -305,7 +305,7 @@ func rowOnly(f *timeline.Flow) {
 // events and the rest go as the flow is judged.
 func timingOnly(f *timeline.Flow) {
 	f.Events, f.Evidence, f.Startup = nil, nil, nil
-	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis, f.WaitingOn = nil, nil, nil, "", ""
 	for i := range f.Stages {
 		f.Stages[i].Evidence = nil
 	}

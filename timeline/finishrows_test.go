@@ -19,7 +19,7 @@ import (
 // FinishEach gives with it.
 func rowOnlyCopy(f *Flow) {
 	f.Stages, f.Events, f.Evidence, f.Startup, f.Trouble = nil, nil, nil, nil, nil
-	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis = nil, nil, nil, ""
+	f.Sandboxes, f.Findings, f.Hidden, f.Diagnosis, f.WaitingOn = nil, nil, nil, "", ""
 	cs := make([]Container, len(f.Containers))
 	for i, c := range f.Containers {
 		cs[i] = Container{Name: c.Name, Type: c.Type, Restarts: c.Restarts}
