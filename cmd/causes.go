@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/podflow/podflow/internal/cause"
 	"github.com/podflow/podflow/internal/sanitize"
+	"github.com/podflow/podflow/timeline"
 )
 
 // printCauses prints failed pods grouped by cause (internal/cause): a
@@ -17,7 +19,21 @@ import (
 func printCauses(w io.Writer, gs []cause.Group, pods int, noHeaders bool, most, width int) {
 	failed := cause.Total(gs)
 	if !noHeaders {
-		fmt.Fprintf(w, "FAILED PODS BY CAUSE (%d of %d pods, %d %s)\n", failed, pods, len(gs), plural(len(gs), "cause", "causes"))
+		// In get pods' words: a Stalled pod is in trouble, not Failed.
+		byVerdict := map[timeline.Verdict]int{}
+		for _, g := range gs {
+			for v, n := range g.Verdicts {
+				byVerdict[v] += n
+			}
+		}
+		title := func(breakdown string) string {
+			return fmt.Sprintf("PODS IN TROUBLE BY CAUSE (%d of %d pods%s; %d %s)", failed, pods, breakdown, len(gs), plural(len(gs), "cause", "causes"))
+		}
+		head := title(verdictBreakdown(byVerdict))
+		if width > 0 && textWidth(head) > width {
+			head = title("") // (a narrow terminal: the rows say more)
+		}
+		fmt.Fprintln(w, head)
 	}
 	if failed == 0 {
 		return
@@ -54,6 +70,20 @@ func printCauses(w io.Writer, gs []cause.Group, pods int, noHeaders bool, most, 
 	if n := len(gs) - len(shown); n > 0 {
 		fmt.Fprintf(w, "… %d more %s (podflow stats --by cause)\n", n, plural(n, "cause", "causes"))
 	}
+}
+
+// verdictBreakdown is ": 2 Failed, 6 Stalled", worst first ("" for none).
+func verdictBreakdown(m map[timeline.Verdict]int) string {
+	var parts []string
+	for _, v := range timeline.Verdicts {
+		if n := m[v]; n > 0 {
+			parts = append(parts, strconv.Itoa(n)+" "+string(v))
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return ": " + strings.Join(parts, ", ")
 }
 
 func plural(n int, one, many string) string {

@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -31,7 +32,27 @@ func TestCausesViews(t *testing.T) {
 		}
 		return out.String(), code
 	}
-	const head = "FAILED PODS BY CAUSE (8 of 44 pods, 5 causes)"
+	// The verdicts of the pods in trouble, as get pods gives them: the
+	// title counts them in the same words.
+	js0, _ := run(false, append([]string{"get", "pods", "-o", "json", "--verdict", "Failed,Stalled,Rejected"}, dirs...)...)
+	var listed struct{ Items []struct{ Verdict string } }
+	if err := json.Unmarshal([]byte(js0), &listed); err != nil {
+		t.Fatal(err)
+	}
+	count := map[string]int{}
+	for _, it := range listed.Items {
+		count[it.Verdict]++
+	}
+	var parts []string
+	for _, v := range []string{"Failed", "Stalled", "Rejected"} {
+		if count[v] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", count[v], v))
+		}
+	}
+	head := "PODS IN TROUBLE BY CAUSE (8 of 44 pods: " + strings.Join(parts, ", ") + "; 5 causes)"
+	if len(listed.Items) != 8 {
+		t.Errorf("get pods lists %d pods in trouble, want 8", len(listed.Items))
+	}
 	out, _ := run(false, append([]string{"stats", "--by", "cause"}, dirs...)...)
 	if !strings.HasPrefix(out, head+"\n") || strings.Count(out, "\n") != 7 {
 		t.Errorf("stats --by cause:\n%s", out)

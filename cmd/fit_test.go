@@ -106,7 +106,7 @@ func TestGetPodsFitsTerminal(t *testing.T) {
 		if len(lines) != 34 {
 			t.Errorf("width %d: %d lines, want 34 (a header and 33 pods)", width, len(lines))
 		}
-		if !strings.HasPrefix(causes, "FAILED PODS BY CAUSE") {
+		if !strings.HasPrefix(causes, "PODS IN TROUBLE BY CAUSE") {
 			t.Errorf("width %d: no causes summary under the table: %q", width, causes)
 		}
 		for _, l := range strings.Split(all, "\n") {
@@ -176,7 +176,7 @@ func TestGetPodsTmux(t *testing.T) {
 				t.Fatalf("get pods did not finish:\n%s", screen)
 			}
 			var rows []string
-			table, _, _ := strings.Cut(screen, "FAILED PODS BY CAUSE") // the summary under the table
+			table, _, _ := strings.Cut(screen, "PODS IN TROUBLE BY CAUSE") // the summary under the table
 			for _, l := range strings.Split(table, "\n") {
 				switch {
 				case strings.TrimSpace(l) == "", strings.HasPrefix(l, "podflow: "), l == "END-OF-RUN":
