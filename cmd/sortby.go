@@ -21,8 +21,8 @@ import (
 // keyword, in kubectl's relaxed forms: {.a.b}, .a.b or a.b.
 func sortPath(key string) string {
 	switch {
-	case strings.HasPrefix(key, "{") && strings.HasSuffix(key, "}"):
-		return key
+	case strings.HasPrefix(key, "{"):
+		return key // (a brace left open is the parser's to report)
 	case strings.HasPrefix(key, "."):
 		return "{" + key + "}"
 	}
@@ -41,7 +41,7 @@ func checkSortBy(key string) error {
 	}
 	t, _, err := printers.ParseTemplateOutput("jsonpath="+sortPath(key), nil)
 	if err != nil {
-		return usageErrorf("--sort-by %q: %v; %s", key, err, allowed)
+		return usageErrorf("--sort-by %q: %s; %s", key, strings.TrimPrefix(err.Error(), "-o jsonpath: "), allowed)
 	}
 	if err := t.CheckKeys(reflect.TypeFor[timeline.Flow]()); err != nil {
 		return usageErrorf("--sort-by %q: %v", key, err)
