@@ -90,7 +90,10 @@ func TestTUIEndToEndTmuxFollowRotate(t *testing.T) {
 	if err := os.Truncate(logPath, 0); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // as copytruncate: the writer goes on after the cut
+	// As copytruncate: the writer goes on after the cut, which the
+	// follower (polling, as tail -F) is let see first on a slow machine:
+	// a cut written past the old size before a poll is growth to it.
+	waitScreen("the truncation", has("was truncated"))
 	f, err = os.OpenFile(logPath, os.O_APPEND|os.O_WRONLY, 0)
 	if err != nil {
 		t.Fatal(err)

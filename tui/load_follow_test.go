@@ -364,7 +364,11 @@ func TestFollowRotatedAndTruncated(t *testing.T) {
 	if err := os.Truncate(path, 0); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(100 * time.Millisecond) // as logrotate's copytruncate: the writer goes on after the cut
+	// As logrotate's copytruncate: the writer goes on after the cut. The
+	// follower polls; a cut written past the old size before a poll sees
+	// it is growth to any follower (tail -F too), so the test lets the
+	// cut be seen first, however slow the machine.
+	until("the truncation seen", has("kubelet.log was truncated: reading it from its new start"))
 	appendFile(t, path, raw[c2:])
 	last := until("the truncated file read on", func(m Model) bool {
 		return has("kubelet.log was truncated: reading it from its new start")(m) && verdictsAre(m.all, want)
