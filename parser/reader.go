@@ -364,7 +364,7 @@ func (r *Reader) nextForward() (*Record, error) {
 		}
 		start := r.offset
 		line, phys, err := r.readLine()
-		if errors.Is(err, ErrIdle) {
+		if err != nil && errors.Is(err, ErrIdle) { // (errors.Is costs a call on every line)
 			r.idle = true
 			if line == nil {
 				continue
