@@ -263,13 +263,7 @@ func appendIndented(dst, src []byte, prefix string) []byte {
 	for i := 0; i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
+			j := stringEnd(src, i)
 			dst = append(dst, src[i:min(j+1, len(src))]...)
 			i = j
 		case '{', '[':
@@ -295,6 +289,27 @@ func appendIndented(dst, src []byte, prefix string) []byte {
 		}
 	}
 	return dst
+}
+
+// stringEnd is where the JSON string that opens at src[i] closes: its
+// next quote not escaped (one after an even run of backslashes), len(src)
+// when none. A string is most of the bytes: IndexByte goes to each quote
+// at once.
+func stringEnd(src []byte, i int) int {
+	for j := i + 1; ; j++ {
+		k := bytes.IndexByte(src[j:], '"')
+		if k < 0 {
+			return len(src)
+		}
+		j += k
+		n := 0
+		for b := j - 1; b > i && src[b] == '\\'; b-- {
+			n++
+		}
+		if n%2 == 0 {
+			return j
+		}
+	}
 }
 
 // Nest writes env as the next item, its field key a list streamed with
@@ -510,6 +525,9 @@ func yamlNode(d *json.Decoder) (*yaml.Node, error) {
 // text (the YAML encoder writes bidi and other hidden characters raw),
 // without the raw DEL, C1 controls and noncharacters YAML cannot hold.
 func yamlText(s string) string {
+	if sanitize.BelowDEL(s) { // (nearly every string: no rune to map)
+		return sanitize.SanitizeLines(s)
+	}
 	return sanitize.SanitizeLines(strings.Map(func(r rune) rune {
 		if r >= 0x7f && (sanitize.Unsafe(r) || r == 0xfffe || r == 0xffff) {
 			return -1

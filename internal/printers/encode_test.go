@@ -100,3 +100,30 @@ func TestAppendIndented(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAppendIndented holds appendIndented to encoding/json's own indenting
+// for any compact JSON encoding/json writes.
+func FuzzAppendIndented(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":"b\\\"c","d":[1,{"e":"\\\\"}],"f":"##[x"}`, `"\\\\\\"\\\\"`, `[{"k":["a","b"]},"","\\"]`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var v any
+		if json.Unmarshal([]byte(s), &v) != nil {
+			return
+		}
+		var compact, want bytes.Buffer
+		c := json.NewEncoder(&compact)
+		c.SetEscapeHTML(false)
+		if err := c.Encode(v); err != nil {
+			return
+		}
+		src := bytes.TrimSuffix(compact.Bytes(), []byte("\n"))
+		if err := json.Indent(&want, src, "  ", "  "); err != nil {
+			t.Fatal(err)
+		}
+		if got := appendIndented(nil, src, "  "); string(got) != want.String() {
+			t.Errorf("appendIndented(%s):\n got %s\nwant %s", src, got, want.String())
+		}
+	})
+}

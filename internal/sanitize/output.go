@@ -68,10 +68,20 @@ func (g *guard) Write(p []byte) (int, error) {
 			// changes anything: eight bytes at a time to the next.
 			for i+8 <= len(p) {
 				w := binary.LittleEndian.Uint64(p[i:])
-				if has(w, '\n') || has(w, '\r') || has(w, '#') {
+				if m := hasMask(w, '\n') | hasMask(w, '\r') | hasMask(w, '#'); m != 0 {
+					i += first(m)
 					break
 				}
 				i += 8
+			}
+			if i >= len(p) {
+				break
+			}
+		} else if !g.mid && g.rn == 0 {
+			// The spaces that indent a line (JSON's and YAML's, a third
+			// of their bytes) change nothing either.
+			for i < len(p) && p[i] == ' ' {
+				i++
 			}
 			if i >= len(p) {
 				break
@@ -164,6 +174,19 @@ func EscapeJSON(b []byte) []byte {
 
 func needsJSON(b []byte) bool {
 	for i := 0; i < len(b); i++ {
+		// Eight bytes at a time up to one at or above DEL, a '#' or a
+		// '[' (whose "##" may end the word before).
+		for i+8 <= len(b) {
+			w := binary.LittleEndian.Uint64(b[i:])
+			if m := highMask(w) | hasMask(w, '#') | hasMask(w, '['); m != 0 {
+				i += first(m)
+				break
+			}
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		if c == 0x7f || c == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#' {
 			return true

@@ -18,6 +18,7 @@
 package sanitize
 
 import (
+	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -96,7 +97,13 @@ func safe(s string, keepNL bool) bool {
 	for i := 0; i < len(s); i++ {
 		// Eight bytes at a time while they are printable ASCII: all the
 		// output passes here (the terminal layer), nearly all of it plain.
-		for i+8 <= len(s) && !special(word(s, i)) {
+		// A word that is not goes on from its first odd byte (a line's
+		// end, mostly), not byte by byte to the word's end.
+		for i+8 <= len(s) {
+			if m := specialMask(word(s, i)); m != 0 {
+				i += first(m)
+				break
+			}
 			i += 8
 		}
 		if i >= len(s) {
@@ -195,16 +202,31 @@ func word(s string, i int) uint64 {
 
 // special reports whether a byte of w is not printable ASCII: below
 // 0x20, DEL or above.
-func special(w uint64) bool {
+func special(w uint64) bool { return specialMask(w) != 0 }
+
+// specialMask has the high bit of each byte of w that special finds set,
+// exactly for the lowest such byte (a borrow only runs upward, so one
+// above it may be set by mistake): first(specialMask(w)) is the first.
+func specialMask(w uint64) uint64 {
 	del := w ^ 0x7f*ones
-	return ((w-0x20*ones)&^w|(del-ones)&^del|w)&highs != 0
+	return ((w-0x20*ones)&^w | (del-ones)&^del | w) & highs
 }
 
 // has reports whether a byte of w is c.
-func has(w uint64, c byte) bool {
+func has(w uint64, c byte) bool { return hasMask(w, c) != 0 }
+
+// hasMask is specialMask for the bytes equal to c.
+func hasMask(w uint64, c byte) uint64 {
 	x := w ^ uint64(c)*ones
-	return (x-ones)&^x&highs != 0
+	return (x - ones) &^ x & highs
 }
+
+// highMask is specialMask for the bytes at or above DEL (0x7f): w+ones
+// carries out of a byte only from 0xff, itself flagged.
+func highMask(w uint64) uint64 { return (w | (w + ones)) & highs }
+
+// first is the index of the lowest byte a mask flags.
+func first(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
 
 // OneLine cleans s (Sanitize) and folds it onto one line, its runs of
 // white space one space each: a table cell, a trace attribute.
@@ -225,6 +247,24 @@ func folded(s string) bool {
 				return false
 			}
 		case c < '!' || c > '~':
+			return false
+		}
+	}
+	return true
+}
+
+// BelowDEL reports whether every byte of s is below DEL (0x7f): ASCII
+// without DEL, which no filter of DEL, C1 controls or hidden characters
+// has to decode rune by rune.
+func BelowDEL(s string) bool {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		if highMask(word(s, i)) != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if s[i] >= 0x7f {
 			return false
 		}
 	}

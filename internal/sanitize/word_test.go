@@ -136,3 +136,50 @@ func FuzzGuard(f *testing.F) {
 		}
 	})
 }
+
+// refNeedsJSON is needsJSON byte by byte, as it was before it learned to
+// skip eight bytes at a time.
+func refNeedsJSON(b []byte) bool {
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		if c == 0x7f || c == '[' && i >= 2 && b[i-1] == '#' && b[i-2] == '#' {
+			return true
+		}
+		if c >= 0x80 {
+			r, size := utf8.DecodeRune(b[i:])
+			if r == utf8.RuneError && size <= 1 || Unsafe(r) || r == 0xfffe || r == 0xffff {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+func FuzzNeedsJSON(f *testing.F) {
+	for _, s := range []string{"", `{"a":"plain text, long enough for words"}`, "1234567##[x", "123456##[", "#######[", "del\x7fx", "déjà vu, and more words", "\u202eevil", "bad\xffutf8", "\xef\xbf\xbe12345678"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := needsJSON([]byte(s)), refNeedsJSON([]byte(s)); got != want {
+			t.Errorf("needsJSON(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
+
+func FuzzBelowDEL(f *testing.F) {
+	for _, s := range []string{"", "plain", "plain text, long enough", "1234567\x7f", "12345678\x80", "\xff1234567"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		want := true
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x7f {
+				want = false
+			}
+		}
+		if got := BelowDEL(s); got != want {
+			t.Errorf("BelowDEL(%q) = %v, want %v", s, got, want)
+		}
+	})
+}
