@@ -394,8 +394,19 @@ var yamlNonStrWords = func() map[string]struct{} {
 // mapping or sequence; ok is false when that takes more than one line.
 func yamlScalar(dst []byte, s string) ([]byte, bool) {
 	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c > 0x7e {
+		if c := s[i]; c < 0x20 || c == 0x7f {
 			return yamlLibraryScalar(dst, s)
+		} else if c >= 0x80 {
+			// A rune the library's analysis counts printable (U+00A0 to
+			// U+FFFD but the BOM; it escapes the others) and no line
+			// break (its encoder writes Unicode as it is) reads as
+			// a letter would: a reason cut with "…" need not be handed
+			// to the library, set up anew for each scalar.
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError || r < 0xa0 || r > 0xfffd || r == 0x2028 || r == 0x2029 || r == 0xfeff {
+				return yamlLibraryScalar(dst, s)
+			}
+			i += size - 1
 		}
 	}
 	if s == "" {
@@ -423,7 +434,7 @@ func yamlScalar(dst []byte, s string) ([]byte, bool) {
 		}
 		// Only these can make a number or a timestamp; anything else
 		// (a duration such as 1m3.5s) is a string.
-		if !strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEFxXoO_+-.:tTzZ ", r) }) {
+		if !strings.ContainsFunc(s, func(r rune) bool { return !strings.ContainsRune("0123456789abcdefABCDEFxXoO_+-.:tTzZ ", r) }) && !yamlDashed(s) {
 			return yamlLibraryScalar(dst, s)
 		}
 	}
@@ -438,6 +449,19 @@ func yamlScalar(dst []byte, s string) ([]byte, bool) {
 		dst = append(dst, s[i])
 	}
 	return append(dst, '\''), true
+}
+
+// yamlDashed reports whether s, made of the characters of numbers and
+// timestamps, is neither: two '-' past its first byte (a UID, which the
+// library's encoder, set up anew for each scalar, cost most of -o yaml's
+// time on) are more than a number holds (a sign and an exponent's sign,
+// the first of them at s[0]), and no ':' or ' ' leaves room for a time of
+// day or a base-60 number, nor four digits and a '-' for a date.
+func yamlDashed(s string) bool {
+	if strings.ContainsAny(s, ": ") || len(s) > 4 && s[4] == '-' && strings.Trim(s[:4], "0123456789") == "" {
+		return false
+	}
+	return strings.Count(s[1:], "-") >= 2
 }
 
 // yamlTimestamp reports whether s is an RFC 3339 time in UTC as

@@ -62,7 +62,7 @@ func TestYAMLWriterGivesUp(t *testing.T) {
 // FuzzYAMLWriter: on any string, as a value, a list item and a key, the
 // writer writes what the library writes, or leaves the document to it.
 func FuzzYAMLWriter(f *testing.F) {
-	for _, s := range []string{"a", "a: b", "true", "0x1F", "2026-11-22T06:25:26Z", "'q'", "-", "é", "x\ny", " #"} {
+	for _, s := range []string{"a", "a: b", "true", "0x1F", "2026-11-22T06:25:26Z", "'q'", "-", "é", "x\ny", " #", "758eacf0-bdef-6431-52bd-91e4a9888d6a", "1e-5-", "-1e-5", "1-2-3", "2026-1-2", "0x1-2-3", "1_0-0-0", "12-34-56:00", "cut…", "é", " é", "é ", "#é", "é: x", "日本 #x", "- é", "x\u00a0y", "\u00a0", "\ue000", "\U0001f600 ok"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
