@@ -4,6 +4,7 @@
 // Usage:
 //
 //	benchgen -size 1GiB -seed 1 -o bench-data/kubelet-1g.log [-gzip]
+//	benchgen -noise -size 1GiB -seed 1 -o bench-data/kubelet-1g-noise.log
 //	benchgen -measure FILE...
 package main
 
@@ -28,6 +29,8 @@ func main() {
 		gz      = flag.Bool("gzip", false, "also write OUT.gz")
 		dir     = flag.String("corpus", "testdata/corpus/v1.36.3", "real kubelet logs to replay")
 		measure = flag.Bool("measure", false, "print the message mix of the files given as arguments")
+		noise   = flag.Bool("noise", false, "a log where most lines are the node's own: 4,771 pods per GiB instead of 10,000")
+		density = flag.Int("pods-per-gib", 0, "pods per GiB of log (0: 10,000, or 4,771 with -noise)")
 	)
 	flag.Parse()
 	if *measure {
@@ -39,7 +42,7 @@ func main() {
 	}
 	n, err := parseSize(*size)
 	if err != nil || *out == "" {
-		fmt.Fprintln(os.Stderr, "usage: benchgen -size 1GiB -o FILE [-gzip] [-seed N]")
+		fmt.Fprintln(os.Stderr, "usage: benchgen -size 1GiB -o FILE [-gzip] [-seed N] [-noise] [-pods-per-gib N]")
 		os.Exit(2)
 	}
 	c, err := gen.LoadCorpus(*dir)
@@ -50,7 +53,8 @@ func main() {
 	c.Log = func(format string, args ...any) {
 		fmt.Fprintf(os.Stderr, "benchgen: %s: "+format+"\n", append([]any{*out}, args...)...)
 	}
-	if err := writeLog(c, *out, *gz, n, *seed); err != nil {
+	opt := gen.Options{Noise: *noise, PodsPerGiB: *density}
+	if err := writeLog(c, *out, *gz, n, *seed, opt); err != nil {
 		fmt.Fprintln(os.Stderr, "benchgen:", err)
 		os.Exit(1)
 	}
@@ -76,7 +80,7 @@ func parseSize(s string) (int64, error) {
 
 // writeLog writes path (and path.gz) under temporary names renamed at the
 // end, so that an interrupted run leaves no file that looks complete.
-func writeLog(c *gen.Corpus, path string, gz bool, size int64, seed uint64) error {
+func writeLog(c *gen.Corpus, path string, gz bool, size int64, seed uint64, opt gen.Options) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
@@ -97,7 +101,7 @@ func writeLog(c *gen.Corpus, path string, gz bool, size int64, seed uint64) erro
 		zw = gzip.NewWriter(zf)
 		w = io.MultiWriter(f, zw)
 	}
-	pods, written, err := gen.Generate(c, w, size, seed)
+	st, err := gen.GenerateWith(c, w, size, seed, opt)
 	if err != nil {
 		return err
 	}
@@ -117,6 +121,7 @@ func writeLog(c *gen.Corpus, path string, gz bool, size int64, seed uint64) erro
 			return err
 		}
 	}
-	fmt.Fprintf(os.Stderr, "benchgen: wrote %d bytes (%d pods)\n", written, pods)
+	fmt.Fprintf(os.Stderr, "benchgen: wrote %d bytes (%d pods), %d lines, %.1f%% of them the node's own\n",
+		st.Bytes, st.Pods, st.Lines, 100*float64(st.Lines-st.PodLines)/float64(max(st.Lines, 1)))
 	return os.Rename(path+".tmp", path)
 }

@@ -374,14 +374,56 @@ func renamer(r *rand.Rand, p *podTemplate, used map[string]bool) *strings.Replac
 	return strings.NewReplacer(pairs...)
 }
 
+// NoisePodsPerGiB is the pod density of a noise log (Options.Noise): the
+// 4,771 pods per GiB of the -v=4 log issue #27 measured, where the node's
+// own lines are most lines.
+const NoisePodsPerGiB = 4771
+
+// Options vary a generated log from make bench's default.
+type Options struct {
+	// Noise writes a log where most lines are the node's own: the pods
+	// are NoisePodsPerGiB instead of 10,000 per GiB, and the real lines
+	// that name no pod (housekeeping, cadvisor, reflector, eviction
+	// manager, node status, image and cgroup chatter of the corpus's
+	// steady state) are replayed faster to fill the size. Only the
+	// density changes, not a line's shape: every line is still a real one.
+	Noise bool
+	// PodsPerGiB, when above zero, sets the pod density (it overrides
+	// Noise's).
+	PodsPerGiB int
+}
+
+// Stats is what a generated log holds.
+type Stats struct {
+	Pods     int   // pods started (all of them, unless the size was too small)
+	Lines    int64 // records written (a multi-line record counts once)
+	PodLines int64 // of which replayed from a pod's lines; the rest is the node's
+	Bytes    int64
+}
+
 // Generate writes a log of about size bytes to w: the start-up of one
 // node, then 10,000 pods per GiB replayed from the corpus and interleaved
 // with the node's own lines. The same seed and size give the same bytes.
 func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, written int64, err error) {
+	st, err := GenerateWith(c, w, size, seed, Options{})
+	return st.Pods, st.Bytes, err
+}
+
+// GenerateWith is Generate with Options; Options{} writes Generate's bytes.
+func GenerateWith(c *Corpus, w io.Writer, size int64, seed uint64, opt Options) (Stats, error) {
+	var st Stats
+	var written int64
 	bw := bufio.NewWriterSize(w, 1<<20)
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 
-	npods := int(float64(size) / float64(1<<30) * podsPerGiB)
+	density := podsPerGiB
+	switch {
+	case opt.PodsPerGiB > 0:
+		density = opt.PodsPerGiB
+	case opt.Noise:
+		density = NoisePodsPerGiB
+	}
+	npods := int(float64(size) / float64(1<<30) * float64(density))
 	if npods < 1 {
 		npods = 1
 	}
@@ -411,9 +453,6 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 	for _, e := range c.startup {
 		startupBytes += int64(len(e.text) + 22)
 	}
-	// Pods arrive about one a second (a busy node keeps some 60-100 alive).
-	gap := time.Second
-	span := time.Duration(npods) * gap
 	var bgBytes, bgSpan int64
 	for _, bg := range c.background {
 		for _, e := range bg {
@@ -422,13 +461,26 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 		bgSpan += int64(bg[len(bg)-1].dt) + int64(time.Second)
 	}
 	need := float64(size - podBytes - startupBytes)
-	// Background bytes per second in the corpus, scaled so the whole log
-	// reaches the size: speed > 1 replays the node's own lines faster.
+	// Background bytes per second in the corpus.
+	bgRate := float64(bgBytes) / (float64(bgSpan) / 1e9)
+	// Pods arrive about one a second (a busy node keeps some 60-100 alive).
+	gap := time.Second
+	if opt.Noise && need > 0 {
+		// A noise log keeps the node's own lines at their real rate
+		// (housekeeping every 2 s, cadvisor's rounds...): the pods are
+		// spread over the time those lines take to fill the size, as on
+		// a node that starts a pod every half a minute or so.
+		want := need/bgRate - float64(podSpan)/1e9
+		gap = max(gap, time.Duration(want/float64(npods)*1e9))
+	}
+	span := time.Duration(npods) * gap
+	// The background is scaled so the whole log reaches the size: speed > 1
+	// replays the node's own lines faster.
 	speed := 1.0
 	if need > 0 {
-		speed = need / float64(span.Seconds()+float64(podSpan)/1e9) / (float64(bgBytes) / (float64(bgSpan) / 1e9))
+		speed = need / float64(span.Seconds()+float64(podSpan)/1e9) / bgRate
 	}
-	c.Log("%d pods, pod lines %.0f MiB, background replayed at %.2fx", npods, float64(podBytes)/(1<<20), speed)
+	c.Log("%d pods, one every %v, pod lines %.0f MiB, background replayed at %.2fx", npods, gap.Round(time.Millisecond), float64(podBytes)/(1<<20), speed)
 
 	h := &streamHeap{}
 	start := c.startAt
@@ -483,9 +535,14 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 			break
 		}
 		if _, err := bw.Write(buf); err != nil {
-			return next, written, err
+			st.Pods, st.Bytes = next, written
+			return st, err
 		}
 		written += int64(len(buf))
+		st.Lines++
+		if s.pod > 0 {
+			st.PodLines++
+		}
 		s.i++
 		speedOf := 1.0
 		if s.loop != nil {
@@ -502,7 +559,8 @@ func Generate(c *Corpus, w io.Writer, size int64, seed uint64) (pods int, writte
 		}
 		heap.Fix(h, 0)
 	}
-	return next, written, bw.Flush()
+	st.Pods, st.Bytes = next, written
+	return st, bw.Flush()
 }
 
 func scaled(d time.Duration, speed float64) time.Duration {
