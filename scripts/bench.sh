@@ -29,6 +29,7 @@ $GO build -o "$BIN/benchgen" ./tools/benchgen
 F1=$DATA/kubelet-1g.log
 F2=$DATA/kubelet-2g.log
 F100=$DATA/kubelet-100m.log
+FN=$DATA/kubelet-1g-noise.log # most lines the node's own, not the pods'
 
 if [ "$GOBENCH" = 1 ]; then
   echo "== Go benchmarks (median of $RUNS)"
@@ -97,15 +98,19 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN{ if (b > 0) printf "%.2f", a / b; else 
 warm() { for f in "$@"; do cat "$f" >/dev/null; done; }
 
 echo "== whole process (median of $RUNS rounds, each command once a round, $(nproc) cores, page cache warm)"
-warm "$F1" "$F2" "$F100" "$F1.gz" "$F100.gz"
+warm "$F1" "$F2" "$F100" "$F1.gz" "$F100.gz" "$FN"
 pods=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | wc -l || true)
 # The pod lines pod prints: the first that is not running.
 pod=$("$BIN/podflow" get pods --no-headers "$F1" 2>/dev/null | awk '$4 != "Running" {print $2; exit}' || true)
 echo "1 GiB file: $(wc -l <"$F1") lines, $pods pods; lines pod $pod"
+npods=$("$BIN/podflow" get pods --no-headers "$FN" 2>/dev/null | wc -l || true)
+echo "1 GiB noise file: $(wc -l <"$FN") lines, $npods pods"
 add "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
 if need rg; then add "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
 add "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
 add "podflow get pods 1GiB" "$BIN/podflow" get pods "$F1"
+add "grep -cF SyncLoop 1GiB-noise" grep -cF SyncLoop "$FN"
+add "podflow get pods 1GiB-noise" "$BIN/podflow" get pods "$FN"
 add "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
 add "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
 add "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
@@ -142,6 +147,7 @@ fi
 echo
 echo "== figures (targets in brackets)"
 printf 'get pods 1GiB / grep -cF 1GiB       %s x   [<= 1.0]\n' "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[grep -cF SyncLoop 1GiB]}")"
+printf 'get pods 1GiB-noise / grep -cF 1GiB-noise  %s x   [<= 1.0]\n' "$(ratio "${WALL[podflow get pods 1GiB-noise]}" "${WALL[grep -cF SyncLoop 1GiB-noise]}")"
 if need rg; then
   printf 'get pods 1GiB / rg -c 1GiB          %s x\n' "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[rg -c SyncLoop 1GiB]}")"
 fi
