@@ -50,7 +50,7 @@ lint:
 golden:
 	$(GO) test ./cmd/... ./timeline/... ./tui/... -update
 
-# bench builds bench-data/ when missing (about 3.3 GB, a minute), runs the
+# bench builds bench-data/ when missing (about 4.4 GB, a minute or two), runs the
 # Go benchmarks and times podflow against grep on it: medians of 5.
 bench:
 	GO=$(GO) BIN=$(BIN) scripts/bench.sh
