@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -32,14 +33,17 @@ func stopOnInterrupt() (<-chan struct{}, func()) {
 }
 
 // followPaths checks the inputs of a command that follows them: files or
-// directories of files, not standard input (read once, to its end, by
-// the first pass: tui -f - follows a pipe) nor a live node.
-func followPaths(flag string, paths []string, live liveOptions) error {
+// directories of files, or standard input when stdin is true (get pods
+// -w -), not a live node.
+func followPaths(flag string, paths []string, live liveOptions, stdin bool) error {
 	if live.Node != "" && !live.ownNode || live.Journal {
 		return usageErrorf("%s follows files; a live node is asked again with podflow tui -f --node NAME", flag)
 	}
-	if len(paths) == 0 || contains(paths, "-") {
-		return usageErrorf("%s follows the files named: name them (standard input is followed by podflow tui -f -)", flag)
+	if len(paths) == 0 {
+		return usageErrorf("%s follows the files named: name them (or - for standard input)", flag)
+	}
+	if !stdin && contains(paths, "-") {
+		return usageErrorf("%s follows the files named: name them (standard input is followed by podflow tui -f - and get pods -w -)", flag)
 	}
 	return nil
 }
@@ -66,6 +70,11 @@ type watchedLoad struct {
 	warn  []error
 	popts parser.Options
 	notes []error
+	// stream, when standard input is among the inputs, is the merge the
+	// first pass read until the pipe was first quiet: the watch reads on
+	// from it (the files named beside it are read in it, in time order
+	// with the pipe, and not followed).
+	stream *parser.MultiReader
 }
 
 // loadToFollow reads the inputs once, into a builder that goes on.
@@ -82,7 +91,7 @@ func loadToFollow(ioS *IO, paths []string, o LoadOptions) (*watchedLoad, error) 
 	var srcs []parser.Source
 	var found []error
 	if len(ok) > 0 {
-		srcs, found = parser.Discover(ok, nil)
+		srcs, found = parser.Discover(ok, ioS.In)
 	}
 	found = append(append(bad, found...), emptyDirs(ok, srcs)...)
 	if len(srcs) == 0 {
@@ -93,14 +102,25 @@ func loadToFollow(ioS *IO, paths []string, o LoadOptions) (*watchedLoad, error) 
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
 	popts := parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()}
+	// A pipe has no end to read to: the first pass is what it gave until
+	// it was first quiet (StreamIdle), and the watch reads on from there.
+	stream := slices.ContainsFunc(srcs, parser.Source.IsStdin)
+	popts.StreamIdle = stream
 	mr := parser.NewMultiReader(srcs, popts)
-	defer mr.Close()
+	quiet := false
 	for {
 		rec, err := mr.Next()
+		if errors.Is(err, parser.ErrIdle) {
+			quiet = true
+			break
+		}
 		if err != nil {
 			break
 		}
 		b.Add(rec)
+	}
+	if !quiet {
+		defer mr.Close()
 	}
 	warnings, fatal := tuiJudge(mr.SourceStats(), found, mr.Errors())
 	if fatal != nil {
@@ -113,8 +133,17 @@ func loadToFollow(ioS *IO, paths []string, o LoadOptions) (*watchedLoad, error) 
 			last = e.Last
 		}
 	}
-	return &watchedLoad{b: b, srcs: srcs, ends: ends, clock: follow.NewClock(last, ioS.Now),
-		warn: append(warnings, mr.Errors()...), popts: popts, notes: mr.Notices()}, nil
+	w := &watchedLoad{b: b, srcs: srcs, ends: ends, clock: follow.NewClock(last, ioS.Now),
+		warn: append(warnings, mr.Errors()...), popts: popts, notes: mr.Notices()}
+	if stream {
+		// The files beside the pipe were read in its merge: they are
+		// not followed from where they stand.
+		w.ends = nil
+		if quiet {
+			w.stream = mr
+		}
+	}
+	return w, nil
 }
 
 // snapshot judges the flows as of the followed log's present.
@@ -125,9 +154,14 @@ func (w *watchedLoad) snapshot() *timeline.FlowList {
 	return w.b.Snapshot()
 }
 
-// follow reads on until stop is closed; changed is signalled (without
-// blocking) each time a file has given all it holds for now.
+// follow reads on until stop is closed (or standard input ends); changed
+// is signalled (without blocking) each time a file or the pipe has given
+// all it holds for now.
 func (w *watchedLoad) follow(ioS *IO, stop <-chan struct{}, changed chan<- struct{}) {
+	if w.stream != nil {
+		w.followStream(stop, changed)
+		return
+	}
 	follow.Run(w.ends, follow.Options{
 		Parser: w.popts,
 		Stop:   stop,
@@ -147,12 +181,41 @@ func (w *watchedLoad) follow(ioS *IO, stop <-chan struct{}, changed chan<- struc
 	})
 }
 
+// followStream reads standard input on, from where the first pass
+// stopped, until it ends or stop is closed. (A read waits for the pipe:
+// on Ctrl-C the watch does not wait for it.)
+func (w *watchedLoad) followStream(stop <-chan struct{}, changed chan<- struct{}) {
+	defer w.stream.Close()
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		rec, err := w.stream.Next()
+		if errors.Is(err, parser.ErrIdle) {
+			select {
+			case changed <- struct{}{}:
+			default:
+			}
+			continue
+		}
+		if err != nil {
+			return
+		}
+		w.clock.Saw(rec.Time)
+		w.mu.Lock()
+		w.b.Add(rec)
+		w.mu.Unlock()
+	}
+}
+
 // getPodsWatch is get pods -w: the table, then a row again each time a pod
 // changes (its status, verdict, stage, restarts or reason: the clocks
 // moving on do not make a row, as kubectl's AGE does not), until Ctrl-C.
 func getPodsWatch(o *GetPodsOptions) error {
 	ioS := o.IO
-	if err := followPaths("-w", o.Paths, o.Load.live); err != nil {
+	if err := followPaths("-w", o.Paths, o.Load.live, true); err != nil {
 		return err
 	}
 	w, err := loadToFollow(ioS, o.Paths, o.Load)
@@ -169,9 +232,11 @@ func getPodsWatch(o *GetPodsOptions) error {
 		return err
 	}
 	a.warn(ioS)
-	if err := noneToFollow(w.ends); err != nil {
-		(&Analysis{Notes: []error{err}}).warn(ioS)
-		return nil
+	if w.stream == nil {
+		if err := noneToFollow(w.ends); err != nil {
+			(&Analysis{Notes: []error{err}}).warn(ioS)
+			return nil
+		}
 	}
 	seen := map[string]string{}
 	for i := range fl.Items {
@@ -185,17 +250,22 @@ func getPodsWatch(o *GetPodsOptions) error {
 		defer close(done)
 		w.follow(ioS, stop, changed)
 	}()
-	defer func() { <-done }()
+	if w.stream == nil {
+		defer func() { <-done }()
+	}
 	// While the log is quiet the present moves on: a stage under way may
 	// pass its budget and stall, which is a change.
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
-	for {
+	ended := done // files are followed until stop; standard input may end
+	for last := false; !last; {
 		select {
 		case <-stop:
 			return nil
 		case <-changed:
 		case <-tick.C:
+		case <-ended:
+			last = true // what it gave last, and no more
 		}
 		fl, err := o.selectFlows(w.snapshot())
 		if err != nil {
@@ -223,6 +293,7 @@ func getPodsWatch(o *GetPodsOptions) error {
 		}
 		printPodTable(ioS, rows, o.Output == "wide", true, ioS.ColorEnabled(o.Color))
 	}
+	return nil
 }
 
 // watchKey names one row of get pods: a pod incarnation.

@@ -3,6 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,7 +26,15 @@ type watched struct {
 
 func startWatched(t *testing.T, bin string, args ...string) *watched {
 	t.Helper()
+	return startWatchedIn(t, nil, bin, args...)
+}
+
+// startWatchedIn is startWatched with stdin as the command's standard
+// input (nil: none).
+func startWatchedIn(t *testing.T, stdin io.Reader, bin string, args ...string) *watched {
+	t.Helper()
 	w := &watched{t: t, cmd: exec.Command(bin, args...), done: make(chan error, 1)}
+	w.cmd.Stdin = stdin
 	stdout, err := w.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -172,6 +181,56 @@ func TestWatchAndFollowCommands(t *testing.T) {
 		}
 		if n := strings.Count(out, "NAMESPACE"); n != 1 {
 			t.Errorf("%d headers: rows after the table come without one, as kubectl's", n)
+		}
+	})
+
+	// `journalctl -fu kubelet | podflow get pods -w -`: the table once the
+	// pipe is first quiet, then a row each time the pod changes, each as
+	// soon as the line that changes it is written (not when the next one
+	// comes: the writer waits for the row before it writes on), and the
+	// watch ends when the pipe does.
+	t.Run("get pods -w -", func(t *testing.T) {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		w := startWatchedIn(t, pr, bin, "get", "pods", "-w", "--year", "2026", "-")
+		go pw.Write(join(0, 1500))
+		w.until("the table", func(out, _ string) bool {
+			return strings.Contains(out, "NAME") && strings.Contains(out, pod) && strings.Contains(out, "Incomplete")
+		})
+		// Up to the line before the one that moves the pod on to its
+		// running stage (line 1683, a container started): no change.
+		if _, err := pw.Write(join(1500, 1682)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		w.mu.Lock()
+		out := w.out.String()
+		w.mu.Unlock()
+		if n := strings.Count(out, pod); n != 1 {
+			t.Fatalf("%d rows of the pod before line 1683, want 1:\n%s", n, out)
+		}
+		// Line 1683 alone: the pod's row again, with nothing after it.
+		if _, err := pw.Write(lines[1682]); err != nil {
+			t.Fatal(err)
+		}
+		w.until("a row again after line 1683", func(out, _ string) bool {
+			return strings.Count(out, pod) == 2 && strings.Contains(out, " running ")
+		})
+		if _, err := pw.Write(join(1683, len(lines))); err != nil {
+			t.Fatal(err)
+		}
+		w.until("the pod ready", func(out, _ string) bool { return strings.Contains(out, " ready ") })
+		pw.Close()
+		select {
+		case err := <-w.done:
+			if err != nil {
+				t.Errorf("when the pipe ended: %v (want exit status 0); stderr:\n%s", err, w.err.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the watch did not end with the pipe")
+		}
+		if n := strings.Count(w.out.String(), "NAMESPACE"); n != 1 {
+			t.Errorf("%d headers, want 1", n)
 		}
 	})
 
