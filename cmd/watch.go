@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"slices"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/podflow/podflow/internal/anystr"
 	"github.com/podflow/podflow/internal/follow"
+	"github.com/podflow/podflow/internal/printers"
 	"github.com/podflow/podflow/internal/sanitize"
 	"github.com/podflow/podflow/parser"
 	"github.com/podflow/podflow/timeline"
@@ -223,12 +225,13 @@ func getPodsWatch(o *GetPodsOptions) error {
 		return err
 	}
 	a := &Analysis{Sources: w.srcs, Warnings: w.warn, Notes: w.notes, redact: ioS.Redact, verbose: o.Load.Verbose}
-	fl, err := o.selectFlows(w.snapshot())
+	fl, err := o.selectFlows(w.presented(ioS))
 	if err != nil {
 		return err
 	}
 	a.Flows = fl
-	if err := o.printPods(a, fl); err != nil {
+	wp := &watchPrinter{o: o}
+	if err := wp.first(a, fl); err != nil {
 		return err
 	}
 	a.warn(ioS)
@@ -267,7 +270,7 @@ func getPodsWatch(o *GetPodsOptions) error {
 		case <-ended:
 			last = true // what it gave last, and no more
 		}
-		fl, err := o.selectFlows(w.snapshot())
+		fl, err := o.selectFlows(w.presented(ioS))
 		if err != nil {
 			return err
 		}
@@ -283,17 +286,91 @@ func getPodsWatch(o *GetPodsOptions) error {
 		if len(rows) == 0 {
 			continue
 		}
-		if o.Output == "name" {
-			bw := bufio.NewWriter(ioS.Out)
-			for i := range rows {
-				fmt.Fprintf(bw, "pod/%s\n", sanitize.OneLine(rows[i].Pod.Key()))
-			}
-			bw.Flush()
-			continue
+		head := *fl
+		head.Items = nil
+		if err := wp.changed(&head, rows); err != nil {
+			return err
 		}
-		printPodTable(ioS, rows, o.Output == "wide", true, ioS.ColorEnabled(o.Color))
 	}
 	return nil
+}
+
+// presented is a snapshot as get pods prints it: masked under --redact
+// (the -p patterns are masked alike, see selectFlows).
+func (w *watchedLoad) presented(ioS *IO) *timeline.FlowList {
+	fl := w.snapshot()
+	present(ioS.Redact, fl)
+	return fl
+}
+
+// watchPrinter prints get pods -w in the output asked for, as kubectl's
+// watch does: the table and then a row per change without a header;
+// -o json and -o yaml a document per pod (a Flow, not a list: one per
+// change, the pods there at first each one too; YAML's documents
+// separated by ---); -o name a name per change; -o jsonpath and
+// custom-columns applied to the pods that changed (the columns' header
+// once).
+type watchPrinter struct {
+	o    *GetPodsOptions
+	docs int // documents written (-o yaml: --- between them)
+}
+
+// flowDoc is one pod as a document of its own: the item of a FlowList
+// with its apiVersion and kind, as a kubectl watch prints a Pod.
+type flowDoc struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	*timeline.Flow
+}
+
+func (wp *watchPrinter) first(a *Analysis, fl *timeline.FlowList) error {
+	switch wp.o.Output {
+	case "json", "yaml":
+		return wp.documents(fl.Items)
+	}
+	return wp.o.printPods(a, fl)
+}
+
+func (wp *watchPrinter) changed(head *timeline.FlowList, rows []timeline.Flow) error {
+	o, ioS := wp.o, wp.o.IO
+	if o.template != nil {
+		return o.template.print(ioS.Out, head, each(rows), true)
+	}
+	switch o.Output {
+	case "json", "yaml":
+		return wp.documents(rows)
+	case "name":
+		bw := bufio.NewWriter(ioS.Out)
+		for i := range rows {
+			fmt.Fprintf(bw, "pod/%s\n", sanitize.OneLine(rows[i].Pod.Key()))
+		}
+		return bw.Flush()
+	}
+	printPodTable(ioS, rows, o.Output == "wide", true, ioS.ColorEnabled(o.Color))
+	return nil
+}
+
+// documents writes each flow as a document of its own.
+func (wp *watchPrinter) documents(rows []timeline.Flow) error {
+	return printers.Buffered(wp.o.IO.Out, func(w io.Writer) error {
+		for i := range rows {
+			d := flowDoc{APIVersion: timeline.APIVersion, Kind: timeline.KindFlow, Flow: &rows[i]}
+			if wp.o.Output == "json" {
+				if err := writeJSON(w, d); err != nil {
+					return err
+				}
+			} else {
+				if wp.docs > 0 {
+					io.WriteString(w, "---\n")
+				}
+				if err := writeYAML(w, d); err != nil {
+					return err
+				}
+			}
+			wp.docs++
+		}
+		return nil
+	})
 }
 
 // watchKey names one row of get pods: a pod incarnation.
