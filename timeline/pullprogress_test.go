@@ -27,26 +27,37 @@ func TestWaitingOnPullProgress(t *testing.T) {
 	const pod = "web-slowpull-58c9d-7hxkq"
 	cases := []struct {
 		name, file, runtime string
+		kubelet             string // a line added to the kubelet's
 		want                string // after the elapsed time; "" for none
 	}{
 		{"containerd at debug", "containerd.log",
 			`time="2026-11-22T06:07:14.133000000Z" level=info msg="PullImage \"docker.io/library/nginx:1.27.3\""
 time="2026-11-22T06:07:24.134000000Z" level=debug msg="progress for image pull" activeReqs=2 lastSeenBytesRead=0 lastSeenTimestamp="2026-11-22T06:07:14Z" ref="docker.io/library/nginx:1.27.3" reportInterval=10s totalBytesRead=4718592
 time="2026-11-22T06:07:34.134000000Z" level=debug msg="progress for image pull" activeReqs=1 lastSeenBytesRead=4718592 lastSeenTimestamp="2026-11-22T06:07:24Z" ref="docker.io/library/nginx:1.27.3" reportInterval=10s totalBytesRead=13107200
-`, "; containerd, 0s before the end: 12.5 MiB read, 1 active request"},
+`, "", "; containerd, 0s before the end: 12.5 MiB read, 1 active request"},
 		{"CRI-O at debug", "crio.log",
 			`time="2026-11-22 06:07:14.133000000Z" level=info msg="Pulling image: docker.io/library/nginx:1.27.3" id=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0 name=/runtime.v1.ImageService/PullImage
 time="2026-11-22 06:07:30.611000000Z" level=debug msg="ImagePull (1): docker.io/library/nginx:1.27.3 (sha256:3d2c1b0a9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a392817060f5e): 2097152 bytes (7.46%)" id=0f1e2d3c-4b5a-4968-8776-a5b4c3d2e1f0 name=/runtime.v1.ImageService/PullImage
-`, "; CRI-O, 3s before the end: layer sha256:3d2c1b0a9f8e: 2.0 MiB (7.46%)"},
+`, "", "; CRI-O, 3s before the end: layer sha256:3d2c1b0a9f8e: 2.0 MiB (7.46%)"},
 		{"another image's progress", "containerd.log",
 			`time="2026-11-22T06:07:24.134000000Z" level=debug msg="progress for image pull" activeReqs=1 lastSeenBytesRead=0 lastSeenTimestamp="2026-11-22T06:07:14Z" ref="docker.io/library/redis:7.4" reportInterval=10s totalBytesRead=4718592
-`, ""},
-		{"no runtime log", "", "", ""},
+`, "", ""},
+		// The kubelet's dockershim (≤1.23) reported progress itself, in
+		// the printf form of kube_docker_client.go's progress reporter.
+		{"dockershim", "", "",
+			`I1122 06:07:31.611281   27125 kube_docker_client.go:347] Pulling image "docker.io/library/nginx:1.27.3": "5d41402abc4b: Downloading [=====>      ]  11.53MB/27.51MB"` + "\n",
+			`; dockershim, 2s before the end: 5d41402abc4b: Downloading [=====>      ]  11.53MB/27.51MB`},
+		{"no runtime log", "", "", "", ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := t.TempDir()
-			if err := os.WriteFile(filepath.Join(dir, "kubelet.log"), kubelet, 0o644); err != nil {
+			k := kubelet
+			if tc.kubelet != "" {
+				k = append(bytes.Join(lines[:1499], nil), tc.kubelet...)
+				k = append(k, lines[1499]...)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "kubelet.log"), k, 0o644); err != nil {
 				t.Fatal(err)
 			}
 			if tc.file != "" {
