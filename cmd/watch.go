@@ -235,6 +235,11 @@ func getPodsWatch(o *GetPodsOptions) error {
 		return err
 	}
 	a.warn(ioS)
+	if w.stream == nil && slices.ContainsFunc(w.srcs, parser.Source.IsStdin) {
+		// The pipe ended before it was ever quiet: all it gave is above.
+		(&Analysis{Notes: []error{errors.New("standard input ended: nothing more to follow")}}).warn(ioS)
+		return nil
+	}
 	if w.stream == nil {
 		if err := noneToFollow(w.ends); err != nil {
 			(&Analysis{Notes: []error{err}}).warn(ioS)
