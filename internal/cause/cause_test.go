@@ -65,7 +65,8 @@ func TestGroups(t *testing.T) {
 // size 1 GiB, seed 1, the same bytes), generated as it is read.
 func TestGroupsBenchLog(t *testing.T) {
 	size, seed := int64(8<<20), uint64(7)
-	if os.Getenv("PODFLOW_CAUSES_BENCH") == "1" {
+	big := os.Getenv("PODFLOW_CAUSES_BENCH") == "1"
+	if big {
 		size, seed = 1<<30, 1
 	}
 	c, err := gen.LoadCorpus(filepath.Join(corpus, "v1.36.3"))
@@ -116,6 +117,7 @@ func TestGroupsBenchLog(t *testing.T) {
 	expect := map[key]int{}
 	keysOf := map[string]map[key]bool{} // scenario → the causes of its whole pods
 	failing := 0
+	recovered := map[string]int{} // scenario → its pods that recovered (big)
 	for i := range items {
 		f := &items[i]
 		file, whole := scenario[f.Pod.Key()]
@@ -132,6 +134,15 @@ func TestGroupsBenchLog(t *testing.T) {
 		}
 		w, fails := want[file]
 		if Failing(f) != fails {
+			if big && fails && f.Verdict == timeline.VerdictRunning {
+				// On the 1 GiB log a replay's last line lies long before
+				// the log's end (10,000 pods, an hour): a crash loop whose
+				// container ran on that long after its last restart has
+				// recovered, and has no cause. All of its scenario's
+				// pods alike (checked below).
+				recovered[file]++
+				continue
+			}
 			t.Errorf("%s (%s): verdict %s, failing %v", f.Pod.Key(), file, f.Verdict, !fails)
 			continue
 		}
@@ -148,6 +159,11 @@ func TestGroupsBenchLog(t *testing.T) {
 			keysOf[file] = map[key]bool{}
 		}
 		keysOf[file][key{st, cs}] = true
+	}
+	for file, n := range recovered {
+		if keysOf[file] != nil {
+			t.Errorf("%s: %d pods recovered, the others failed: one scenario judged two ways", file, n)
+		}
 	}
 	// Masked, the pods of one scenario are one cause (not a row each).
 	for file, ks := range keysOf {
@@ -171,5 +187,5 @@ func TestGroupsBenchLog(t *testing.T) {
 			t.Errorf("cause %s %q: %d pods, want %d", k.stage, k.cause, got[k], n)
 		}
 	}
-	t.Logf("%d pods, %d failed whole, %d cut; causes %v", len(items), failing, len(cut), got)
+	t.Logf("%d pods, %d failed whole, %d cut, recovered %v; causes %v", len(items), failing, len(cut), recovered, got)
 }
