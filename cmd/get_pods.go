@@ -104,8 +104,13 @@ the files named grow (followed as tail -F follows them: rotated or
 copy-truncated files are read on from their new start), a row again each
 time a pod changes its status, verdict, stage, restarts or reason (a
 stage under way goes on running on the clock while the log is quiet, and
-may stall), until Ctrl-C (exit status 0). It takes the default table,
--o wide or -o name.
+may stall), until Ctrl-C (exit status 0). Standard input (-) is
+followed too: the table once the pipe is first quiet, the watch ending
+with the pipe. Every -o prints what changed as kubectl's watch does: -o
+json and -o yaml a document per pod (a podflow/v1 Flow; YAML's
+separated by ---), the pods there at first and then one per change; -o
+name a name per change; jsonpath and custom-columns applied to the pods
+that changed.
 
 Exit status: 0 on success (also when nothing matches), 2 for bad flags or
 when no input can be read, 5 when some inputs could not be read (warnings
@@ -156,9 +161,6 @@ on stderr) and the table shows the others.`,
 			}
 			if err := opts.contradictions(); err != nil {
 				return err
-			}
-			if opts.Watch && opts.Output != "" && opts.Output != "wide" && opts.Output != "name" {
-				return usageErrorf("-w prints a row each time a pod changes: it takes the default table, -o wide or -o name, not -o %s", opts.Output)
 			}
 			if runF != nil {
 				return runF(opts)

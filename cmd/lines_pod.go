@@ -216,7 +216,7 @@ func linesPodRun(o *LinesPodOptions) error {
 		return err
 	}
 	if o.Follow {
-		if err := followPaths("-f", o.Paths, o.Load.live); err != nil {
+		if err := followPaths("-f", o.Paths, o.Load.live, false); err != nil {
 			return err
 		}
 	}

@@ -3,6 +3,8 @@ package cmd
 import (
 	"bufio"
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // watched runs the real binary (get pods -w, lines pod -f run until
@@ -25,7 +29,15 @@ type watched struct {
 
 func startWatched(t *testing.T, bin string, args ...string) *watched {
 	t.Helper()
+	return startWatchedIn(t, nil, bin, args...)
+}
+
+// startWatchedIn is startWatched with stdin as the command's standard
+// input (nil: none).
+func startWatchedIn(t *testing.T, stdin io.Reader, bin string, args ...string) *watched {
+	t.Helper()
 	w := &watched{t: t, cmd: exec.Command(bin, args...), done: make(chan error, 1)}
+	w.cmd.Stdin = stdin
 	stdout, err := w.cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -174,6 +186,137 @@ func TestWatchAndFollowCommands(t *testing.T) {
 			t.Errorf("%d headers: rows after the table come without one, as kubectl's", n)
 		}
 	})
+
+	// `journalctl -fu kubelet | podflow get pods -w -`: the table once the
+	// pipe is first quiet, then a row each time the pod changes, each as
+	// soon as the line that changes it is written (not when the next one
+	// comes: the writer waits for the row before it writes on), and the
+	// watch ends when the pipe does.
+	t.Run("get pods -w -", func(t *testing.T) {
+		pr, pw := io.Pipe()
+		defer pw.Close()
+		w := startWatchedIn(t, pr, bin, "get", "pods", "-w", "--year", "2026", "-")
+		go pw.Write(join(0, 1500))
+		w.until("the table", func(out, _ string) bool {
+			return strings.Contains(out, "NAME") && strings.Contains(out, pod) && strings.Contains(out, "Incomplete")
+		})
+		// Up to the line before the one that moves the pod on to its
+		// running stage (line 1683, a container started): no change.
+		if _, err := pw.Write(join(1500, 1682)); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(300 * time.Millisecond)
+		w.mu.Lock()
+		out := w.out.String()
+		w.mu.Unlock()
+		if n := strings.Count(out, pod); n != 1 {
+			t.Fatalf("%d rows of the pod before line 1683, want 1:\n%s", n, out)
+		}
+		// Line 1683 alone: the pod's row again, with nothing after it.
+		if _, err := pw.Write(lines[1682]); err != nil {
+			t.Fatal(err)
+		}
+		w.until("a row again after line 1683", func(out, _ string) bool {
+			return strings.Count(out, pod) == 2 && strings.Contains(out, " running ")
+		})
+		if _, err := pw.Write(join(1683, len(lines))); err != nil {
+			t.Fatal(err)
+		}
+		w.until("the pod ready", func(out, _ string) bool { return strings.Contains(out, " ready ") })
+		pw.Close()
+		select {
+		case err := <-w.done:
+			if err != nil {
+				t.Errorf("when the pipe ended: %v (want exit status 0); stderr:\n%s", err, w.err.String())
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("the watch did not end with the pipe")
+		}
+		if n := strings.Count(w.out.String(), "NAMESPACE"); n != 1 {
+			t.Errorf("%d headers, want 1", n)
+		}
+	})
+
+	// get pods -w -o json|yaml|name, as kubectl's watch prints them: a
+	// document (or name) per pod at first, then one per change, each the
+	// pod as get pods -o json prints it as of that line (the JSON one
+	// document after another, the YAML separated by ---).
+	for _, format := range []string{"json", "yaml", "name"} {
+		t.Run("get pods -w -o "+format, func(t *testing.T) {
+			// What get pods says of the pod after line 1683 (once, not following).
+			once := exec.Command(bin, "get", "pods", "--year", "2026", "-o", "json", "-")
+			once.Stdin = bytes.NewReader(join(0, 1683))
+			b, err := once.Output()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var list struct {
+				Items []map[string]any `json:"items"`
+			}
+			if err := json.Unmarshal(b, &list); err != nil || len(list.Items) != 1 {
+				t.Fatalf("get pods -o json on 1683 lines: %v, %d items", err, len(list.Items))
+			}
+			wantStatus := list.Items[0]["status"]
+
+			pr, pw := io.Pipe()
+			defer pw.Close()
+			w := startWatchedIn(t, pr, bin, "get", "pods", "-w", "--year", "2026", "-o", format, "-")
+			go pw.Write(join(0, 1682))
+			w.until("the first", func(out, _ string) bool { return strings.Contains(out, pod) })
+			if _, err := pw.Write(lines[1682]); err != nil {
+				t.Fatal(err)
+			}
+			w.until("a second", func(out, _ string) bool {
+				return strings.Count(out, "/"+pod) == 2 || strings.Count(out, "name: "+pod) == 2 || strings.Count(out, `"name": "`+pod) == 2
+			})
+			pw.Close()
+			select {
+			case <-w.done:
+			case <-time.After(30 * time.Second):
+				t.Fatalf("the watch did not end with the pipe")
+			}
+			out := w.out.String()
+			var docs []map[string]any
+			switch format {
+			case "json":
+				dec := json.NewDecoder(strings.NewReader(out))
+				for {
+					var d map[string]any
+					if err := dec.Decode(&d); err == io.EOF {
+						break
+					} else if err != nil {
+						t.Fatalf("not a JSON document after %d: %v\n%s", len(docs), err, out)
+					}
+					docs = append(docs, d)
+				}
+			case "yaml":
+				for _, part := range strings.Split(out, "---\n") {
+					var d map[string]any
+					if err := yaml.Unmarshal([]byte(part), &d); err != nil {
+						t.Fatalf("not a YAML document: %v\n%s", err, part)
+					}
+					docs = append(docs, d)
+				}
+			case "name":
+				if want := "pod/default/" + pod + "\n"; out != want+want {
+					t.Errorf("-o name printed %q, want the name twice", out)
+				}
+				return
+			}
+			if len(docs) != 2 {
+				t.Fatalf("%d documents, want 2:\n%s", len(docs), out)
+			}
+			for i, want := range []any{"PodInitializing", wantStatus} {
+				d := docs[i]
+				if d["kind"] != "Flow" || d["apiVersion"] != "podflow/v1" || d["status"] != want {
+					t.Errorf("document %d: kind %v, apiVersion %v, status %v; want a podflow/v1 Flow, status %v", i, d["kind"], d["apiVersion"], d["status"], want)
+				}
+				if p, _ := d["pod"].(map[string]any); p == nil || p["name"] != pod {
+					t.Errorf("document %d is not of the pod: %v", i, d["pod"])
+				}
+			}
+		})
+	}
 
 	t.Run("lines pod -f", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "kubelet.log")

@@ -608,7 +608,11 @@ func (c *corruptReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-func (s *stdinInput) open() (io.ReadCloser, error) {
+func (s *stdinInput) open() (io.ReadCloser, error) { return s.openIdle(false) }
+
+// openIdle is open; with idle, the stream says ErrIdle when it has given
+// every whole line it has for now (Options.StreamIdle, idleReader).
+func (s *stdinInput) openIdle(idle bool) (io.ReadCloser, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	name := s.name
@@ -626,9 +630,21 @@ func (s *stdinInput) open() (io.ReadCloser, error) {
 			r, within = h, h.within
 		}
 	}
-	rc, err := openText(io.NopCloser(r), name)
+	var raw io.ReadCloser = io.NopCloser(r)
+	var ir *idleReader
+	if idle {
+		ir = newIdleReader(r)
+		raw = ir
+	}
+	rc, err := openText(raw, name)
 	if err != nil {
+		if ir != nil {
+			ir.Close()
+		}
 		return nil, err
+	}
+	if ir != nil {
+		ir.opened()
 	}
 	guard(rc, within)
 	return rc, nil

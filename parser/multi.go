@@ -24,11 +24,14 @@ import (
 // line once. Records of one source are never dropped: a line repeated
 // within a file is the kubelet's.
 type MultiReader struct {
-	opts     Options
-	srcs     []*mergeSource
-	h        mergeHeap
-	started  bool
-	last     *mergeSource // the source of the record returned last
+	opts    Options
+	srcs    []*mergeSource
+	h       mergeHeap
+	started bool
+	last    *mergeSource // the source of the record returned last
+	// waiting are the streams that said ErrIdle (Options.StreamIdle), to
+	// be read on at the next call.
+	waiting  []*mergeSource
 	errs     []error
 	dedupe   dedupe
 	byName   map[string]int // source index by name, for ReadRaw
@@ -120,7 +123,13 @@ func (m *MultiReader) start() {
 // openSource opens s and makes its Reader (sequential, for peek);
 // it reports whether it could.
 func (m *MultiReader) openSource(s *mergeSource, peek bool) bool {
-	rc, err := s.src.Open()
+	var rc io.ReadCloser
+	var err error
+	if s.src.stdin != nil {
+		rc, err = s.src.stdin.openIdle(m.opts.StreamIdle)
+	} else {
+		rc, err = s.src.Open()
+	}
 	if err != nil {
 		s.err = err
 		m.errs = append(m.errs, err)
@@ -179,6 +188,10 @@ func (m *MultiReader) peek(s *mergeSource) {
 // closes it at its end.
 func (m *MultiReader) advance(s *mergeSource) {
 	rec, err := s.rd.Next()
+	if errors.Is(err, ErrIdle) {
+		m.waiting = append(m.waiting, s) // (off the heap until it goes on)
+		return
+	}
 	if err != nil {
 		m.end(s, err)
 		return
@@ -220,15 +233,29 @@ func (m *MultiReader) close(s *mergeSource) {
 
 // Next returns the earliest pending record of all sources, or io.EOF when
 // every source is exhausted. Errors of single sources (unreadable file,
-// truncated gzip) do not stop the merge: see Errors.
+// truncated gzip) do not stop the merge: see Errors. With
+// Options.StreamIdle it returns ErrIdle when a stream is quiet; the next
+// call reads on.
 func (m *MultiReader) Next() (*Record, error) {
 	if !m.started {
 		m.start()
+	}
+	if w := m.waiting; len(w) > 0 {
+		// Streams that were quiet: read them on (this waits for them).
+		m.waiting = nil
+		for _, s := range w {
+			m.advance(s)
+		}
 	}
 	if m.last != nil {
 		s := m.last
 		m.last = nil
 		m.advance(s)
+	}
+	if len(m.waiting) > 0 {
+		// A stream is quiet (Options.StreamIdle): what came is out, and
+		// the merge cannot go on past it before it goes on.
+		return nil, ErrIdle
 	}
 	for m.h.Len() > 0 {
 		s := m.h.pop()

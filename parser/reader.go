@@ -72,6 +72,13 @@ type Options struct {
 	// the records it will read back (MultiReader.Keep): a stream is read
 	// once, and written nowhere.
 	KeepStream bool
+	// StreamIdle has a stream (standard input, StreamSource) say ErrIdle,
+	// as a followed file does, when it has given every whole line it has
+	// and is quiet: the record under way is ended then, and a
+	// MultiReader's Next returns ErrIdle (the other inputs' records wait
+	// for the stream to go on; see Next). For a caller that follows a
+	// stream and shows what came at once (tui -f -, get pods -w -).
+	StreamIdle bool
 	// Quoted names fields whose klog values, when quoted ASCII text with
 	// \" its only escape, the reader keeps as written (KindQuoted)
 	// instead of unquoting: for a consumer that reads the escaped text

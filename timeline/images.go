@@ -1,8 +1,11 @@
 package timeline
 
 import (
+	"fmt"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/podflow/podflow/parser"
 )
@@ -94,9 +97,15 @@ func (b *Builder) imagePullLine(n *nodeState, rec *parser.Record) {
 		for _, u := range users {
 			if fail {
 				b.containerEffect(u.f, u.c, CStImage, Fail, rec, reason)
-			} else if s := u.c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
+			} else {
 				b.touch(u.f, rec)
-				b.addEvidence(s, b.stageEvidence(rec))
+				if _, progress, ok := strings.Cut(msg, "\": \""); ok && strings.HasPrefix(msg, "Pulling image") {
+					// dockershim's `Pulling image "<image>": "<progress>"`.
+					u.f.pullNote = &pullNote{image: b.texts[u.c.image], runtime: "dockershim", text: strings.Clone(strings.TrimSuffix(progress, "\"")), at: rec.Time}
+				}
+				if s := u.c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
+					b.addEvidence(s, b.stageEvidence(rec))
+				}
 			}
 		}
 		return
@@ -241,4 +250,123 @@ const findingImageGC = "ImageGCFailed"
 // or its node event (nodeEvent).
 func (b *Builder) imageGCFailed(n *nodeState, rec *parser.Record, message string) {
 	b.findingSaid(n, findingImageGC, rec, message)
+}
+
+// The runtime's word on a pull in flight, for WaitingOn. containerd's pull
+// progress reporter (CRI plugin, image_pull.go) logs `progress for image
+// pull` with ref, activeReqs and totalBytesRead every report interval, at
+// debug level (trace from 1.7's sbserver on); CRI-O's (server/image_pull.go)
+// logs `ImagePull (<event>): <image> (<digest>): <n> bytes (<pct>%)` for
+// each layer as it is read, at debug level; the kubelet's dockershim
+// (≤1.23) `Pulling image "<image>": "<progress>"` (imagePullLine). At the
+// runtimes' default level, info, no line says how far a pull is:
+// containerd's `stop pulling image …: active requests=…, bytes read=…`
+// comes when it is over, CRI-O's `Pulling image: …` when it begins.
+const (
+	pullProgressContainerd = "progress for image pull"
+	pullProgressCRIO       = "ImagePull ("
+)
+
+// pullNote is the latest progress the runtime gave of a pull.
+type pullNote struct {
+	image   string // as the kubelet names it (the container's image)
+	runtime string // containerd, CRI-O, dockershim
+	text    string // what it said: "12.5 MiB read, 1 request active"
+	at      time.Time
+}
+
+// runtimePullProgress reads a runtime's progress line into the pods
+// pulling that image on the node (their Pulling event seen, no Pulled).
+func (b *Builder) runtimePullProgress(n *nodeState, rec *parser.Record) {
+	img, text, runtime := "", "", ""
+	if strings.HasPrefix(rec.Msg, pullProgressContainerd) {
+		runtime = "containerd"
+		img = rec.Str("ref")
+		read, err := strconv.ParseInt(rec.Str("totalBytesRead"), 10, 64)
+		if err == nil {
+			text = byteSize(read) + " read"
+			if a, err := strconv.Atoi(rec.Str("activeReqs")); err == nil {
+				text += ", " + plural(a, "active request")
+			}
+		}
+	} else {
+		runtime = "CRI-O"
+		img, text = crioPullProgress(rec.Msg)
+	}
+	if img == "" || text == "" {
+		b.unattributedLine(rec)
+		return
+	}
+	b.notePullProgress(n, img, runtime, text, rec)
+}
+
+// notePullProgress gives the pods pulling img on n the runtime's word. A
+// runtime names the image as it resolved it (docker.io/library/nginx:1.27
+// for nginx:1.27): the kubelet's name is tried as well.
+func (b *Builder) notePullProgress(n *nodeState, img, runtime, text string, rec *parser.Record) {
+	users := b.imageUsers(n, img)
+	for _, short := range []string{strings.TrimPrefix(img, "docker.io/library/"), strings.TrimPrefix(img, "docker.io/")} {
+		if len(users) == 0 && short != img {
+			users = b.imageUsers(n, short)
+		}
+	}
+	if len(users) == 0 {
+		b.unattributedLine(rec)
+		return
+	}
+	for _, u := range users {
+		if s := u.c.stages.get(CStImage); s != nil && !s.complete.IsZero() {
+			continue // (its pull is over)
+		}
+		b.touch(u.f, rec)
+		u.f.pullNote = &pullNote{image: b.texts[u.c.image], runtime: runtime, text: strings.Clone(text), at: rec.Time}
+		if s := u.c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
+			b.addEvidence(s, b.stageEvidence(rec))
+		}
+	}
+}
+
+// crioPullProgress reads CRI-O's `ImagePull (<event>): <image>
+// (<digest>): <n> bytes (<pct>%)` (the percentage when the layer's size is
+// known): the image, and "layer sha256:1a2b3c4d5e6f: 12.5 MiB (41.23%)".
+func crioPullProgress(msg string) (img, text string) {
+	_, rest, ok := strings.Cut(msg[len(pullProgressCRIO):], "): ")
+	if !ok {
+		return "", ""
+	}
+	img, rest, ok = strings.Cut(rest, " (")
+	if !ok {
+		return "", ""
+	}
+	digest, amount, ok := strings.Cut(rest, "): ")
+	if !ok {
+		return "", ""
+	}
+	num, pct, _ := strings.Cut(amount, " bytes")
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return "", ""
+	}
+	if algo, hex, ok := strings.Cut(digest, ":"); ok && len(hex) > 12 {
+		digest = algo + ":" + hex[:12]
+	}
+	text = "layer " + digest + ": " + byteSize(n)
+	if pct = strings.TrimSpace(pct); strings.HasPrefix(pct, "(") && strings.HasSuffix(pct, "%)") {
+		text += " " + pct
+	}
+	return img, text
+}
+
+// byteSize says n bytes as a size: 512 B, 12.5 MiB.
+func byteSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, u := float64(n)/unit, 0
+	for v >= unit && u < 4 {
+		v /= unit
+		u++
+	}
+	return fmt.Sprintf("%.1f %ciB", v, "KMGTP"[u])
 }

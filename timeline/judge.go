@@ -375,7 +375,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	fl.Status = KubectlStatus(&fl)
 	b.clock(&fl, logEnd) // the times every view shows (clock.go)
 	fl.Diagnosis = diagnose(&fl)
-	fl.WaitingOn = waitingOn(&fl) // (waiting.go)
+	fl.WaitingOn = waitingOn(&fl, f.pullNote) // (waiting.go)
 	return fl
 }
 

@@ -130,6 +130,8 @@ var extraWanted = []string{
 	"CreateContainer within sandbox",
 	"StartContainer for ",
 	"PullImage ",
+	pullProgressContainerd,
+	pullProgressCRIO,
 	"StopPodSandbox for ",
 	"StopContainer for ",
 	"Pod was deleted and then recreated",

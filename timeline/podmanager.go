@@ -37,6 +37,9 @@ type flowState struct {
 	exits         exitSeen       // the exit codes its containers' ends gave, named or not (containers.go finished)
 	diedFirst     bool           // its first line is a PLEG ContainerDied: it ran before the log began (pleg.go)
 	fallback      *fallbackState // lines only the fallback read (fallback.go); nil: none
+	// pullNote is the runtime's latest word on how far a pull of the
+	// pod's is (runtimePullProgress, images.go), for WaitingOn.
+	pullNote *pullNote
 }
 
 func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {

@@ -110,8 +110,11 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 				return
 			}
 		}
-		if strings.HasPrefix(msg, "PullImage ") {
+		switch {
+		case strings.HasPrefix(msg, "PullImage "):
 			b.runtimePull(n, rec)
+		case strings.HasPrefix(msg, pullProgressContainerd), strings.HasPrefix(msg, pullProgressCRIO):
+			b.runtimePullProgress(n, rec) // (images.go)
 		}
 	}
 }

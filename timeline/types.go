@@ -5,10 +5,12 @@ import (
 	"time"
 )
 
-// APIVersion and KindFlowList identify podflow's JSON output.
+// APIVersion and KindFlowList identify podflow's JSON output; KindFlow a
+// document of one pod (get pods -w -o json prints one per change).
 const (
 	APIVersion   = "podflow/v1"
 	KindFlowList = "FlowList"
+	KindFlow     = "Flow"
 )
 
 // Verdict is one word for how a pod's flow ended.

@@ -17,7 +17,8 @@ import (
 
 // waitingOn is fl's WaitingOn: "" when the pod waits on nothing (it got
 // there, or it is gone).
-func waitingOn(fl *Flow) string {
+// note, when set, is the runtime's latest word on a pull of the pod's.
+func waitingOn(fl *Flow, note *pullNote) string {
 	switch {
 	case fl.Verdict != VerdictStalled && fl.Verdict != VerdictIncomplete && fl.Verdict != VerdictFailed,
 		fl.Phase == "Failed" || fl.Phase == "Succeeded":
@@ -42,7 +43,13 @@ func waitingOn(fl *Flow) string {
 		return waitingOnSandbox(st)
 	case StInitContainers, StContainers, StRunning, StReady:
 		if c, cs := openContainer(fl); c != nil {
-			return waitingOnContainer(c, cs)
+			w := waitingOnContainer(c, cs)
+			if cs.ID == CStImage && c.PullBackOffs == 0 && cs.Attempts == 0 && note != nil && note.image == c.Image {
+				// The pull in flight, with how far it got as the runtime
+				// last said (and how long before the log's end).
+				w += fmt.Sprintf("; %s, %s before the end: %s", note.runtime, HumanDuration(max(0, fl.End.Sub(note.at))), note.text)
+			}
+			return w
 		}
 		if open == StReady {
 			for i := range fl.Containers {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -289,7 +290,16 @@ func (l *loader) ticker(ld *load, stop <-chan struct{}) {
 // files on all cores) and sends the final snapshot. It returns where each
 // input ended, and false when the loader was stopped.
 func (l *loader) loadAll(ld *load, errs []error) ([]follow.Input, bool) {
-	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()})
+	// Following standard input (tui -f -): it is followed by this pass,
+	// which reads it as it comes. What came shows as soon as the pipe is
+	// quiet (StreamIdle: the record under way is not held back for the
+	// next line), and the present moves on while it is quiet, as for a
+	// followed file (follow below).
+	stream := l.opts.Follow && slices.ContainsFunc(ld.srcs, parser.Source.IsStdin)
+	if stream {
+		ld.clock, ld.idle = follow.NewClock(time.Time{}, nil), make(chan struct{}, 1)
+	}
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields(), StreamIdle: stream})
 	defer mr.Close()
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
@@ -308,8 +318,18 @@ func (l *loader) loadAll(ld *load, errs []error) ([]follow.Input, bool) {
 		default:
 		}
 		rec, err := mr.Next()
+		if errors.Is(err, parser.ErrIdle) {
+			select {
+			case ld.idle <- struct{}{}:
+			default: // one is pending
+			}
+			continue
+		}
 		if err != nil {
 			break
+		}
+		if stream {
+			ld.clock.Saw(rec.Time)
 		}
 		ld.add(rec)
 		if n++; n%4096 == 0 {

@@ -143,6 +143,59 @@ func TestFollowStdinIsLive(t *testing.T) {
 	}
 }
 
+// `… | podflow tui -f -` written to slowly: every record shows while the
+// pipe is quiet, the last one not held back until the next line begins
+// (parser.Options.StreamIdle), and the clock of the stalled pull runs on
+// while nothing comes, as for a followed file. Records are counted against
+// one pass over the same lines: the first 1500 lines' count is reached
+// only when their last record is out.
+func TestFollowStdinShowsEachLineAtOnce(t *testing.T) {
+	raw, err := os.ReadFile(slowPull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := lineCut(raw, 1500)
+	_, n := oneShot(t, "-", raw[:cut])
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	l := newLoader(LoadOptions{Paths: []string{"-"}, Stdin: pr, Year: 2026, Follow: true, Every: 50 * time.Millisecond})
+	go l.run()
+	defer l.Close()
+	go pw.Write(raw[:cut])
+	waited := func(s snapshotMsg) timeline.Duration {
+		for _, f := range s.flows.Items {
+			if f.Pod.Name == "web-slowpull-58c9d-7hxkq" {
+				return f.Waited
+			}
+		}
+		return -1
+	}
+	first := waitSnapshot(t, l, "the first 1500 lines", func(s snapshotMsg) bool { return s.records == n })
+	if w := waited(first); w <= 0 {
+		t.Fatalf("the pod did not stall in the first 1500 lines: waited %s", w)
+	} else {
+		waitSnapshot(t, l, "a quiet second", func(s snapshotMsg) bool { return waited(s) >= w+timeline.Duration(time.Second) })
+	}
+	pulled := raw[lineCut(raw, 1648):lineCut(raw, 1649)]
+	if !bytes.Contains(pulled, []byte(`reason="Pulled"`)) {
+		t.Fatalf("line 1649 is not the pull's end: %s", pulled)
+	}
+	go pw.Write(pulled) // one line, and the pipe stays open
+	s := waitSnapshot(t, l, "the line written", func(s snapshotMsg) bool { return s.records > n })
+	if s.records != n+1 {
+		t.Errorf("%d records after one line, want %d", s.records, n+1)
+	}
+	var ev bool
+	for _, f := range s.flows.Items {
+		for _, e := range f.Events {
+			ev = ev || e.Reason == "Pulled" && strings.Contains(e.Message, "nginx")
+		}
+	}
+	if !ev {
+		t.Errorf("the Pulled event of the line written is not in the flows")
+	}
+}
+
 // BenchmarkTUIFirstPods measures how long the TUI's loader takes to send
 // the first snapshot with pods in it, on $PODFLOW_BENCH_LOG (make bench
 // passes the 1 GiB file) or on a generated 64 MiB log.

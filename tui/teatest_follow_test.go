@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -64,6 +65,27 @@ func TestTUITeatestFollowAppendAndRotate(t *testing.T) {
 			t.Errorf("pod %s (incarnation %d) is not one of one pass's %v", f.Pod.Key(), f.Incarnation, want)
 		}
 	}
+}
+
+// `… | podflow tui -f -` on a terminal: a single line written to a quiet
+// pipe shows on the screen while the pipe stays open, not when the next
+// line comes (the writer writes nothing more).
+func TestTUITeatestFollowStdin(t *testing.T) {
+	raw, err := os.ReadFile(slowPull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	m := New(Options{Load: LoadOptions{Paths: []string{"-"}, Stdin: pr, Year: 2026, Follow: true}})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(140, 40))
+	go pw.Write(raw[:lineCut(raw, 1500)])
+	waitFor(t, tm, "web-slowpull-58c9d-7hxkq")
+	// One line: the kubelet's "Pulled" event, which names the image.
+	go pw.Write(raw[lineCut(raw, 1648):lineCut(raw, 1649)])
+	waitFor(t, tm, "Event Pulled: Successfully pulled")
+	tm.Send(keyMsg("q"))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(15*time.Second))
 }
 
 // buildWhole is one pass over raw, as get pods reads it.

@@ -1,7 +1,8 @@
 package cause
 
 import (
-	"bytes"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -59,8 +60,15 @@ func TestGroups(t *testing.T) {
 // whose pods replay the corpus scenarios under fresh names, UIDs and IDs,
 // every failing scenario's pods are one cause, counted exactly: the
 // generator says which scenario each pod replays and whether the log
-// holds all of its lines.
+// holds all of its lines. The log is 8 MiB; with PODFLOW_CAUSES_BENCH=1
+// it is the 1 GiB bench log itself (make bench-data's kubelet-1g.log:
+// size 1 GiB, seed 1, the same bytes), generated as it is read.
 func TestGroupsBenchLog(t *testing.T) {
+	size, seed := int64(8<<20), uint64(7)
+	big := os.Getenv("PODFLOW_CAUSES_BENCH") == "1"
+	if big {
+		size, seed = 1<<30, 1
+	}
 	c, err := gen.LoadCorpus(filepath.Join(corpus, "v1.36.3"))
 	if err != nil {
 		t.Fatal(err)
@@ -82,18 +90,24 @@ func TestGroupsBenchLog(t *testing.T) {
 			cut[name] = true
 		}
 	}
-	var log bytes.Buffer
-	if _, _, err := gen.Generate(c, &log, 8<<20, 7); err != nil {
-		t.Fatal(err)
-	}
+	pr, pw := io.Pipe()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := gen.Generate(c, pw, size, seed)
+		pw.CloseWithError(err)
+		done <- err
+	}()
 	b := timeline.NewBuilder(timeline.Options{})
-	r := parser.NewReader(bytes.NewReader(log.Bytes()), parser.Options{Name: "kubelet.log", Year: 2026, Want: b.Want})
+	r := parser.NewReader(pr, parser.Options{Name: "kubelet.log", Year: 2026, Want: b.Want})
 	for {
 		rec, err := r.Next()
 		if err != nil {
 			break
 		}
 		b.Add(rec)
+	}
+	if err := <-done; err != nil { // (and the generator's maps are ours now)
+		t.Fatal(err)
 	}
 	st := r.Stats()
 	b.InputSpan("", st.FirstTime, st.LastTime)
@@ -103,6 +117,7 @@ func TestGroupsBenchLog(t *testing.T) {
 	expect := map[key]int{}
 	keysOf := map[string]map[key]bool{} // scenario → the causes of its whole pods
 	failing := 0
+	recovered := map[string]int{} // scenario → its pods that recovered (big)
 	for i := range items {
 		f := &items[i]
 		file, whole := scenario[f.Pod.Key()]
@@ -119,6 +134,15 @@ func TestGroupsBenchLog(t *testing.T) {
 		}
 		w, fails := want[file]
 		if Failing(f) != fails {
+			if big && fails && f.Verdict == timeline.VerdictRunning {
+				// On the 1 GiB log a replay's last line lies long before
+				// the log's end (10,000 pods, an hour): a crash loop whose
+				// container ran on that long after its last restart has
+				// recovered, and has no cause. All of its scenario's
+				// pods alike (checked below).
+				recovered[file]++
+				continue
+			}
 			t.Errorf("%s (%s): verdict %s, failing %v", f.Pod.Key(), file, f.Verdict, !fails)
 			continue
 		}
@@ -135,6 +159,11 @@ func TestGroupsBenchLog(t *testing.T) {
 			keysOf[file] = map[key]bool{}
 		}
 		keysOf[file][key{st, cs}] = true
+	}
+	for file, n := range recovered {
+		if keysOf[file] != nil {
+			t.Errorf("%s: %d pods recovered, the others failed: one scenario judged two ways", file, n)
+		}
 	}
 	// Masked, the pods of one scenario are one cause (not a row each).
 	for file, ks := range keysOf {
@@ -158,5 +187,5 @@ func TestGroupsBenchLog(t *testing.T) {
 			t.Errorf("cause %s %q: %d pods, want %d", k.stage, k.cause, got[k], n)
 		}
 	}
-	t.Logf("%d pods, %d failed whole, %d cut; causes %v", len(items), failing, len(cut), got)
+	t.Logf("%d pods, %d failed whole, %d cut, recovered %v; causes %v", len(items), failing, len(cut), recovered, got)
 }

@@ -416,7 +416,14 @@ func (t *Template) Print(w io.Writer, head any, items iter.Seq[any], noHeaders b
 		// jsonpath writes each text and value on its own: buffered, not a
 		// system call each.
 		bw := bufio.NewWriter(w)
-		if err := t.jsonpath.Execute(bw, doc); err != nil {
+		jp := t.jsonpath
+		if strings.Contains(t.raw, "range") {
+			// client-go cuts the parsed template as it ranges: parsed
+			// afresh, it can print again (get pods -w prints once per
+			// change). It parsed once, so it parses again.
+			jp, _ = compileJSONPath("jsonpath", t.raw)
+		}
+		if err := jp.Execute(bw, doc); err != nil {
 			bw.Flush()
 			return fmt.Errorf("-o jsonpath: %w", err)
 		}
