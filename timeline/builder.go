@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/podflow/podflow/internal/statuspatch"
+	"github.com/podflow/podflow/internal/words"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -80,14 +81,12 @@ type Builder struct {
 	budgets       map[string]time.Duration
 	capped        bool
 	dropped       int64
-	snapshot      bool              // judging for Snapshot: copy what the builder still changes
-	words         map[string]uint32 // interned strings, by index in texts
-	texts         []string          // interned strings, and texts of evidence and events
-	stampBase     instant           // stamps' (compact.go)
+	snapshot      bool        // judging for Snapshot: copy what the builder still changes
+	texts         words.Table // interned strings, and texts of evidence and events
+	stampBase     instant     // stamps' (compact.go)
 	wideTimes     []instant
 	widePos       []widePos
-	freeTexts     []int // entries of texts and widePos to reuse
-	freePos       []int
+	freePos       []int             // entries of widePos to reuse
 	wideSweep     int               // the size of wideTimes that calls for a sweep
 	wideFloor     int               // and the least (a sweep walks every flow)
 	fileKeys      map[string]string // input → node key of a host-less input
@@ -114,7 +113,6 @@ type Builder struct {
 	eventSeed     maphash.Seed
 	evKey         []byte                     // eventKey's buffer
 	eventScratch  eventWords                 // the reference's, read anew for each event
-	wordCache     [wordCacheSize]uint32      // wordOf's: indexes of interned texts by wordHash
 	reference     bool                       // tests: no caches, the reference path for every record
 	idBuf         []byte                     // packID's
 	images        map[*nodeState]*nodeImages // pull failures naming only an image, and containers by image (images.go)
@@ -143,9 +141,8 @@ func NewBuilder(opts Options) *Builder {
 	for k, v := range opts.Budgets {
 		budgets[k] = v
 	}
-	// Text 0 is "": the zero index is the empty text.
 	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets, wideFloor: 1024,
-		words: map[string]uint32{"": 0}, texts: []string{""}}
+		texts: words.New(maxInternLen)}
 }
 
 // InputSpan tells the builder the time span of all lines of an input,

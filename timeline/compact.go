@@ -3,7 +3,6 @@ package timeline
 import (
 	"encoding/binary"
 	"encoding/hex"
-	"strings"
 	"time"
 
 	"github.com/podflow/podflow/parser"
@@ -144,19 +143,7 @@ func (b *Builder) release(e evidence) {
 	if e.wide() {
 		b.freePos = append(b.freePos, int(e.pos))
 	}
-	b.releaseText(e.text)
-}
-
-// releaseText gives back text k when it is not interned (its own entry):
-// what held it is overwritten.
-func (b *Builder) releaseText(k uint32) {
-	if k != 0 && b.wordCache[wordHash(b.texts[k])] == k && !b.reference {
-		return // interned (wordCache holds only entries of words)
-	}
-	if w, ok := b.words[b.texts[k]]; !ok || w != k {
-		b.texts[k] = ""
-		b.freeTexts = append(b.freeTexts, int(k))
-	}
+	b.texts.Release(e.text)
 }
 
 // sweepTimes drops the times on the side that nothing holds any more: the
@@ -353,37 +340,9 @@ func (b *Builder) evidence(w where, t stamp, text bool) Evidence {
 		ev.Line, ev.Offset, ev.Length = int64(w.pos&(1<<whereLineBits-1)), int64(w.pos>>whereLineBits), int(w.more&(1<<whereLengthBits-1))
 	}
 	if text {
-		ev.Text = b.texts[w.text]
+		ev.Text = b.texts.Text(w.text)
 	}
 	return ev
-}
-
-// textID is s's index in b.texts: its entry when interned, else a new one.
-func (b *Builder) textID(s string) uint32 {
-	if k, ok := b.wordOf(s); ok {
-		return k
-	}
-	return b.addText(s)
-}
-
-// internID is intern as an index in b.texts.
-func (b *Builder) internID(s string) uint32 {
-	if k, ok := b.wordOf(s); ok {
-		return k
-	}
-	if len(s) > maxInternLen {
-		return b.addText(keepReason(s))
-	}
-	w := strings.Clone(s)
-	if k, ok := b.word(w); ok {
-		return k
-	}
-	return b.addText(w)
-}
-
-// addText enters a string the builder owns into b.texts.
-func (b *Builder) addText(s string) uint32 {
-	return uint32(reuse(&b.texts, &b.freeTexts, s))
 }
 
 // rid is a runtime (container or sandbox) ID as the builder keeps it, in
@@ -465,65 +424,6 @@ func ridStrings(ids []rid) []string {
 		out[i] = r.String()
 	}
 	return out
-}
-
-// wordOf is b.words[s], looked up first in wordCache: a text is interned
-// once and looked up at every line that names it again (a stage's
-// evidence, an event, a container's reason), from a handful of texts.
-// Interned entries never change, so a cached index whose text is s is
-// s's.
-func (b *Builder) wordOf(s string) (uint32, bool) {
-	slot := &b.wordCache[wordHash(s)]
-	if k := *slot; k != 0 && b.texts[k] == s && !b.reference {
-		return k, true
-	}
-	k, ok := b.words[s]
-	if ok {
-		*slot = k
-	}
-	return k, ok
-}
-
-// wordOfBytes is wordOf for text composed in a buffer.
-func (b *Builder) wordOfBytes(p []byte) (uint32, bool) {
-	slot := &b.wordCache[wordHashBytes(p)]
-	if k := *slot; k != 0 && b.texts[k] == string(p) && !b.reference {
-		return k, true
-	}
-	k, ok := b.words[string(p)]
-	if ok {
-		*slot = k
-	}
-	return k, ok
-}
-
-const wordCacheSize = 512
-
-// wordHash is s's slot in wordCache: its length and first and last eight
-// bytes, mixed.
-func wordHash(s string) uint32 {
-	var h uint64
-	if len(s) >= 8 {
-		h = load8(s, 0) ^ load8(s, len(s)-8)*0x9e3779b97f4a7c15
-	} else {
-		h = tail8(s)
-	}
-	h = (h ^ uint64(len(s))) * 0xc2b2ae3d27d4eb4f
-	return uint32(h >> (64 - 9))
-}
-
-// wordHashBytes is wordHash for bytes.
-func wordHashBytes(p []byte) uint32 {
-	var h uint64
-	if len(p) >= 8 {
-		h = binary.LittleEndian.Uint64(p) ^ binary.LittleEndian.Uint64(p[len(p)-8:])*0x9e3779b97f4a7c15
-	} else {
-		for _, c := range p {
-			h = h<<8 | uint64(c)
-		}
-	}
-	h = (h ^ uint64(len(p))) * 0xc2b2ae3d27d4eb4f
-	return uint32(h >> (64 - 9))
 }
 
 // load8 is s[i:i+8] as a little-endian word (one load), for the hashes.

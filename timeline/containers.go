@@ -189,17 +189,17 @@ func (b *Builder) container(f *flowState, name, typ string) *containerState {
 
 // containerNamed is container for a name whose interned index, when
 // interned, is k: containers are told by index, not by reading their names
-// all over the heap (an interned text has one index: isText).
+// all over the heap (an interned text has one index: words.Table.Is).
 func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, interned bool) *containerState {
 	var c *containerState
 	for _, x := range f.containers {
-		if b.isText(x.name, name, k, interned) {
+		if b.texts.Is(x.name, name, k, interned) {
 			c = x
 			break
 		}
 	}
 	if c == nil {
-		c = &containerState{name: b.nameID(name), kind: kindOf(typ)}
+		c = &containerState{name: b.texts.NameID(name), kind: kindOf(typ)}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.kind == kindRegular {
 		c.kind = kindOf(typ)
@@ -245,14 +245,14 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 		if counted {
 			c.backOffs.inc()
 		}
-		b.setText(&c.reason, "CrashLoopBackOff")
+		b.texts.Set(&c.reason, "CrashLoopBackOff")
 		c.state = runWaiting
 	}
 	if eff == Retry && id == CStImage {
 		if counted {
 			c.pullBackOffs.inc()
 		}
-		b.setText(&c.reason, "ImagePullBackOff")
+		b.texts.Set(&c.reason, "ImagePullBackOff")
 		c.state = runWaiting
 	}
 	if rec.Format == parser.FormatEventTable {
@@ -483,7 +483,7 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 	}
 	c := b.container(f, name, typ)
 	if image != "" && c.image == 0 {
-		b.setText(&c.image, image)
+		b.texts.Set(&c.image, image)
 		b.linkImage(f.node, f, c)
 	}
 	text := reason

@@ -66,12 +66,12 @@
 //
 // A busy node's log names tens of thousands of pods, so a flow is kept
 // compact while the log is read and only the builder that made it reads it
-// back: texts are interned and held by index (intern.go), times are packed
+// back: texts are interned and held by index (package internal/words), times are packed
 // stamps (compact.go, instant.go), evidence lines are positions (compact.go,
 // evidence.go), and stages sit in fixed slots (slots.go); the status
 // patch is read by package internal/statuspatch, a JSON scanner of its
 // own, apart from what the patch means (status.go). Handlers reach it
-// mostly through small APIs (stampAt and before, intern and setText,
+// mostly through small APIs (stampAt and before, b.texts.Intern and Set,
 // packID, stageEvidence, the slots' get and put), so that the kubelet's
 // logic reads as such and a change of layout stays in those files; touch
 // (stages.go), run for nearly every record, compares packed stamps in place.

@@ -107,7 +107,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	var kc uint32
 	var cok bool
 	if isC {
-		kc, cok = b.wordIn(&w.kc, cname)
+		kc, cok = b.texts.LookupIn(&w.kc, cname)
 	}
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.containerNamed(f, cname, ctyp, kc, cok)
@@ -125,7 +125,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 				continue
 			}
 			if mk.Stage == CStImage && c.image == 0 {
-				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
+				b.texts.Set(&c.image, w.image.of(w.key)) // Pulling image "x"
 				b.linkImage(n, f, c)
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
@@ -156,7 +156,7 @@ func (b *Builder) eventTrouble(f *flowState, rec *parser.Record, w *eventWords, 
 		c = f.soleContainer()
 	}
 	for _, x := range f.containers {
-		if w.isC && b.isText(x.name, cname, kc, cok) {
+		if w.isC && b.texts.Is(x.name, cname, kc, cok) {
 			c = x
 		}
 	}
@@ -197,7 +197,7 @@ type eventWords struct {
 	key        string
 	lt, lr, lm uint32
 	// The indexes of the words in b.texts, once interned; 0 until then.
-	// An interned text keeps its index for good (isText).
+	// An interned text keeps its index for good (words.Table.Is).
 	kt, kr, km, kfp, kc uint32 // kc: the container's name
 	// evText is the interned index of the event's evidence text (Event
 	// <reason>: <message>, cut: composeEvidenceText for a record without an
@@ -327,12 +327,12 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	// Reasons, types and most messages are interned: their indexes, known
 	// from the event's words, tell an event from the pod's others without
 	// reading texts all over the heap.
-	kr, rok := b.wordIn(&w.kr, reason)
-	kt, tok := b.wordIn(&w.kt, typ)
-	km, mok := b.wordIn(&w.km, message)
+	kr, rok := b.texts.LookupIn(&w.kr, reason)
+	kt, tok := b.texts.LookupIn(&w.kt, typ)
+	km, mok := b.texts.LookupIn(&w.km, message)
 	for i := range f.events {
 		e := &f.events[i]
-		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.isText(e.text, message, km, mok) {
+		if b.texts.Is(e.reason, reason, kr, rok) && b.texts.Is(e.typ, typ, kt, tok) && b.texts.Is(e.text, message, km, mok) {
 			fresh = 1
 			if n, ok := tableCount(rec); ok {
 				fresh = max(n-e.count, 0)
@@ -352,17 +352,17 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 		f.events = append(make([]event, 0, min(max(4, cap(f.events)*3/2), maxEvents)), f.events...)
 	}
 	if !rok {
-		kr = b.internID(reason)
+		kr = b.texts.InternID(reason)
 	}
 	if !tok {
-		kt = b.internID(typ)
+		kt = b.texts.InternID(typ)
 	}
 	if !mok {
-		km = b.internID(message)
+		km = b.texts.InternID(message)
 	}
-	kfp, ok := b.wordIn(&w.kfp, fieldPath)
+	kfp, ok := b.texts.LookupIn(&w.kfp, fieldPath)
 	if !ok {
-		kfp = b.internID(fieldPath)
+		kfp = b.texts.InternID(fieldPath)
 	}
 	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
 		at: b.stampAt(rec.Time), count: fresh})
@@ -377,7 +377,7 @@ func (b *Builder) events(f *flowState) []Event {
 	out := make([]Event, len(f.events))
 	for i, e := range f.events {
 		ev := b.evidence(e.where, e.at, false)
-		out[i] = Event{Time: ev.Time, Type: b.texts[e.typ], Reason: b.texts[e.reason], Message: b.texts[e.text], FieldPath: b.texts[e.fieldPath], Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
+		out[i] = Event{Time: ev.Time, Type: b.texts.Text(e.typ), Reason: b.texts.Text(e.reason), Message: b.texts.Text(e.text), FieldPath: b.texts.Text(e.fieldPath), Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
 			Evidence: ev}
 	}
 	return out

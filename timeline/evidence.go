@@ -1,6 +1,9 @@
 package timeline
 
-import "github.com/podflow/podflow/parser"
+import (
+	"github.com/podflow/podflow/internal/words"
+	"github.com/podflow/podflow/parser"
+)
 
 // The log lines kept as proof of what a stage, an event or a finding says.
 // Each keeps its position and a short text, interned: the views read the
@@ -10,6 +13,11 @@ import "github.com/podflow/podflow/parser"
 // maxEvidenceText cuts the text kept with an evidence line (views read the
 // whole line back by position).
 const maxEvidenceText = 300
+
+// maxInternLen is the longest text the builder interns (words.Table):
+// evidence texts, cut at maxEvidenceText, are interned whole, as an error
+// repeats across pods in the same words.
+const maxInternLen = maxEvidenceText + len("…")
 
 func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	ev := evidencePos(rec)
@@ -64,7 +72,7 @@ func (b *Builder) inputIndex(input string) int32 {
 	return k
 }
 
-// evidenceTextID is evidenceText's index in b.texts (what textID would
+// evidenceTextID is evidenceText's index in b.texts (what b.texts.ID would
 // give for it), found with one lookup of the text, not two.
 func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
 	if w := b.eventRec.words; w != nil && b.eventRec.rec == rec && rec.Err == "" {
@@ -73,19 +81,19 @@ func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
 			return w.evText
 		}
 		t := b.composeEvidenceText(rec)
-		if k, ok := b.wordOfBytes(t); ok {
+		if k, ok := b.texts.LookupBytes(t); ok {
 			w.evText = k
 			return k
 		}
-		return b.internBytesID(t)
+		return b.texts.InternBytesID(t)
 	}
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytesID(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
+			return b.texts.InternBytesID(words.CutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
 		}
-		return b.internID(rec.Msg)
+		return b.texts.InternID(rec.Msg)
 	}
-	return b.internBytesID(b.composeEvidenceText(rec))
+	return b.texts.InternBytesID(b.composeEvidenceText(rec))
 }
 
 // evidenceText is the text kept with a record's evidence.
@@ -96,11 +104,11 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 	// keep each once.
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytes(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
+			return b.texts.InternBytes(words.CutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
 		}
-		return b.intern(rec.Msg)
+		return b.texts.Intern(rec.Msg)
 	}
-	return b.internBytes(b.composeEvidenceText(rec))
+	return b.texts.InternBytes(b.composeEvidenceText(rec))
 }
 
 // composeEvidenceText composes the evidence text of an event or a record
@@ -126,7 +134,7 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 		b.text = t
 	}
 	if len(t) > maxEvidenceText {
-		t = cutBytes(t, maxEvidenceText)
+		t = words.CutBytes(t, maxEvidenceText)
 	}
 	return t
 }

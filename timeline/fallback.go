@@ -594,7 +594,7 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		fs.reason = fs.sightReason
 	}
 	if fs != nil && fl.Reason == "" && fs.reason != 0 && !settled(fl.Verdict) {
-		fl.Reason = b.texts[fs.reason]
+		fl.Reason = b.texts.Text(fs.reason)
 		own = true
 	}
 	if f.ref.Name == "" {

@@ -137,7 +137,7 @@ func TestStampRoundTrip(t *testing.T) {
 // Positions past what a where holds inline come back whole.
 func TestWhereRoundTrip(t *testing.T) {
 	b := NewBuilder(Options{})
-	id := b.textID("a text")
+	id := b.texts.ID("a text")
 	// The 8,192 inputs a where holds inline, then one past them.
 	for i := range 1 << whereInputBits {
 		b.inputIndex(strconv.Itoa(i))

@@ -111,7 +111,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	n := f.node
 	v := n.verbosity()
 	logEnd := b.inputEnd(n)
-	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts[f.phase], Deleted: f.deleted}
+	fl := Flow{Pod: f.ref, Node: node, Source: b.texts.Text(f.source), Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts.Text(f.phase), Deleted: f.deleted}
 	if !rows {
 		fl.Sandboxes, fl.Events = ridStrings(f.sandboxes), b.events(f)
 	}
@@ -340,7 +340,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	}
 	fl.Containers = make([]Container, 0, len(cs))
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), Image: b.texts[c.image], IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts[c.reason], Ready: c.ready}
+		ct := Container{Name: b.texts.Text(c.name), Type: c.typ(), Image: b.texts.Text(c.image), IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts.Text(c.reason), Ready: c.ready}
 		views := cviews[ci]
 		// (An init container judged as a sidecar has no completed stage.)
 		ct.Sidecar = c.kind == kindInit && len(views) == len(ContainerStages)-1
@@ -410,7 +410,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 	}
 	fl.Containers = sc.ctrs[:0]
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts[c.reason], State: c.state.String(), Ready: c.ready}
+		ct := Container{Name: b.texts.Text(c.name), Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts.Text(c.reason), State: c.state.String(), Ready: c.ready}
 		if c.hasExit {
 			sc.exits[ci] = c.exitCode
 			ct.ExitCode = &sc.exits[ci]

@@ -156,7 +156,7 @@ func (b *Builder) keyText(s string) string {
 	if s == "" {
 		return ""
 	}
-	return b.intern(s)
+	return b.texts.Intern(s)
 }
 
 func (b *Builder) node(name string) *nodeState {

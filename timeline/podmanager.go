@@ -45,7 +45,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		b.dropped++
 		return nil
 	}
-	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
+	ref = PodRef{Namespace: b.texts.Name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n}
 	b.flows = append(b.flows, f)
 	if ref.Name != "" {
@@ -184,7 +184,7 @@ func (b *Builder) adoptName(n *nodeState, ref PodRef) *flowState {
 	if f == nil || f.ref.Namespace != "" || f.terminal() {
 		return nil
 	}
-	f.ref.Namespace = b.name(ref.Namespace)
+	f.ref.Namespace = b.texts.Name(ref.Namespace)
 	b.indexName(n, f.ref.Key(), f)
 	return f
 }
@@ -198,7 +198,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 			if hasRef && (f.ref.Name == "" || f.ref.Namespace == "" && ref.Namespace != "" && f.ref.Name == ref.Name) {
 				// A pod known by its UID alone (or its name alone) is named
 				// by the first line that tells.
-				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), b.name(ref.Namespace)
+				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), b.texts.Name(ref.Namespace)
 				if n.byName[f.ref.Key()] == nil {
 					b.indexName(n, f.ref.Key(), f)
 				}

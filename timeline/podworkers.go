@@ -72,7 +72,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 				if cap(t) <= 4*maxEvidenceText {
 					b.text = t
 				}
-				reason = b.internBytes(t)
+				reason = b.texts.InternBytes(t)
 				if p.action != "CreatePodSandbox" && p.action != "KillPodSandbox" {
 					name = p.target
 				}
@@ -96,7 +96,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			}
 			c := b.container(f, name, "")
 			if img := backOffImage(reason); img != "" && c.image == 0 {
-				b.setText(&c.image, img) // ImagePullBackOff: "Back-off pulling image \"x\""
+				b.texts.Set(&c.image, img) // ImagePullBackOff: "Back-off pulling image \"x\""
 				b.linkImage(f.node, f, c)
 			}
 			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
@@ -107,7 +107,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		f.stage(StSynced).mark().reason = b.intern(errText)
+		f.stage(StSynced).mark().reason = b.texts.Intern(errText)
 	}
 }
 

@@ -143,7 +143,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 	hit := false
 	for _, f := range n.pulling[img].flows {
 		for _, c := range f.containers {
-			if b.texts[c.image] != img || c.pullOpen.IsZero() {
+			if b.texts.Text(c.image) != img || c.pullOpen.IsZero() {
 				continue
 			}
 			hit = true

@@ -200,7 +200,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 				}
 			}
 		}
-		reason = b.intern(reason)
+		reason = b.texts.Intern(reason)
 		tr := s.mark()
 		if tr.first.IsZero() || b.before(t, tr.first) {
 			tr.first = t

@@ -43,7 +43,7 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 		b.indexUID(f.node, u, f)
 	}
 	if p.Phase != "" {
-		b.setText(&f.phase, p.Phase)
+		b.texts.Set(&f.phase, p.Phase)
 		if p.Phase == "Running" && rec.Format != parser.FormatDescribe && patchShowsRun(p) {
 			// A slice whose lines of the pod are its status alone still
 			// shows it running, from this line.
@@ -99,7 +99,7 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 	}
 	c := b.container(f, cs.Name, typ)
 	if cs.Image != "" && c.image == 0 {
-		b.setText(&c.image, cs.Image)
+		b.texts.Set(&c.image, cs.Image)
 		b.linkImage(f.node, f, c)
 	}
 	if cs.ContainerID != "" {
@@ -115,11 +115,11 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 	case cs.Waiting:
 		c.state = runWaiting
 		if cs.WaitingReason != "" {
-			b.setText(&c.reason, cs.WaitingReason)
+			b.texts.Set(&c.reason, cs.WaitingReason)
 		}
 	case cs.Running:
 		c.state = runRunning
-		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
+		b.texts.Set(&c.reason, "") // the waiting reason (PodInitializing, …) is over
 		if typ == ContainerInit && cs.HasReady && cs.Ready {
 			// An init container ready while it runs is a sidecar: the
 			// kubelet sets a regular one ready only once it has exited 0
@@ -130,7 +130,7 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 		c.state = runTerminated
 		code := cs.ExitCode
 		c.exitCode, c.hasExit = code, true
-		b.setText(&c.reason, cs.TerminatedReason)
+		b.texts.Set(&c.reason, cs.TerminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.
@@ -160,7 +160,7 @@ func (b *Builder) describedStatus(f *flowState, c *containerState, cs *statuspat
 	if cs.LastTerminated && !cs.Terminated {
 		c.exitCode, c.hasExit = cs.LastExitCode, true
 		if cs.Running {
-			b.setText(&c.reason, cs.LastReason)
+			b.texts.Set(&c.reason, cs.LastReason)
 		}
 	}
 	switch {

@@ -33,7 +33,7 @@ func (b *Builder) troubles(dst []Trouble, all []stageView, cs []*containerState,
 	}
 	for ci, views := range cviews {
 		for i := range views {
-			dst = b.stageTrouble(dst, &views[i], b.texts[cs[ci].name], logEnd)
+			dst = b.stageTrouble(dst, &views[i], b.texts.Text(cs[ci].name), logEnd)
 		}
 	}
 	return dst
