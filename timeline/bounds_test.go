@@ -147,11 +147,11 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	if n := c.Used - c.Interned; n > 20 {
 		t.Errorf("%d texts of their own kept for one pod after %d lines", n, lines)
 	}
-	if n := c.Used + c.Free - c.Interned + len(b.widePos); n > 100 {
+	if n := c.Used + c.Free - c.Interned + b.lines.Wide(); n > 100 {
 		t.Errorf("side tables of %d entries after %d lines of one pod", n, lines)
 	}
 	// Swept when doubled, or at the least 1024 entries.
-	if n := len(b.wideTimes); n > 2048 {
+	if n := b.stamps.Wide(); n > 2048 {
 		t.Errorf("%d times on the side after %d lines of one pod, some 20,000 of them far", n, lines)
 	}
 	fl := b.Finish()

@@ -4,6 +4,9 @@ import (
 	"hash/maphash"
 	"strings"
 
+	"github.com/podflow/podflow/internal/linepos"
+	"github.com/podflow/podflow/internal/refcache"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -111,7 +114,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	}
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.containerNamed(f, cname, ctyp, kc, cok)
-		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
+		c.notePull(reason, w.alreadyPresent, b.stamps.At(rec.Time))
 		if img := w.image.of(w.key); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
 		}
@@ -161,7 +164,7 @@ func (b *Builder) eventTrouble(f *flowState, rec *parser.Record, w *eventWords, 
 		}
 	}
 	if c != nil {
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	}
 }
 
@@ -287,12 +290,12 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 // eventFlow is the flow of an event's involved object (resolve's), ok
 // false when the object names no pod.
 func (b *Builder) eventFlow(n *nodeState, object *parser.Value, create bool) (*flowState, bool) {
-	vals := [flowKeyFields]*parser.Value{object}
-	cached := !b.reference && cacheable(object)
-	var slot *flowCacheEntry
+	vals := refcache.Key{object}
+	cached := !b.reference && refcache.Cacheable(object)
+	var slot *refcache.Entry[nodeState, flowState]
 	if cached {
 		var f *flowState
-		if slot, f = b.flowCache.get(n, keyEvent, &vals); f != nil {
+		if slot, f = b.flowCache.Get(n, keyEvent, &vals); f != nil {
 			return f, true
 		}
 	}
@@ -308,13 +311,13 @@ func (b *Builder) eventFlow(n *nodeState, object *parser.Value, create bool) (*f
 }
 
 // event is an Event as the builder keeps it, in 48 bytes of Event's 200
-// (compact.go): its evidence is the line's position, at the event's own
-// time; the text where keeps is the message.
+// (linepos, stamps): its evidence is the line's position, at the event's
+// own time; the text the Where keeps is the message.
 type event struct {
-	where
+	linepos.Where
 	typ, reason, fieldPath uint32 // indexes in b.texts
 	count                  tally
-	at, last               stamp
+	at, last               stamps.Stamp
 }
 
 // addEvent keeps the event of record rec with the pod's events, and
@@ -332,13 +335,13 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	km, mok := b.texts.LookupIn(&w.km, message)
 	for i := range f.events {
 		e := &f.events[i]
-		if b.texts.Is(e.reason, reason, kr, rok) && b.texts.Is(e.typ, typ, kt, tok) && b.texts.Is(e.text, message, km, mok) {
+		if b.texts.Is(e.reason, reason, kr, rok) && b.texts.Is(e.typ, typ, kt, tok) && b.texts.Is(e.Text, message, km, mok) {
 			fresh = 1
 			if n, ok := tableCount(rec); ok {
 				fresh = max(n-e.count, 0)
 			}
 			e.count.add(fresh)
-			e.last = b.stampAt(rec.Time)
+			e.last = b.stamps.At(rec.Time)
 			return fresh
 		}
 	}
@@ -364,8 +367,8 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	if !ok {
 		kfp = b.texts.InternID(fieldPath)
 	}
-	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
-		at: b.stampAt(rec.Time), count: fresh})
+	f.events = append(f.events, event{Where: b.lines.Where(&rec.Pos, km), typ: kt, reason: kr, fieldPath: kfp,
+		at: b.stamps.At(rec.Time), count: fresh})
 	return fresh
 }
 
@@ -376,8 +379,8 @@ func (b *Builder) events(f *flowState) []Event {
 	}
 	out := make([]Event, len(f.events))
 	for i, e := range f.events {
-		ev := b.evidence(e.where, e.at, false)
-		out[i] = Event{Time: ev.Time, Type: b.texts.Text(e.typ), Reason: b.texts.Text(e.reason), Message: b.texts.Text(e.text), FieldPath: b.texts.Text(e.fieldPath), Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
+		ev := b.evidence(e.Where, e.at, false)
+		out[i] = Event{Time: ev.Time, Type: b.texts.Text(e.typ), Reason: b.texts.Text(e.reason), Message: b.texts.Text(e.Text), FieldPath: b.texts.Text(e.fieldPath), Count: int(e.count), LastTime: b.stamps.Time(e.last),
 			Evidence: ev}
 	}
 	return out

@@ -1,6 +1,8 @@
 package timeline
 
 import (
+	"github.com/podflow/podflow/internal/linepos"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/internal/words"
 	"github.com/podflow/podflow/parser"
 )
@@ -31,15 +33,15 @@ func evidencePos(rec *parser.Record) Evidence {
 }
 
 // evidence is an Evidence as a stage keeps it while the log is read, in 24
-// bytes of Evidence's 80 (compact.go): a flow holds some twenty of them.
+// bytes of Evidence's 80 (linepos.Where): a flow holds some twenty of them.
 type evidence struct {
-	where
-	at stamp
+	linepos.Where
+	at stamps.Stamp
 }
 
 // stageEvidence is evidenceOf for a stage.
 func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{where: b.where(rec, b.evidenceTextID(rec)), at: b.stampAt(rec.Time)}
+	return evidence{Where: b.lines.Where(&rec.Pos, b.evidenceTextID(rec)), at: b.stamps.At(rec.Time)}
 }
 
 // publicEvidence returns stage evidence in its public form.
@@ -49,27 +51,9 @@ func (b *Builder) publicEvidence(evs []evidence) []Evidence {
 	}
 	out := make([]Evidence, len(evs))
 	for i, e := range evs {
-		out[i] = b.evidence(e.where, e.at, true)
+		out[i] = b.evidence(e.Where, e.at, true)
 	}
 	return out
-}
-
-// inputIndex is input's index in b.evInputs, added if new.
-func (b *Builder) inputIndex(input string) int32 {
-	if k := b.lastInput; int(k) < len(b.evInputs) && b.evInputs[k] == input {
-		return k
-	}
-	k, ok := b.evInputIdx[input]
-	if !ok {
-		if b.evInputIdx == nil {
-			b.evInputIdx = map[string]int32{}
-		}
-		k = int32(len(b.evInputs))
-		b.evInputs = append(b.evInputs, input)
-		b.evInputIdx[input] = k
-	}
-	b.lastInput = k
-	return k
 }
 
 // evidenceTextID is evidenceText's index in b.texts (what b.texts.ID would

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/podflow/podflow/internal/textmemo"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -212,14 +213,14 @@ type syncErrorRead struct {
 // the last few, on their own copy of the text. The result is valid until
 // the next call.
 func (b *Builder) readSyncError(errText string) ([]syncFailure, []*Marker) {
-	if b.reference || len(errText) > maxMemoText {
+	if b.reference || len(errText) > textmemo.MaxText {
 		return parseSyncError(errText), b.m.syncError(errText)
 	}
-	slot, r, hit := b.errMemo.get(errText)
+	slot, r, hit := b.errMemo.Get(errText)
 	if !hit {
 		own := strings.Clone(errText) // parts point into it
 		r = syncErrorRead{parts: parseSyncError(own), markers: slices.Clone(b.m.syncError(own))}
-		b.errMemo.put(slot, errText, r)
+		b.errMemo.Put(slot, errText, r)
 	}
 	return r.parts, r.markers
 }

@@ -49,7 +49,7 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 			kind = "Startup"
 		}
 		c := b.container(f, name, "")
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 		p := n.probeNote(c, kind)
 		p.restarts = true
 		if p.text == "" || p.kind != kind {
@@ -67,7 +67,7 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 	c := b.container(f, name, "")
 	if kind != "Readiness" {
 		// A liveness or startup probe failing: on the way to a restart.
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	} else {
 		// A readiness probe failing keeps its container, and so the pod,
 		// unready (prober_manager.go UpdatePodStatus): a failed attempt of
@@ -239,7 +239,7 @@ func (b *Builder) probeEvents(f *flowState, name string) *probeNote {
 		if reason != "Unhealthy" && reason != "Killing" {
 			continue
 		}
-		msg := b.texts.Text(e.text)
+		msg := b.texts.Text(e.Text)
 		if !b.eventOf(f, e, msg, name) {
 			continue
 		}
@@ -272,7 +272,7 @@ func (b *Builder) probeEvents(f *flowState, name string) *probeNote {
 			p.count += int(e.count)
 		}
 		if len(p.evidence) < 3 {
-			p.evidence = append(p.evidence, b.evidence(e.where, e.at, true))
+			p.evidence = append(p.evidence, b.evidence(e.Where, e.at, true))
 		}
 	}
 	return p

@@ -5,5 +5,6 @@ package timeline
 // the caches conclude with what reading anew concludes.
 func (b *Builder) setReference() {
 	b.reference = true
+	b.stamps.SetReference(true)
 	b.texts.SetReference(true)
 }

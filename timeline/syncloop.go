@@ -157,7 +157,7 @@ func (b *Builder) takeCutAdd(n *nodeState, f *flowState, p partialRef) {
 		s := f.stage(StObserved)
 		s.begin, s.complete = a.ev.at, a.ev.at
 		b.addEvidence(s, a.ev)
-		if f.first.IsZero() || b.before(a.ev.at, f.first) {
+		if f.first.IsZero() || b.stamps.Before(a.ev.at, f.first) {
 			f.first = a.ev.at
 		}
 		return

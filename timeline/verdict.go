@@ -66,7 +66,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.End = *st.End
 		}
 	}
-	first, last := b.timeOf(f.first), b.timeOf(f.last)
+	first, last := b.stamps.Time(f.first), b.stamps.Time(f.last)
 	if fl.Start.IsZero() {
 		fl.Start = first
 	}
@@ -316,10 +316,10 @@ func (b *Builder) crashRecovered(f *flowState, name string, logEnd time.Time) bo
 		if b.texts.Text(c.name) != name {
 			continue
 		}
-		if c.startedAt.IsZero() || !b.after(c.startedAt, b.later(c.died, c.troubleAt)) {
+		if c.startedAt.IsZero() || !b.stamps.After(c.startedAt, b.stamps.Later(c.died, c.troubleAt)) {
 			return false
 		}
-		return logEnd.Sub(b.timeOf(c.startedAt)) > CrashLoopReset
+		return logEnd.Sub(b.stamps.Time(c.startedAt)) > CrashLoopReset
 	}
 	return false
 }
