@@ -15,7 +15,7 @@ import (
 
 // stageView is a stage being judged. Its times are stamps: judging
 // compares them and makes the aggregate stages of them without converting
-// and stamping anew, which would write to the builder (stampAt).
+// and stamping anew, which would write to the builder (b.stamps.At).
 type stageView struct {
 	id         string
 	st         *stageState
