@@ -130,8 +130,8 @@ func admitReason(message string) string {
 func (b *Builder) rejectReason(f *flowState, reason string) string {
 	for i := range f.events {
 		e := &f.events[i]
-		if b.texts[e.text] == reason && b.texts[e.typ] == "Warning" {
-			if r := b.texts[e.reason]; r != "" && !strings.HasPrefix(reason, r) {
+		if b.texts.Text(e.Text) == reason && b.texts.Text(e.typ) == "Warning" {
+			if r := b.texts.Text(e.reason); r != "" && !strings.HasPrefix(reason, r) {
 				return r + ": " + reason
 			}
 			break

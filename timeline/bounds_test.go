@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podflow/podflow/internal/words"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -107,23 +108,6 @@ func TestFlowsDoNotPinLines(t *testing.T) {
 	runtime.KeepAlive(b)
 }
 
-func TestCutEndsOnARune(t *testing.T) {
-	tests := []struct {
-		in   string
-		n    int
-		want string
-	}{
-		{"abcdef", 3, "abc…"},
-		{"ab€def", 3, "ab…"}, // € is 3 bytes: not cut inside it
-		{"ab€def", 5, "ab€…"},
-	}
-	for _, tt := range tests {
-		if got := cut(tt.in, tt.n); got != tt.want {
-			t.Errorf("cut(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
-		}
-	}
-}
-
 // A stage keeps its latest line in one slot and an event its latest time:
 // what they overwrite gives back its entries in the builder's side tables
 // (texts not interned) or is swept (times far from the first), so a pod
@@ -155,18 +139,19 @@ func TestSideTablesDoNotGrowWithLines(t *testing.T) {
 	b := NewBuilder(Options{})
 	// The intern table full (of other texts), as after a long log of ever
 	// new ones: the errors are kept as texts of their own.
-	for i := range maxInterned {
-		b.addWord(strconv.Itoa(i))
+	for i := range words.MaxInterned {
+		b.texts.AddWord(strconv.Itoa(i))
 	}
 	feed(b, "day.log", buf.Bytes())
-	if n := len(b.texts) - len(b.freeTexts) - len(b.words); n > 20 {
+	c := b.texts.Counts()
+	if n := c.Used - c.Interned; n > 20 {
 		t.Errorf("%d texts of their own kept for one pod after %d lines", n, lines)
 	}
-	if n := len(b.texts) - len(b.words) + len(b.widePos); n > 100 {
+	if n := c.Used + c.Free - c.Interned + b.lines.Wide(); n > 100 {
 		t.Errorf("side tables of %d entries after %d lines of one pod", n, lines)
 	}
 	// Swept when doubled, or at the least 1024 entries.
-	if n := len(b.wideTimes); n > 2048 {
+	if n := b.stamps.Wide(); n > 2048 {
 		t.Errorf("%d times on the side after %d lines of one pod, some 20,000 of them far", n, lines)
 	}
 	fl := b.Finish()

@@ -7,7 +7,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/linepos"
+	"github.com/podflow/podflow/internal/refcache"
+	"github.com/podflow/podflow/internal/runtimeid"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/internal/statuspatch"
+	"github.com/podflow/podflow/internal/textmemo"
+	"github.com/podflow/podflow/internal/words"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -65,62 +71,48 @@ func Build(src RecordSource, opts Options) (*FlowList, error) {
 // Builder consumes records one at a time (streaming) and keeps state
 // proportional to pods, not lines.
 type Builder struct {
-	opts          Options
-	p             *Pipeline
-	m             *matcher
-	nodes         map[string]*nodeState
-	nodeOrder     []string
-	flows         []*flowState
-	unattributed  []Evidence
-	unattrCount   int
-	inputs        map[string]bool
-	inputOrder    []string
-	inputNodes    map[string]map[*nodeState]bool
-	records       int64
-	budgets       map[string]time.Duration
-	capped        bool
-	dropped       int64
-	snapshot      bool              // judging for Snapshot: copy what the builder still changes
-	words         map[string]uint32 // interned strings, by index in texts
-	texts         []string          // interned strings, and texts of evidence and events
-	stampBase     instant           // stamps' (compact.go)
-	wideTimes     []instant
-	widePos       []widePos
-	freeTexts     []int // entries of texts and widePos to reuse
-	freePos       []int
-	wideSweep     int               // the size of wideTimes that calls for a sweep
-	wideFloor     int               // and the least (a sweep walks every flow)
-	fileKeys      map[string]string // input → node key of a host-less input
-	zones         []*time.Location  // instants' zones (instant.go)
-	lastZone      int32
-	lastKey       recordKey // the last record's, and its node
-	lastNode      *nodeState
-	now           time.Time // a followed log's present (Now); zero: the input's end
-	text          []byte    // evidenceText's buffer
-	evInputs      []string  // inputs named by stage evidence and events
-	evInputIdx    map[string]int32
-	lastInput     int32
-	patch         statuspatch.Decoder // reused: its slices outlive one patch
-	flowCache     flowCache
-	ranMemo       textMemo[ranStatus]                    // initAction's
-	errMemo       textMemo[syncErrorRead]                // syncError's
-	stageFacts    *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
-	judging       judgeScratch                           // judge's working memory when judging on this goroutine
-	lastStampTime time.Time                              // stampAt's last time, while lastStamp is not 0
-	lastStamp     stamp
-	eventRec      eventRecord // the event being read (event)
-	eventMemo     *[eventMemoSize]eventWords
-	eventMRU      [eventMemoSize / 2]uint8 // the way of each set of eventMemo used last
-	eventSeed     maphash.Seed
-	evKey         []byte                     // eventKey's buffer
-	eventScratch  eventWords                 // the reference's, read anew for each event
-	wordCache     [wordCacheSize]uint32      // wordOf's: indexes of interned texts by wordHash
-	reference     bool                       // tests: no caches, the reference path for every record
-	idBuf         []byte                     // packID's
-	images        map[*nodeState]*nodeImages // pull failures naming only an image, and containers by image (images.go)
-	keyBuf        []byte                     // nameKey's
-	sightings     []*uidSighting             // pods known by a UID alone, in the order met (fallback.go)
-	loose         []Evidence                 // failure lines that name no pod, until the flows are judged (fallback.go)
+	opts         Options
+	p            *Pipeline
+	m            *matcher
+	nodes        map[string]*nodeState
+	nodeOrder    []string
+	flows        []*flowState
+	unattributed []Evidence
+	unattrCount  int
+	inputs       map[string]bool
+	inputOrder   []string
+	inputNodes   map[string]map[*nodeState]bool
+	records      int64
+	budgets      map[string]time.Duration
+	capped       bool
+	dropped      int64
+	snapshot     bool              // judging for Snapshot: copy what the builder still changes
+	texts        words.Table       // interned strings, and texts of evidence and events
+	lines        linepos.Table     // evidence lines' positions (package internal/linepos)
+	fileKeys     map[string]string // input → node key of a host-less input
+	stamps       stamps.Table      // times, compactly (package internal/stamps)
+	lastKey      recordKey         // the last record's, and its node
+	lastNode     *nodeState
+	now          time.Time                              // a followed log's present (Now); zero: the input's end
+	text         []byte                                 // evidenceText's buffer
+	patch        statuspatch.Decoder                    // reused: its slices outlive one patch
+	flowCache    refcache.Cache[nodeState, flowState]   // what pod references resolved to (package internal/refcache)
+	ranMemo      textmemo.Memo[ranStatus]               // initAction's
+	errMemo      textmemo.Memo[syncErrorRead]           // syncError's
+	stageFacts   *[podSlots + containerSlots]stageFacts // stageDef's, made on first use
+	judging      judgeScratch                           // judge's working memory when judging on this goroutine
+	eventRec     eventRecord                            // the event being read (event)
+	eventMemo    *[eventMemoSize]eventWords
+	eventMRU     [eventMemoSize / 2]uint8 // the way of each set of eventMemo used last
+	eventSeed    maphash.Seed
+	evKey        []byte                     // eventKey's buffer
+	eventScratch eventWords                 // the reference's, read anew for each event
+	reference    bool                       // tests: no caches, the reference path for every record
+	idPack       runtimeid.Packer           // runtime IDs, packed (package internal/runtimeid)
+	images       map[*nodeState]*nodeImages // pull failures naming only an image, and containers by image (images.go)
+	keyBuf       []byte                     // nameKey's
+	sightings    []*uidSighting             // pods known by a UID alone, in the order met (fallback.go)
+	loose        []Evidence                 // failure lines that name no pod, until the flows are judged (fallback.go)
 	// walked counts the nodes and flows the end of the build visits
 	// (Inputs, judgeAll) for each input and node: tests check that it
 	// grows with them, not with their product.
@@ -143,9 +135,9 @@ func NewBuilder(opts Options) *Builder {
 	for k, v := range opts.Budgets {
 		budgets[k] = v
 	}
-	// Text 0 is "": the zero index is the empty text.
-	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets, wideFloor: 1024,
-		words: map[string]uint32{"": 0}, texts: []string{""}}
+	return &Builder{opts: opts, p: p, m: newMatcher(p), nodes: map[string]*nodeState{}, inputs: map[string]bool{}, inputNodes: map[string]map[*nodeState]bool{}, budgets: budgets,
+		stamps: stamps.New(),
+		texts:  words.New(maxInternLen)}
 }
 
 // InputSpan tells the builder the time span of all lines of an input,

@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 
+	"github.com/podflow/podflow/internal/runtimeid"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -17,25 +19,25 @@ import (
 // containerState is a container as the builder keeps it, in 192 bytes: a
 // pod has two or three.
 type containerState struct {
-	ids          []rid
+	ids          []runtimeid.Packed
 	stages       containerStages
 	restartCount int
 	exitCode     int // when hasExit
-	attemptAt    stamp
-	died         stamp
-	plegAt       stamp
+	attemptAt    stamps.Stamp
+	died         stamps.Stamp
+	plegAt       stamps.Stamp
 	// startedAt is its latest start (Started, PLEG's ContainerStarted) and
 	// troubleAt its latest trouble but an exit (died): a failed or
 	// backed-off stage, a kill, a liveness or startup probe's failure.
 	// Whether a crash loop is over reads them (crashRecovered).
-	startedAt, troubleAt stamp
+	startedAt, troubleAt stamps.Stamp
 	// pulls are the image pulls the events show (Pulling → Pulled), for the
 	// SLO figure that leaves pulls out; pullOpen is a Pulling not yet done.
 	pulls    []stampSpan
-	pullOpen stamp
+	pullOpen stamps.Stamp
 	// present are the "already present" image checks after a pull (the
 	// 1.35 tracker's pull span ends at the last of them: slo.go).
-	present []stamp
+	present []stamps.Stamp
 	// ran is the runtime's own start and finish of an init container, from
 	// "Computing init container action"; it beats PLEG's relist delay.
 	ran                 stampSpan
@@ -189,17 +191,17 @@ func (b *Builder) container(f *flowState, name, typ string) *containerState {
 
 // containerNamed is container for a name whose interned index, when
 // interned, is k: containers are told by index, not by reading their names
-// all over the heap (an interned text has one index: isText).
+// all over the heap (an interned text has one index: words.Table.Is).
 func (b *Builder) containerNamed(f *flowState, name, typ string, k uint32, interned bool) *containerState {
 	var c *containerState
 	for _, x := range f.containers {
-		if b.isText(x.name, name, k, interned) {
+		if b.texts.Is(x.name, name, k, interned) {
 			c = x
 			break
 		}
 	}
 	if c == nil {
-		c = &containerState{name: b.nameID(name), kind: kindOf(typ)}
+		c = &containerState{name: b.texts.NameID(name), kind: kindOf(typ)}
 		f.containers = append(f.containers, c)
 	} else if typ != "" && typ != ContainerRegular && c.kind == kindRegular {
 		c.kind = kindOf(typ)
@@ -217,8 +219,8 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 	if id == CStStarted && eff == Complete {
 		c.starts.inc()
 		c.needsID = true
-		c.attemptAt = b.stampAt(rec.Time)
-		c.startedAt = b.later(c.attemptAt, c.startedAt)
+		c.attemptAt = b.stamps.At(rec.Time)
+		c.startedAt = b.stamps.Later(c.attemptAt, c.startedAt)
 		c.state = runRunning
 		if c.starts > 1 && c.restartCount < int(c.starts)-1 {
 			c.restartCount = int(c.starts) - 1
@@ -239,20 +241,20 @@ func (b *Builder) containerEffect(f *flowState, c *containerState, id string, ef
 	}
 	counted := b.applyEffect(s, eff, rec, reason)
 	if eff == Fail || eff == Retry {
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	}
 	if eff == Retry && (id == CStStarted || id == CStCompleted) {
 		if counted {
 			c.backOffs.inc()
 		}
-		b.setText(&c.reason, "CrashLoopBackOff")
+		b.texts.Set(&c.reason, "CrashLoopBackOff")
 		c.state = runWaiting
 	}
 	if eff == Retry && id == CStImage {
 		if counted {
 			c.pullBackOffs.inc()
 		}
-		b.setText(&c.reason, "ImagePullBackOff")
+		b.texts.Set(&c.reason, "ImagePullBackOff")
 		c.state = runWaiting
 	}
 	if rec.Format == parser.FormatEventTable {
@@ -314,11 +316,11 @@ func tableCount(rec *parser.Record) (n tally, ok bool) {
 	return 1, false
 }
 
-// containerByID is the container whose ID is p (packID).
+// containerByID is the container whose ID is p (b.idPack.Pack).
 func (f *flowState) containerByID(p []byte) *containerState {
 	for _, c := range f.containers {
 		for _, cid := range c.ids {
-			if cid == rid(p) {
+			if cid == runtimeid.Packed(p) {
 				return c
 			}
 		}
@@ -331,13 +333,13 @@ func (f *flowState) containerByID(p []byte) *containerState {
 func (b *Builder) claimID(f *flowState, p []byte) *containerState {
 	var best *containerState
 	for _, c := range f.containers {
-		if c.needsID && (best == nil || b.before(c.attemptAt, best.attemptAt)) {
+		if c.needsID && (best == nil || b.stamps.Before(c.attemptAt, best.attemptAt)) {
 			best = c
 		}
 	}
 	if best != nil {
 		if len(best.ids) < maxIDs {
-			best.ids = append(best.ids, rid(p))
+			best.ids = append(best.ids, runtimeid.Packed(p))
 		}
 		best.needsID = false
 		// One ID an attempt: a second is a restart (a probe's kill, a crash).
@@ -349,20 +351,20 @@ func (b *Builder) claimID(f *flowState, p []byte) *containerState {
 // maxIDs bounds the container IDs kept for one container (one per restart).
 const maxIDs = 64
 
-// bindID gives c the container ID p (packID).
+// bindID gives c the container ID p (b.idPack.Pack).
 func (f *flowState) bindID(c *containerState, p []byte) {
 	if len(p) == 0 {
 		return
 	}
 	for _, cid := range c.ids {
-		if cid == rid(p) {
+		if cid == runtimeid.Packed(p) {
 			return
 		}
 	}
 	// Free the ID if a guess gave it to another container.
 	for _, o := range f.containers {
 		for i, cid := range o.ids {
-			if cid == rid(p) {
+			if cid == runtimeid.Packed(p) {
 				o.ids = append(o.ids[:i], o.ids[i+1:]...)
 				o.needsID = true
 				break
@@ -372,7 +374,7 @@ func (f *flowState) bindID(c *containerState, p []byte) {
 	if len(c.ids) >= maxIDs {
 		return
 	}
-	id := rid(p)
+	id := runtimeid.Packed(p)
 	c.ids = append(c.ids, id)
 	c.needsID = false
 	f.node.byID[id] = f
@@ -380,10 +382,10 @@ func (f *flowState) bindID(c *containerState, p []byte) {
 
 func (b *Builder) finished(n *nodeState, rec *parser.Record) {
 	uid := recordUID(rec)
-	id := b.packID(stripRuntime(rec.Str("containerID")))
+	id := b.idPack.Pack(stripRuntime(rec.Str("containerID")))
 	f := n.byUID[uid]
 	if f == nil {
-		f = n.byID[rid(id)]
+		f = n.byID[runtimeid.Packed(id)]
 	}
 	if f == nil {
 		return
@@ -483,7 +485,7 @@ func (b *Builder) startFailed(n *nodeState, rec *parser.Record) {
 	}
 	c := b.container(f, name, typ)
 	if image != "" && c.image == 0 {
-		b.setText(&c.image, image)
+		b.texts.Set(&c.image, image)
 		b.linkImage(f.node, f, c)
 	}
 	text := reason
@@ -545,8 +547,8 @@ func (b *Builder) runtimeStartFailed(n *nodeState, rec *parser.Record, mk *Marke
 	var f *flowState
 	var c *containerState
 	if len(id) >= 12 {
-		p := b.packID(id)
-		if f = n.byID[rid(p)]; f != nil {
+		p := b.idPack.Pack(id)
+		if f = n.byID[runtimeid.Packed(p)]; f != nil {
 			c = f.containerByID(p)
 		}
 	}
@@ -572,7 +574,7 @@ func (b *Builder) runtimeStartFailed(n *nodeState, rec *parser.Record, mk *Marke
 		b.evidenceOnly(f, rec) // whose container, the line does not say
 	default:
 		if len(id) >= 12 {
-			f.bindID(c, b.packID(id))
+			f.bindID(c, b.idPack.Pack(id))
 		}
 		b.containerEffect(f, c, mk.Stage, mk.Effect, rec, "")
 	}

@@ -34,7 +34,8 @@
 //     and memory managers at admission, DRA, user namespaces, resize,
 //     admission and most volume, sandbox and termination stages are data.
 //  4. Every handler first finds the line's pod (podmanager.go, by the name
-//     and UID renderings of identity.go, through flowcache.go) and ends with
+//     and UID renderings of identity.go, through the cache of package
+//     internal/refcache) and ends with
 //     a stage effect (stages.go) on the pod's flowState or on one of its
 //     containers: a stage's begin, completion, failed attempts, retries,
 //     reason and a few evidence lines (evidence.go).
@@ -66,13 +67,20 @@
 //
 // A busy node's log names tens of thousands of pods, so a flow is kept
 // compact while the log is read and only the builder that made it reads it
-// back: texts are interned and held by index (intern.go), times are packed
-// stamps (compact.go, instant.go), evidence lines are positions (compact.go,
-// evidence.go), and stages sit in fixed slots (slots.go); the status
-// patch is read by package internal/statuspatch, a JSON scanner of its
-// own, apart from what the patch means (status.go). Handlers reach it
-// mostly through small APIs (stampAt and before, intern and setText,
-// packID, stageEvidence, the slots' get and put), so that the kubelet's
-// logic reads as such and a change of layout stays in those files; touch
-// (stages.go), run for nearly every record, compares packed stamps in place.
+// back. The stores live in packages of their own under internal/, each
+// behind a small API: texts are interned and held by index (words, in
+// b.texts), times are packed stamps (stamps, in b.stamps), evidence lines
+// are positions (linepos, in b.lines), runtime IDs are packed (runtimeid,
+// b.idPack), and the last pod references' answers and repeated JSON
+// values are remembered (refcache, textmemo);
+// the status patch is read by internal/statuspatch, apart from what the
+// patch means (status.go). What stays here is what the kubelet's lines
+// mean: the stages sit in fixed slots (slots.go), one per stage the
+// engine judges, and a stage id's slot is part of the pipeline's
+// meaning; stores.go keeps the walk of every stamp a flow holds
+// (eachStamp, for the stamps' sweep), which knows the flow's layout.
+// Handlers call the stores directly (b.stamps.At and Before, b.texts.Intern
+// and Set, b.lines.Where), so that the kubelet's logic reads as such and a
+// change of layout stays in those packages; touch (stages.go), run for
+// nearly every record, widens the flow's span with stamps.Table.Widen.
 package timeline

@@ -4,6 +4,9 @@ import (
 	"hash/maphash"
 	"strings"
 
+	"github.com/podflow/podflow/internal/linepos"
+	"github.com/podflow/podflow/internal/refcache"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -107,11 +110,11 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 	var kc uint32
 	var cok bool
 	if isC {
-		kc, cok = b.wordIn(&w.kc, cname)
+		kc, cok = b.texts.LookupIn(&w.kc, cname)
 	}
 	if isC && (reason == "Pulling" || reason == "Pulled") {
 		c := b.containerNamed(f, cname, ctyp, kc, cok)
-		c.notePull(reason, w.alreadyPresent, b.stampAt(rec.Time))
+		c.notePull(reason, w.alreadyPresent, b.stamps.At(rec.Time))
 		if img := w.image.of(w.key); img != "" {
 			n.notePulling(f, img, !c.pullOpen.IsZero())
 		}
@@ -125,7 +128,7 @@ func (b *Builder) event(n *nodeState, rec *parser.Record) {
 				continue
 			}
 			if mk.Stage == CStImage && c.image == 0 {
-				b.setText(&c.image, w.image.of(w.key)) // Pulling image "x"
+				b.texts.Set(&c.image, w.image.of(w.key)) // Pulling image "x"
 				b.linkImage(n, f, c)
 			}
 			b.containerEffect(f, c, mk.Stage, mk.Effect, rec, message)
@@ -156,12 +159,12 @@ func (b *Builder) eventTrouble(f *flowState, rec *parser.Record, w *eventWords, 
 		c = f.soleContainer()
 	}
 	for _, x := range f.containers {
-		if w.isC && b.isText(x.name, cname, kc, cok) {
+		if w.isC && b.texts.Is(x.name, cname, kc, cok) {
 			c = x
 		}
 	}
 	if c != nil {
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	}
 }
 
@@ -197,7 +200,7 @@ type eventWords struct {
 	key        string
 	lt, lr, lm uint32
 	// The indexes of the words in b.texts, once interned; 0 until then.
-	// An interned text keeps its index for good (isText).
+	// An interned text keeps its index for good (words.Table.Is).
 	kt, kr, km, kfp, kc uint32 // kc: the container's name
 	// evText is the interned index of the event's evidence text (Event
 	// <reason>: <message>, cut: composeEvidenceText for a record without an
@@ -287,12 +290,12 @@ func (b *Builder) eventWordsOf(e *eventFields) *eventWords {
 // eventFlow is the flow of an event's involved object (resolve's), ok
 // false when the object names no pod.
 func (b *Builder) eventFlow(n *nodeState, object *parser.Value, create bool) (*flowState, bool) {
-	vals := [flowKeyFields]*parser.Value{object}
-	cached := !b.reference && cacheable(object)
-	var slot *flowCacheEntry
+	vals := refcache.Key{object}
+	cached := !b.reference && refcache.Cacheable(object)
+	var slot *refcache.Entry[nodeState, flowState]
 	if cached {
 		var f *flowState
-		if slot, f = b.flowCache.get(n, keyEvent, &vals); f != nil {
+		if slot, f = b.flowCache.Get(n, keyEvent, &vals); f != nil {
 			return f, true
 		}
 	}
@@ -308,13 +311,13 @@ func (b *Builder) eventFlow(n *nodeState, object *parser.Value, create bool) (*f
 }
 
 // event is an Event as the builder keeps it, in 48 bytes of Event's 200
-// (compact.go): its evidence is the line's position, at the event's own
-// time; the text where keeps is the message.
+// (linepos, stamps): its evidence is the line's position, at the event's
+// own time; the text the Where keeps is the message.
 type event struct {
-	where
+	linepos.Where
 	typ, reason, fieldPath uint32 // indexes in b.texts
 	count                  tally
-	at, last               stamp
+	at, last               stamps.Stamp
 }
 
 // addEvent keeps the event of record rec with the pod's events, and
@@ -327,18 +330,18 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 	// Reasons, types and most messages are interned: their indexes, known
 	// from the event's words, tell an event from the pod's others without
 	// reading texts all over the heap.
-	kr, rok := b.wordIn(&w.kr, reason)
-	kt, tok := b.wordIn(&w.kt, typ)
-	km, mok := b.wordIn(&w.km, message)
+	kr, rok := b.texts.LookupIn(&w.kr, reason)
+	kt, tok := b.texts.LookupIn(&w.kt, typ)
+	km, mok := b.texts.LookupIn(&w.km, message)
 	for i := range f.events {
 		e := &f.events[i]
-		if b.isText(e.reason, reason, kr, rok) && b.isText(e.typ, typ, kt, tok) && b.isText(e.text, message, km, mok) {
+		if b.texts.Is(e.reason, reason, kr, rok) && b.texts.Is(e.typ, typ, kt, tok) && b.texts.Is(e.Text, message, km, mok) {
 			fresh = 1
 			if n, ok := tableCount(rec); ok {
 				fresh = max(n-e.count, 0)
 			}
 			e.count.add(fresh)
-			e.last = b.stampAt(rec.Time)
+			e.last = b.stamps.At(rec.Time)
 			return fresh
 		}
 	}
@@ -352,20 +355,20 @@ func (b *Builder) addEvent(f *flowState, rec *parser.Record, w *eventWords, typ,
 		f.events = append(make([]event, 0, min(max(4, cap(f.events)*3/2), maxEvents)), f.events...)
 	}
 	if !rok {
-		kr = b.internID(reason)
+		kr = b.texts.InternID(reason)
 	}
 	if !tok {
-		kt = b.internID(typ)
+		kt = b.texts.InternID(typ)
 	}
 	if !mok {
-		km = b.internID(message)
+		km = b.texts.InternID(message)
 	}
-	kfp, ok := b.wordIn(&w.kfp, fieldPath)
+	kfp, ok := b.texts.LookupIn(&w.kfp, fieldPath)
 	if !ok {
-		kfp = b.internID(fieldPath)
+		kfp = b.texts.InternID(fieldPath)
 	}
-	f.events = append(f.events, event{where: b.where(rec, km), typ: kt, reason: kr, fieldPath: kfp,
-		at: b.stampAt(rec.Time), count: fresh})
+	f.events = append(f.events, event{Where: b.lines.Where(&rec.Pos, km), typ: kt, reason: kr, fieldPath: kfp,
+		at: b.stamps.At(rec.Time), count: fresh})
 	return fresh
 }
 
@@ -376,8 +379,8 @@ func (b *Builder) events(f *flowState) []Event {
 	}
 	out := make([]Event, len(f.events))
 	for i, e := range f.events {
-		ev := b.evidence(e.where, e.at, false)
-		out[i] = Event{Time: ev.Time, Type: b.texts[e.typ], Reason: b.texts[e.reason], Message: b.texts[e.text], FieldPath: b.texts[e.fieldPath], Count: int(e.count), LastTime: b.time(b.instantOf(e.last)),
+		ev := b.evidence(e.Where, e.at, false)
+		out[i] = Event{Time: ev.Time, Type: b.texts.Text(e.typ), Reason: b.texts.Text(e.reason), Message: b.texts.Text(e.Text), FieldPath: b.texts.Text(e.fieldPath), Count: int(e.count), LastTime: b.stamps.Time(e.last),
 			Evidence: ev}
 	}
 	return out

@@ -65,10 +65,10 @@ func TestEventWordsMatchReference(t *testing.T) {
 	for _, full := range []bool{false, true} {
 		t.Run("full="+strconv.FormatBool(full), func(t *testing.T) {
 			fast, ref := NewBuilder(Options{}), NewBuilder(Options{})
-			ref.reference = true
+			ref.setReference()
 			for _, b := range []*Builder{fast, ref} {
-				for i := 0; full && len(b.words) < maxInterned; i++ {
-					b.word("filler " + strconv.Itoa(i))
+				for i := 0; full && !b.texts.Full(); i++ {
+					b.texts.AddWord("filler " + strconv.Itoa(i))
 				}
 			}
 			var events int

@@ -248,8 +248,8 @@ func (b *Builder) evictionVerdict(f *flowState, fl *Flow, logEnd time.Time) {
 		}
 		for i := range f.events {
 			ev := &f.events[i]
-			if b.texts[ev.reason] == "Evicted" && !strings.HasPrefix(b.texts[ev.text], "The node had condition") {
-				e = &evictNote{message: b.texts[ev.text], evidence: []Evidence{b.evidence(ev.where, ev.at, true)}}
+			if b.texts.Text(ev.reason) == "Evicted" && !strings.HasPrefix(b.texts.Text(ev.Text), "The node had condition") {
+				e = &evictNote{message: b.texts.Text(ev.Text), evidence: []Evidence{b.evidence(ev.Where, ev.at, true)}}
 				e.at = e.evidence[0].Time
 				break
 			}

@@ -1,6 +1,11 @@
 package timeline
 
-import "github.com/podflow/podflow/parser"
+import (
+	"github.com/podflow/podflow/internal/linepos"
+	"github.com/podflow/podflow/internal/stamps"
+	"github.com/podflow/podflow/internal/words"
+	"github.com/podflow/podflow/parser"
+)
 
 // The log lines kept as proof of what a stage, an event or a finding says.
 // Each keeps its position and a short text, interned: the views read the
@@ -10,6 +15,11 @@ import "github.com/podflow/podflow/parser"
 // maxEvidenceText cuts the text kept with an evidence line (views read the
 // whole line back by position).
 const maxEvidenceText = 300
+
+// maxInternLen is the longest text the builder interns (words.Table):
+// evidence texts, cut at maxEvidenceText, are interned whole, as an error
+// repeats across pods in the same words.
+const maxInternLen = maxEvidenceText + len("…")
 
 func (b *Builder) evidenceOf(rec *parser.Record) Evidence {
 	ev := evidencePos(rec)
@@ -23,15 +33,15 @@ func evidencePos(rec *parser.Record) Evidence {
 }
 
 // evidence is an Evidence as a stage keeps it while the log is read, in 24
-// bytes of Evidence's 80 (compact.go): a flow holds some twenty of them.
+// bytes of Evidence's 80 (linepos.Where): a flow holds some twenty of them.
 type evidence struct {
-	where
-	at stamp
+	linepos.Where
+	at stamps.Stamp
 }
 
 // stageEvidence is evidenceOf for a stage.
 func (b *Builder) stageEvidence(rec *parser.Record) evidence {
-	return evidence{where: b.where(rec, b.evidenceTextID(rec)), at: b.stampAt(rec.Time)}
+	return evidence{Where: b.lines.Where(&rec.Pos, b.evidenceTextID(rec)), at: b.stamps.At(rec.Time)}
 }
 
 // publicEvidence returns stage evidence in its public form.
@@ -41,30 +51,12 @@ func (b *Builder) publicEvidence(evs []evidence) []Evidence {
 	}
 	out := make([]Evidence, len(evs))
 	for i, e := range evs {
-		out[i] = b.evidence(e.where, e.at, true)
+		out[i] = b.evidence(e.Where, e.at, true)
 	}
 	return out
 }
 
-// inputIndex is input's index in b.evInputs, added if new.
-func (b *Builder) inputIndex(input string) int32 {
-	if k := b.lastInput; int(k) < len(b.evInputs) && b.evInputs[k] == input {
-		return k
-	}
-	k, ok := b.evInputIdx[input]
-	if !ok {
-		if b.evInputIdx == nil {
-			b.evInputIdx = map[string]int32{}
-		}
-		k = int32(len(b.evInputs))
-		b.evInputs = append(b.evInputs, input)
-		b.evInputIdx[input] = k
-	}
-	b.lastInput = k
-	return k
-}
-
-// evidenceTextID is evidenceText's index in b.texts (what textID would
+// evidenceTextID is evidenceText's index in b.texts (what b.texts.ID would
 // give for it), found with one lookup of the text, not two.
 func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
 	if w := b.eventRec.words; w != nil && b.eventRec.rec == rec && rec.Err == "" {
@@ -73,19 +65,19 @@ func (b *Builder) evidenceTextID(rec *parser.Record) uint32 {
 			return w.evText
 		}
 		t := b.composeEvidenceText(rec)
-		if k, ok := b.wordOfBytes(t); ok {
+		if k, ok := b.texts.LookupBytes(t); ok {
 			w.evText = k
 			return k
 		}
-		return b.internBytesID(t)
+		return b.texts.InternBytesID(t)
 	}
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytesID(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
+			return b.texts.InternBytesID(words.CutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
 		}
-		return b.internID(rec.Msg)
+		return b.texts.InternID(rec.Msg)
 	}
-	return b.internBytesID(b.composeEvidenceText(rec))
+	return b.texts.InternBytesID(b.composeEvidenceText(rec))
 }
 
 // evidenceText is the text kept with a record's evidence.
@@ -96,11 +88,11 @@ func (b *Builder) evidenceText(rec *parser.Record) string {
 	// keep each once.
 	if rec.Msg != "Event occurred" && rec.Err == "" {
 		if len(rec.Msg) > maxEvidenceText {
-			return b.internBytes(cutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
+			return b.texts.InternBytes(words.CutBytes(append(b.text[:0], rec.Msg[:maxEvidenceText+1]...), maxEvidenceText))
 		}
-		return b.intern(rec.Msg)
+		return b.texts.Intern(rec.Msg)
 	}
-	return b.internBytes(b.composeEvidenceText(rec))
+	return b.texts.InternBytes(b.composeEvidenceText(rec))
 }
 
 // composeEvidenceText composes the evidence text of an event or a record
@@ -126,7 +118,7 @@ func (b *Builder) composeEvidenceText(rec *parser.Record) []byte {
 		b.text = t
 	}
 	if len(t) > maxEvidenceText {
-		t = cutBytes(t, maxEvidenceText)
+		t = words.CutBytes(t, maxEvidenceText)
 	}
 	return t
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -266,7 +267,7 @@ func (b *Builder) fallbackLine(fs *fallbackState, rec *parser.Record, failure bo
 	ev := b.stageEvidence(rec)
 	fs.evidence = append(fs.evidence, ev)
 	if failure && fs.reason == 0 {
-		fs.reason = ev.text
+		fs.reason = ev.Text
 	}
 }
 
@@ -335,7 +336,7 @@ func (b *Builder) settleUIDs() {
 			continue
 		}
 		if !s.first.IsZero() {
-			f.first, f.last = b.stampAt(s.first), b.stampAt(s.last)
+			f.first, f.last = b.stamps.At(s.first), b.stamps.At(s.last)
 		}
 		f.fallback = &fallbackState{reason: s.reason, sighted: s.evidence}
 	}
@@ -349,10 +350,10 @@ func (b *Builder) settleUIDs() {
 // its lines and first error when there was one.
 func (b *Builder) joinSighting(s *uidSighting, f *flowState) {
 	if !s.first.IsZero() {
-		if t := b.stampAt(s.first); f.first.IsZero() || b.before(t, f.first) {
+		if t := b.stamps.At(s.first); f.first.IsZero() || b.stamps.Before(t, f.first) {
 			f.first = t
 		}
-		if t := b.stampAt(s.last); b.after(t, f.last) {
+		if t := b.stamps.At(s.last); b.stamps.After(t, f.last) {
 			f.last = t
 		}
 	}
@@ -442,7 +443,7 @@ func (b *Builder) flowOfContainerID(n *nodeState, rec *parser.Record) *flowState
 	if len(id) < 12 {
 		return nil
 	}
-	return n.byID[rid(b.packID(id))]
+	return n.byID[runtimeid.Packed(b.idPack.Pack(id))]
 }
 
 // namedPod reads the pod a line names in any of the renderings above:
@@ -594,7 +595,7 @@ func (b *Builder) fallbackJudge(f *flowState, fl *Flow, full bool) {
 		fs.reason = fs.sightReason
 	}
 	if fs != nil && fl.Reason == "" && fs.reason != 0 && !settled(fl.Verdict) {
-		fl.Reason = b.texts[fs.reason]
+		fl.Reason = b.texts.Text(fs.reason)
 		own = true
 	}
 	if f.ref.Name == "" {

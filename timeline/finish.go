@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/podflow/podflow/internal/runtimeid"
 )
 
 // Finishing a build: Finish, FinishEach, FinishRows and Snapshot judge
@@ -130,7 +132,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 	for _, name := range b.nodeOrder {
 		n := b.nodes[name]
 		for _, id := range n.orphanOrder {
-			if n.byID[rid(b.packID(id))] != nil {
+			if n.byID[runtimeid.Packed(b.idPack.Pack(id))] != nil {
 				continue
 			}
 			o := n.orphans[id]
@@ -154,7 +156,7 @@ func (b *Builder) judgeAll(trim func(*Flow), rows bool) *FlowList {
 	}
 	if !b.snapshot {
 		b.images = nil
-		b.flowCache.reset()
+		b.flowCache.Reset()
 		defer func() { b.judging = judgeScratch{} }()
 	}
 	n := 0

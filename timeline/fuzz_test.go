@@ -176,7 +176,7 @@ func FuzzCachesMatchReference(f *testing.F) {
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ref := NewBuilder(Options{}), NewBuilder(Options{})
-		ref.reference = true
+		ref.setReference()
 		for _, rec := range recordsFrom(data) {
 			fast.Add(rec)
 			ref.Add(rec)

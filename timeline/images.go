@@ -158,9 +158,9 @@ func (b *Builder) holdPull(n *nodeState, img string, rec *parser.Record, reason 
 		m.order = append(m.order, img)
 	}
 	m.pending[img] = append(p, pendingPull{
-		rec: parser.Record{Time: rec.Time, Severity: rec.Severity, Msg: b.intern(rec.Msg), Err: b.intern(rec.Err),
+		rec: parser.Record{Time: rec.Time, Severity: rec.Severity, Msg: b.texts.Intern(rec.Msg), Err: b.texts.Intern(rec.Err),
 			Host: rec.Host, Component: rec.Component, Format: rec.Format, Pos: rec.Pos, Truncated: rec.Truncated},
-		reason: b.intern(reason),
+		reason: b.texts.Intern(reason),
 	})
 }
 
@@ -171,7 +171,7 @@ func (b *Builder) linkImage(n *nodeState, f *flowState, c *containerState) {
 	if n == nil || c.image == 0 {
 		return
 	}
-	img := b.texts[c.image] // the builder's own copy
+	img := b.texts.Text(c.image) // the builder's own copy
 	m := b.imagesOf(n)
 	if m.users == nil {
 		m.users = map[string][]imageUser{}

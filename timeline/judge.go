@@ -3,6 +3,9 @@ package timeline
 import (
 	"slices"
 	"time"
+
+	"github.com/podflow/podflow/internal/runtimeid"
+	"github.com/podflow/podflow/internal/stamps"
 )
 
 // Judging one flow: judge orders its containers, sequences the pod's
@@ -23,7 +26,7 @@ func typeRank(typ string) int {
 }
 
 // containerViews judges one container's stages.
-func (b *Builder) containerViews(js *judgeScratch, c *containerState, logEnd time.Time, v int, after stamp, sidecar bool) []stageView {
+func (b *Builder) containerViews(js *judgeScratch, c *containerState, logEnd time.Time, v int, after stamps.Stamp, sidecar bool) []stageView {
 	ids := ContainerStages
 	if c.kind != kindInit || sidecar {
 		// A sidecar's start is its part of the init containers: it
@@ -111,9 +114,9 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	n := f.node
 	v := n.verbosity()
 	logEnd := b.inputEnd(n)
-	fl := Flow{Pod: f.ref, Node: node, Source: b.texts[f.source], Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts[f.phase], Deleted: f.deleted}
+	fl := Flow{Pod: f.ref, Node: node, Source: b.texts.Text(f.source), Static: f.static, Mirror: f.mirror, Incarnation: f.incarnation, Phase: b.texts.Text(f.phase), Deleted: f.deleted}
 	if !rows {
-		fl.Sandboxes, fl.Events = ridStrings(f.sandboxes), b.events(f)
+		fl.Sandboxes, fl.Events = runtimeid.Strings(f.sandboxes), b.events(f)
 	}
 	if fl.Pod.Name == "" {
 		fl.Pod.Name = f.ref.UID
@@ -130,7 +133,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	// Pod creation stages before the containers.
 	pre := b.judgeSeq(js, preStages, func(id string) *stageState { return f.stages.get(id) }, logEnd, v, 0)
 	// The aggregate stages come from the containers; running and ready after.
-	sandboxEnd := stamp(0)
+	sandboxEnd := stamps.Stamp(0)
 	for _, sv := range pre {
 		if sv.status == StatusDone {
 			sandboxEnd = sv.end
@@ -164,26 +167,26 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		*s = stageState{}
 		regularBegun := typ == ContainerInit && b.regularBegun(cs)
 		allDone := true
-		var begin, groupEnd stamp
+		var begin, groupEnd stamps.Stamp
 		after := prevEnd
 		for _, ci := range group {
 			views := b.containerViews(js, cs[ci], logEnd, v, after, cs[ci].isSidecar(regularBegun))
 			cviews[ci] = views
 			for _, sv := range views {
-				if !sv.start.IsZero() && (begin.IsZero() || b.before(sv.start, begin)) {
+				if !sv.start.IsZero() && (begin.IsZero() || b.stamps.Before(sv.start, begin)) {
 					begin = sv.start
 				}
 				if sv.status != StatusDone && sv.status != StatusUnknown {
 					allDone = false
 				}
-				if sv.status == StatusDone && b.after(sv.end, groupEnd) {
+				if sv.status == StatusDone && b.stamps.After(sv.end, groupEnd) {
 					groupEnd = sv.end
 				}
 				if sv.st != nil && sv.st.trouble != nil {
 					st, agg := sv.st.trouble, s.mark()
 					agg.note(b, st)
 					agg.attempts.add(st.attempts)
-					if !st.lastFail.IsZero() && b.after(st.lastFail, agg.lastFail) {
+					if !st.lastFail.IsZero() && b.stamps.After(st.lastFail, agg.lastFail) {
 						agg.lastFail = st.lastFail
 						agg.rootReason = reasonOf(sv.st)
 					}
@@ -223,7 +226,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	run := &js.agg[2]
 	*run = stageState{}
 	regular, plegged := 0, 0
-	var plegAt stamp
+	var plegAt stamps.Stamp
 	for _, c := range cs {
 		if c.kind != kindRegular {
 			continue
@@ -231,10 +234,10 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		regular++
 		if c.plegStarted || c.starts > 0 && v < 2 {
 			plegged++
-			if b.after(c.plegAt, plegAt) {
+			if b.stamps.After(c.plegAt, plegAt) {
 				plegAt = c.plegAt
 			}
-			if st := c.stages.get(CStStarted); c.plegAt.IsZero() && st != nil && b.after(st.complete, plegAt) {
+			if st := c.stages.get(CStStarted); c.plegAt.IsZero() && st != nil && b.stamps.After(st.complete, plegAt) {
 				plegAt = st.complete
 			}
 		}
@@ -250,7 +253,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 		// its observedRunningTime (the line is written after the API
 		// watch's lag, which is not the containers' time).
 		t := rs.evidence[0].at
-		if st := f.startup; st != nil && !st.running.IsZero() && b.before(st.running, t) {
+		if st := f.startup; st != nil && !st.running.IsZero() && b.stamps.Before(st.running, t) {
 			t = st.running
 		}
 		run.begin, run.complete = t, t
@@ -340,7 +343,7 @@ func (b *Builder) judge(js *judgeScratch, f *flowState, node string, rows bool) 
 	}
 	fl.Containers = make([]Container, 0, len(cs))
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), Image: b.texts[c.image], IDs: ridStrings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts[c.reason], Ready: c.ready}
+		ct := Container{Name: b.texts.Text(c.name), Type: c.typ(), Image: b.texts.Text(c.image), IDs: runtimeid.Strings(c.ids), Restarts: c.restartCount, BackOffs: int(c.backOffs), PullBackOffs: int(c.pullBackOffs), ExitCode: c.exit(), State: c.state.String(), Reason: b.texts.Text(c.reason), Ready: c.ready}
 		views := cviews[ci]
 		// (An init container judged as a sidecar has no completed stage.)
 		ct.Sidecar = c.kind == kindInit && len(views) == len(ContainerStages)-1
@@ -410,7 +413,7 @@ func (b *Builder) judgeRow(js *judgeScratch, f *flowState, fl Flow, all []stageV
 	}
 	fl.Containers = sc.ctrs[:0]
 	for ci, c := range cs {
-		ct := Container{Name: b.texts[c.name], Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts[c.reason], State: c.state.String(), Ready: c.ready}
+		ct := Container{Name: b.texts.Text(c.name), Type: c.typ(), Restarts: c.restartCount, BackOffs: int(c.backOffs), Reason: b.texts.Text(c.reason), State: c.state.String(), Ready: c.ready}
 		if c.hasExit {
 			sc.exits[ci] = c.exitCode
 			ct.ExitCode = &sc.exits[ci]

@@ -3,6 +3,8 @@ package timeline
 import (
 	"encoding/binary"
 	"strings"
+
+	"github.com/podflow/podflow/internal/words"
 )
 
 // matcher indexes a pipeline's markers for the per-record lookup.
@@ -174,7 +176,7 @@ func (m *matcher) lookup(msg string) []*Marker {
 	if n := min(len(msg), 255); m.exactShape[msg[0]][n/64]&(1<<(n%64)) != 0 {
 		// A few dozen messages make nearly all records: a slot keeps
 		// one's markers under the marker's own message (no copy).
-		e := &m.exactCache[wordHash(msg)&(exactCacheSize-1)]
+		e := &m.exactCache[words.Hash(msg)&(exactCacheSize-1)]
 		if e.msg == msg && e.markers != nil {
 			return e.markers
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -35,7 +36,7 @@ type nodeState struct {
 	pidSince     time.Time // when the kubelet's PID last changed (kubeletPID), a start or a stray line
 	byUID        map[string]*flowState
 	byName       map[string]*flowState
-	byID         map[rid]*flowState
+	byID         map[runtimeid.Packed]*flowState
 	uidSeen      map[string]*uidSighting // pods the fallback met by UID alone (fallback.go)
 	byShort      map[string]*flowState   // byName's pods by their name alone; ambiguousName when several namespaces have it
 	findings     map[string]*Finding
@@ -156,14 +157,14 @@ func (b *Builder) keyText(s string) string {
 	if s == "" {
 		return ""
 	}
-	return b.intern(s)
+	return b.texts.Intern(s)
 }
 
 func (b *Builder) node(name string) *nodeState {
 	n := b.nodes[name]
 	if n == nil {
 		name = strings.Clone(name) // rec.Host's (nodeKey): the record's text
-		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[rid]*flowState{}, findings: map[string]*Finding{}}
+		n = &nodeState{name: name, maxV: -1, flagV: -1, byUID: map[string]*flowState{}, byName: map[string]*flowState{}, byID: map[runtimeid.Packed]*flowState{}, findings: map[string]*Finding{}}
 		b.nodes[name] = n
 		b.nodeOrder = append(b.nodeOrder, name)
 	}

@@ -3,6 +3,8 @@ package timeline
 import (
 	"strings"
 
+	"github.com/podflow/podflow/internal/refcache"
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/internal/statuspatch"
 	"github.com/podflow/podflow/parser"
 )
@@ -27,7 +29,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		return
 	}
 	b.touch(f, rec)
-	id := b.packID(stripRuntime(data))
+	id := b.idPack.Pack(stripRuntime(data))
 	switch typ {
 	case "ContainerStarted":
 		if f.isSandbox(id) {
@@ -61,26 +63,26 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 		}
 		// The ID as the container keeps it (nearly always: it was found
 		// or claimed by it): one copy for both, and none made here.
-		var key rid
+		var key runtimeid.Packed
 		kept := false
 		for _, cid := range c.ids {
-			if cid == rid(id) {
+			if cid == runtimeid.Packed(id) {
 				key, kept = cid, true
 			}
 		}
 		if !kept {
-			key = rid(id)
+			key = runtimeid.Packed(id)
 		}
 		if n.byID[key] != f {
 			// Set only when new: a container is seen started again and again.
 			n.byID[key] = f
 		}
 		c.plegStarted = true
-		at := b.stampAt(rec.Time)
+		at := b.stamps.At(rec.Time)
 		if c.plegAt.IsZero() {
 			c.plegAt = at
 		}
-		c.startedAt = b.later(at, c.startedAt)
+		c.startedAt = b.stamps.Later(at, c.startedAt)
 		if c.state != runTerminated {
 			c.state = runRunning
 		}
@@ -103,7 +105,7 @@ func (b *Builder) pleg(n *nodeState, rec *parser.Record) {
 			return
 		}
 		c.state = runTerminated
-		c.died = b.stampAt(rec.Time)
+		c.died = b.stamps.At(rec.Time)
 		if c.kind == kindInit && c.hasExit && c.exitCode == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 		} else if c.kind == kindInit && !c.hasExit {
@@ -132,12 +134,12 @@ func (b *Builder) plegFlow(n *nodeState, rec *parser.Record, uid string) *flowSt
 	pod, _, _ := podFields(rec)
 	// A structured record's reference is its pod field's: with the UID, the key.
 	uidVal := parser.Value{Kind: parser.KindString, Str: uid}
-	vals := [flowKeyFields]*parser.Value{pod, &uidVal}
-	cached := !b.reference && rec.Structured() && cacheable(pod)
-	var slot *flowCacheEntry
+	vals := refcache.Key{pod, &uidVal}
+	cached := !b.reference && rec.Structured() && refcache.Cacheable(pod)
+	var slot *refcache.Entry[nodeState, flowState]
 	if cached {
 		var f *flowState
-		if slot, f = b.flowCache.get(n, keyPLEG, &vals); f != nil {
+		if slot, f = b.flowCache.Get(n, keyPLEG, &vals); f != nil {
 			return f
 		}
 	}

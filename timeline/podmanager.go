@@ -4,6 +4,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/podflow/podflow/internal/refcache"
+	"github.com/podflow/podflow/internal/runtimeid"
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -25,10 +28,10 @@ type flowState struct {
 	incarnation   int
 	stages        podStages
 	containers    []*containerState
-	sandboxes     []rid
+	sandboxes     []runtimeid.Packed
 	events        []event
 	startup       *startupState
-	first, last   stamp
+	first, last   stamps.Stamp
 	source, phase uint32 // indexes in b.texts
 	static        bool
 	deleted       bool           // SyncLoop DELETE, or REMOVE: the pod's deletion (termination.go)
@@ -48,7 +51,7 @@ func (b *Builder) newFlow(n *nodeState, ref PodRef) *flowState {
 		b.dropped++
 		return nil
 	}
-	ref = PodRef{Namespace: b.name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
+	ref = PodRef{Namespace: b.texts.Name(ref.Namespace), Name: strings.Clone(ref.Name), UID: strings.Clone(ref.UID)}
 	f := &flowState{ref: ref, node: n}
 	b.flows = append(b.flows, f)
 	if ref.Name != "" {
@@ -87,12 +90,12 @@ func (b *Builder) flowFor(n *nodeState, rec *parser.Record, create bool) *flowSt
 	if create {
 		class = keyFlowForCreate
 	}
-	vals := [flowKeyFields]*parser.Value{pod, podUID, podID}
-	cached := !b.reference && rec.Structured() && cacheable(pod) && cacheable(podUID) && cacheable(podID)
-	var slot *flowCacheEntry
+	vals := refcache.Key{pod, podUID, podID}
+	cached := !b.reference && rec.Structured() && refcache.Cacheable(pod) && refcache.Cacheable(podUID) && refcache.Cacheable(podID)
+	var slot *refcache.Entry[nodeState, flowState]
 	if cached {
 		var f *flowState
-		if slot, f = b.flowCache.get(n, class, &vals); f != nil {
+		if slot, f = b.flowCache.Get(n, class, &vals); f != nil {
 			return f
 		}
 	}
@@ -142,7 +145,7 @@ func (b *Builder) partialPod(n *nodeState, rec *parser.Record, pod *parser.Value
 		return b.resolvePartial(n, p, create)
 	}
 	if id := runtimeIDIn(rec.Msg); id != "" {
-		return n.byID[rid(b.packID(id))]
+		return n.byID[runtimeid.Packed(b.idPack.Pack(id))]
 	}
 	return nil
 }
@@ -187,7 +190,7 @@ func (b *Builder) adoptName(n *nodeState, ref PodRef) *flowState {
 	if f == nil || f.ref.Namespace != "" || f.terminal() {
 		return nil
 	}
-	f.ref.Namespace = b.name(ref.Namespace)
+	f.ref.Namespace = b.texts.Name(ref.Namespace)
 	b.indexName(n, f.ref.Key(), f)
 	return f
 }
@@ -201,7 +204,7 @@ func (b *Builder) resolve(n *nodeState, ref PodRef, hasRef bool, uid string, cre
 			if hasRef && (f.ref.Name == "" || f.ref.Namespace == "" && ref.Namespace != "" && f.ref.Name == ref.Name) {
 				// A pod known by its UID alone (or its name alone) is named
 				// by the first line that tells.
-				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), b.name(ref.Namespace)
+				f.ref.Name, f.ref.Namespace = strings.Clone(ref.Name), b.texts.Name(ref.Namespace)
 				if n.byName[f.ref.Key()] == nil {
 					b.indexName(n, f.ref.Key(), f)
 				}
@@ -408,4 +411,58 @@ func (b *Builder) podNameLine(n *nodeState, rec *parser.Record, mk *Marker) {
 		return
 	}
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
+}
+
+// Key classes of b.flowCache (package internal/refcache): what was read
+// to resolve a pod reference, and how.
+const (
+	keyFlowFor       = 'f' // flowFor, create false
+	keyFlowForCreate = 'F' // flowFor, create true
+	keyEvent         = 'e' // an event's involved object
+	keyPLEG          = 'p' // a PLEG event's pod and UID
+)
+
+// The node's indexes an answer of b.flowCache is read from
+// (refcache.DepOf): resolve is idempotent on the paths that return a flow,
+// so its answer depends on one index entry, byUID[uid] when the flow is
+// there, else (no UID) byName[key]; a write to that entry (indexUID,
+// indexName) forgets it.
+const (
+	depUID  = 'u'
+	depName = 'n'
+)
+
+// remember puts f, what resolve(n, ref, hasRef, uid, …) returned for the
+// key (class, vals), in e when its answer is one index entry's.
+func (b *Builder) remember(e *refcache.Entry[nodeState, flowState], n *nodeState, class byte, vals *refcache.Key, f *flowState, ref PodRef, hasRef bool, uid string) {
+	switch {
+	case f == nil:
+		// Nothing resolved, or the flow cap dropped it: counted each time.
+	case uid != "":
+		if n.byUID[uid] == f {
+			b.flowCache.Put(e, n, class, vals, f, refcache.DepOf(depUID, uid))
+		}
+	case hasRef:
+		if n.byName[string(b.nameKey(ref))] == f {
+			b.flowCache.Put(e, n, class, vals, f, refcache.DepOf(depName, ref.Key()))
+		}
+	}
+}
+
+// indexUID sets n.byUID[uid].
+func (b *Builder) indexUID(n *nodeState, uid string, f *flowState) {
+	n.byUID[uid] = f
+	b.flowCache.Forget(refcache.DepOf(depUID, uid))
+	if n.uidSeen != nil {
+		b.uidBound(n, uid, f)
+	}
+}
+
+// indexName sets n.byName[key].
+func (b *Builder) indexName(n *nodeState, key string, f *flowState) {
+	n.byName[key] = f
+	if n.byShort != nil {
+		n.indexShort(key, f)
+	}
+	b.flowCache.Forget(refcache.DepOf(depName, key))
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/podflow/podflow/internal/textmemo"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -72,7 +73,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 				if cap(t) <= 4*maxEvidenceText {
 					b.text = t
 				}
-				reason = b.internBytes(t)
+				reason = b.texts.InternBytes(t)
 				if p.action != "CreatePodSandbox" && p.action != "KillPodSandbox" {
 					name = p.target
 				}
@@ -96,7 +97,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 			}
 			c := b.container(f, name, "")
 			if img := backOffImage(reason); img != "" && c.image == 0 {
-				b.setText(&c.image, img) // ImagePullBackOff: "Back-off pulling image \"x\""
+				b.texts.Set(&c.image, img) // ImagePullBackOff: "Back-off pulling image \"x\""
 				b.linkImage(f.node, f, c)
 			}
 			b.containerEffect(f, c, smk.Stage, smk.Effect, rec, reason)
@@ -107,7 +108,7 @@ func (b *Builder) syncError(n *nodeState, rec *parser.Record, mk *Marker) {
 	if !matched {
 		// An error the pipeline has no stage for: keep it on the pod.
 		b.stageEffect(f, StSynced, Observe, rec, "")
-		f.stage(StSynced).mark().reason = b.intern(errText)
+		f.stage(StSynced).mark().reason = b.texts.Intern(errText)
 	}
 }
 
@@ -212,14 +213,14 @@ type syncErrorRead struct {
 // the last few, on their own copy of the text. The result is valid until
 // the next call.
 func (b *Builder) readSyncError(errText string) ([]syncFailure, []*Marker) {
-	if b.reference || len(errText) > maxMemoText {
+	if b.reference || len(errText) > textmemo.MaxText {
 		return parseSyncError(errText), b.m.syncError(errText)
 	}
-	slot, r, hit := b.errMemo.get(errText)
+	slot, r, hit := b.errMemo.Get(errText)
 	if !hit {
 		own := strings.Clone(errText) // parts point into it
 		r = syncErrorRead{parts: parseSyncError(own), markers: slices.Clone(b.m.syncError(own))}
-		b.errMemo.put(slot, errText, r)
+		b.errMemo.Put(slot, errText, r)
 	}
 	return r.parts, r.markers
 }

@@ -49,7 +49,7 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 			kind = "Startup"
 		}
 		c := b.container(f, name, "")
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 		p := n.probeNote(c, kind)
 		p.restarts = true
 		if p.text == "" || p.kind != kind {
@@ -67,7 +67,7 @@ func (b *Builder) probeLine(n *nodeState, rec *parser.Record) {
 	c := b.container(f, name, "")
 	if kind != "Readiness" {
 		// A liveness or startup probe failing: on the way to a restart.
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	} else {
 		// A readiness probe failing keeps its container, and so the pod,
 		// unready (prober_manager.go UpdatePodStatus): a failed attempt of
@@ -170,7 +170,7 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 		return
 	}
 	for _, c := range f.containers {
-		name := b.texts[c.name]
+		name := b.texts.Text(c.name)
 		var ct *Container
 		for i := range fl.Containers {
 			if fl.Containers[i].Name == name {
@@ -218,14 +218,14 @@ func (b *Builder) probeVerdict(f *flowState, fl *Flow) {
 // probe"), else, for a pod of one container, by being the pod's (the
 // prober records its events against the container's reference).
 func (b *Builder) eventOf(f *flowState, e *event, msg, name string) bool {
-	if cname, _, ok := containerFromFieldPath(b.texts[e.fieldPath]); ok {
+	if cname, _, ok := containerFromFieldPath(b.texts.Text(e.fieldPath)); ok {
 		return cname == name
 	}
 	if from, to, ok := containerInMessage(msg); ok {
 		return msg[from:to] == name
 	}
 	c := f.soleContainer()
-	return c != nil && b.texts[c.name] == name
+	return c != nil && b.texts.Text(c.name) == name
 }
 
 // probeEvents reads a container's probe failures from its Unhealthy
@@ -235,11 +235,11 @@ func (b *Builder) probeEvents(f *flowState, name string) *probeNote {
 	var p *probeNote
 	for i := range f.events {
 		e := &f.events[i]
-		reason := b.texts[e.reason]
+		reason := b.texts.Text(e.reason)
 		if reason != "Unhealthy" && reason != "Killing" {
 			continue
 		}
-		msg := b.texts[e.text]
+		msg := b.texts.Text(e.Text)
 		if !b.eventOf(f, e, msg, name) {
 			continue
 		}
@@ -272,7 +272,7 @@ func (b *Builder) probeEvents(f *flowState, name string) *probeNote {
 			p.count += int(e.count)
 		}
 		if len(p.evidence) < 3 {
-			p.evidence = append(p.evidence, b.evidence(e.where, e.at, true))
+			p.evidence = append(p.evidence, b.evidence(e.Where, e.at, true))
 		}
 	}
 	return p

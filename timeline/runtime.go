@@ -3,6 +3,7 @@ package timeline
 import (
 	"strings"
 
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -40,7 +41,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		case strings.Contains(msg, "returns sandbox id"):
 			id := lastQuoted(msg)
 			if id != "" {
-				f.addSandbox(n, b.packID(id))
+				f.addSandbox(n, b.idPack.Pack(id))
 			}
 			b.stageEffect(f, StSandbox, Complete, rec, "")
 		case strings.Contains(msg, "failed"):
@@ -50,7 +51,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 	case strings.HasPrefix(msg, "CreateContainer within sandbox \""):
 		sid := firstQuoted(msg)
-		f := n.byID[rid(b.packID(sid))]
+		f := n.byID[runtimeid.Packed(b.idPack.Pack(sid))]
 		if f == nil {
 			b.orphanLine(n, sid, rec)
 			return
@@ -68,7 +69,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		c := b.container(f, name, "")
 		switch {
 		case strings.Contains(msg, "returns container id"):
-			f.bindID(c, b.packID(lastQuoted(msg)))
+			f.bindID(c, b.idPack.Pack(lastQuoted(msg)))
 			b.containerEffect(f, c, CStCreated, Complete, rec, "")
 		case strings.Contains(msg, "failed"):
 			b.containerEffect(f, c, CStCreated, Fail, rec, rec.Err)
@@ -77,8 +78,8 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 		}
 	case strings.HasPrefix(msg, "StartContainer for \""):
 		id := firstQuoted(msg)
-		p := b.packID(id)
-		f := n.byID[rid(p)]
+		p := b.idPack.Pack(id)
+		f := n.byID[runtimeid.Packed(p)]
 		if f == nil {
 			b.orphanLine(n, id, rec)
 			return
@@ -105,7 +106,7 @@ func (b *Builder) runtimeLine(n *nodeState, rec *parser.Record) {
 			return
 		}
 		if id := firstQuoted(msg); id != "" {
-			if f := n.byID[rid(b.packID(id))]; f != nil {
+			if f := n.byID[runtimeid.Packed(b.idPack.Pack(id))]; f != nil {
 				b.touch(f, rec)
 				return
 			}
@@ -146,7 +147,7 @@ func (b *Builder) runtimePull(n *nodeState, rec *parser.Record) {
 	hit := false
 	for _, f := range n.pulling[img].flows {
 		for _, c := range f.containers {
-			if b.texts[c.image] != img || c.pullOpen.IsZero() {
+			if b.texts.Text(c.image) != img || c.pullOpen.IsZero() {
 				continue
 			}
 			hit = true

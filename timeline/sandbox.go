@@ -3,6 +3,7 @@ package timeline
 import (
 	"strings"
 
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -17,9 +18,9 @@ import (
 // the pod.
 func (b *Builder) keepSandboxID(n *nodeState, f *flowState, rec *parser.Record) {
 	if id := rec.Str("podSandboxID"); id != "" {
-		f.addSandbox(n, b.packID(id))
+		f.addSandbox(n, b.idPack.Pack(id))
 	} else if id := sandboxIDInError(rec.Err); id != "" {
-		f.addSandbox(n, b.packID(id))
+		f.addSandbox(n, b.idPack.Pack(id))
 	}
 }
 
@@ -36,20 +37,20 @@ func sandboxIDInError(err string) string {
 	return id
 }
 
-// addSandbox keeps the sandbox ID p (packID).
+// addSandbox keeps the sandbox ID p (b.idPack.Pack).
 func (f *flowState) addSandbox(n *nodeState, p []byte) {
 	if f.isSandbox(p) || len(f.sandboxes) >= maxSandboxes {
 		return
 	}
-	id := rid(p)
+	id := runtimeid.Packed(p)
 	f.sandboxes = append(f.sandboxes, id)
 	n.byID[id] = f
 }
 
-// isSandbox reports whether p (packID) is one of f's sandboxes.
+// isSandbox reports whether p (b.idPack.Pack) is one of f's sandboxes.
 func (f *flowState) isSandbox(p []byte) bool {
 	for _, s := range f.sandboxes {
-		if s == rid(p) {
+		if s == runtimeid.Packed(p) {
 			return true
 		}
 	}
@@ -151,7 +152,7 @@ func (b *Builder) sandboxCRIO(n *nodeState, rec *parser.Record, mk *Marker) bool
 		// "Ran pod sandbox <id> with infra container" (1.17+).
 		id, _, _ := strings.Cut(strings.TrimPrefix(head, mk.Prefix), " ")
 		if id != "with" && len(id) >= 12 {
-			f.addSandbox(n, b.packID(id))
+			f.addSandbox(n, b.idPack.Pack(id))
 		}
 	}
 	b.stageEffect(f, StSandbox, mk.Effect, rec, "")

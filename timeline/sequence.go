@@ -3,6 +3,8 @@ package timeline
 import (
 	"fmt"
 	"time"
+
+	"github.com/podflow/podflow/internal/stamps"
 )
 
 // Stage sequencing: judgeSeq turns raw stage states into stages one after
@@ -13,12 +15,12 @@ import (
 
 // stageView is a stage being judged. Its times are stamps: judging
 // compares them and makes the aggregate stages of them without converting
-// and stamping anew, which would write to the builder (stampAt).
+// and stamping anew, which would write to the builder (b.stamps.At).
 type stageView struct {
 	id         string
 	st         *stageState
-	start      stamp
-	end        stamp
+	start      stamps.Stamp
+	end        stamps.Stamp
 	status     Status
 	implied    bool
 	attempts   int
@@ -90,7 +92,7 @@ const quietAfterError = 30 * time.Second
 func (b *Builder) quietAfter(tr *trouble) time.Duration {
 	q := quietAfterError
 	if n := int64(tr.attempts) + int64(tr.retries); n > 1 && !tr.first.IsZero() {
-		if every := b.sub(b.later(tr.lastFail, tr.lastRetry), tr.first) / time.Duration(n-1); 2*every > q {
+		if every := b.stamps.Sub(b.stamps.Later(tr.lastFail, tr.lastRetry), tr.first) / time.Duration(n-1); 2*every > q {
 			q = 2 * every
 		}
 	}
@@ -131,7 +133,7 @@ func reasonOf(s *stageState) string {
 // judgeSeq turns raw stage states into sequential stages: each starts no
 // earlier than the previous one ended, so stages never overlap and the gaps
 // between them are waiting time.
-func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd stamp) []stageView {
+func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *stageState, logEnd time.Time, v int, prevEnd stamps.Stamp) []stageView {
 	// From js.views, which judge empties for each flow: a slice handed out
 	// keeps its array when a later one grows it.
 	k := len(js.views)
@@ -181,13 +183,13 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 			switch {
 			case !tr.lastFail.IsZero() && i < lastProgress:
 				sv.status, sv.implied = StatusDone, true
-			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.timeOf(b.later(tr.lastFail, tr.lastRetry))) > b.quietAfter(&tr):
+			case (!tr.lastFail.IsZero() || tr.retries > 0) && b.minV(sv.id) > v && v >= 0 && logEnd.Sub(b.stamps.Time(b.stamps.Later(tr.lastFail, tr.lastRetry))) > b.quietAfter(&tr):
 				// The log cannot show this stage completing, and its errors
 				// stopped: it may have recovered. Not a stall.
 				sv.status = StatusUnknown
 			case !tr.lastFail.IsZero() || tr.retries > 0:
 				sv.status = StatusStalled
-			case b.budget(sv.id) > 0 && logEnd.Sub(b.timeOf(b.later(sv.start, prevEnd))) > b.budget(sv.id):
+			case b.budget(sv.id) > 0 && logEnd.Sub(b.stamps.Time(b.stamps.Later(sv.start, prevEnd))) > b.budget(sv.id):
 				sv.status = StatusStalled
 			default:
 				sv.status = StatusActive
@@ -206,11 +208,11 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 			}
 		}
 		if sv.status == StatusDone || sv.status == StatusStalled || sv.status == StatusActive {
-			if sv.start.IsZero() || b.before(sv.start, prevEnd) {
+			if sv.start.IsZero() || b.stamps.Before(sv.start, prevEnd) {
 				sv.start = prevEnd
 			}
 		}
-		if sv.status == StatusDone && !sv.end.IsZero() && b.before(sv.end, sv.start) {
+		if sv.status == StatusDone && !sv.end.IsZero() && b.stamps.Before(sv.end, sv.start) {
 			sv.end = sv.start
 		}
 		if sv.status == StatusDone && !sv.end.IsZero() {
@@ -226,7 +228,7 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 		if sv.status != StatusDone || !sv.end.IsZero() {
 			continue
 		}
-		next := stamp(0)
+		next := stamps.Stamp(0)
 		for j := i + 1; j < len(views); j++ {
 			if !views[j].start.IsZero() {
 				next = views[j].start
@@ -239,7 +241,7 @@ func (b *Builder) judgeSeq(js *judgeScratch, ids []string, states func(string) *
 		if sv.start.IsZero() {
 			sv.start = next
 		}
-		if b.before(next, sv.start) {
+		if b.stamps.Before(next, sv.start) {
 			next = sv.start
 		}
 		sv.end = next
@@ -256,12 +258,12 @@ func (sv *stageView) times(b *Builder, logEnd time.Time) (start, end time.Time) 
 		return time.Time{}, time.Time{}
 	}
 	if !sv.timed {
-		sv.timed, sv.shownStart, sv.shownEnd = true, b.timeOf(sv.start), logEnd
+		sv.timed, sv.shownStart, sv.shownEnd = true, b.stamps.Time(sv.start), logEnd
 		if sv.status == StatusDone {
-			sv.shownEnd = b.timeOf(sv.end)
-			if !sv.start.IsZero() && !sv.end.IsZero() && b.after(sv.end, sv.start) {
+			sv.shownEnd = b.stamps.Time(sv.end)
+			if !sv.start.IsZero() && !sv.end.IsZero() && b.stamps.After(sv.end, sv.start) {
 				// As the times' Sub, on the stamps they are made from.
-				sv.shownFor = Duration(b.sub(sv.end, sv.start))
+				sv.shownFor = Duration(b.stamps.Sub(sv.end, sv.start))
 			}
 		} else if !sv.shownStart.IsZero() && !logEnd.IsZero() && logEnd.After(sv.shownStart) {
 			sv.shownFor = Duration(logEnd.Sub(sv.shownStart))

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/stamps"
+	"github.com/podflow/podflow/internal/textmemo"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -37,7 +39,7 @@ func sloRuleOf(rec *parser.Record) sloRule {
 
 // notePull records a pull from the Pulling and Pulled events. "Pulled" with
 // "already present" is no pull at all.
-func (c *containerState) notePull(reason string, alreadyPresent bool, t stamp) {
+func (c *containerState) notePull(reason string, alreadyPresent bool, t stamps.Stamp) {
 	switch reason {
 	case "Pulling":
 		if c.pullOpen.IsZero() {
@@ -73,12 +75,12 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 	if v < 3 || st == nil || st.PodflowE2E == nil || st.ObservedRunning == nil {
 		return 0, false
 	}
-	until := b.instant(*st.ObservedRunning)
+	until := b.stamps.Instant(*st.ObservedRunning)
 	var pulls, inits []span
 	for _, c := range f.containers {
 		for _, p := range c.pulls {
-			if from := b.instantOf(p.from); from.Before(until) {
-				pulls = append(pulls, span{from, earlierOf(b.instantOf(p.to), until)})
+			if from := b.stamps.InstantOf(p.from); from.Before(until) {
+				pulls = append(pulls, span{from, earlierOf(b.stamps.InstantOf(p.to), until)})
 			}
 		}
 		if c.kind != kindInit || c.sidecar {
@@ -88,8 +90,8 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 			continue
 		}
 		if !c.ran.from.IsZero() {
-			if from := b.instantOf(c.ran.from); from.Before(until) {
-				inits = append(inits, span{from, earlierOf(b.instantOf(c.ran.to), until)})
+			if from := b.stamps.InstantOf(c.ran.from); from.Before(until) {
+				inits = append(inits, span{from, earlierOf(b.stamps.InstantOf(c.ran.to), until)})
 			}
 			continue
 		}
@@ -97,7 +99,7 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 		if started == nil || done == nil || started.complete.IsZero() || done.complete.IsZero() {
 			continue
 		}
-		inits = append(inits, span{b.instantOf(started.complete), earlierOf(b.instantOf(done.complete), until)})
+		inits = append(inits, span{b.stamps.InstantOf(started.complete), earlierOf(b.stamps.InstantOf(done.complete), until)})
 	}
 	if rule != sloTotals && presentEndsPulls(f.node) && len(pulls) > 0 {
 		// The 1.35.0-1.35.4 tracker: image_manager.go records a finished
@@ -110,7 +112,7 @@ func (b *Builder) podflowSLO(f *flowState, st *Startup, rule sloRule, v int) (Du
 		}
 		for _, c := range f.containers {
 			for _, at := range c.present {
-				if t := b.instantOf(at); first.Before(t) && t.Before(until) {
+				if t := b.stamps.InstantOf(at); first.Before(t) && t.Before(until) {
 					pulls = append(pulls, span{t, t})
 				}
 			}
@@ -136,7 +138,7 @@ func presentEndsPulls(n *nodeState) bool {
 	return n != nil && (n.version == "v1.35" || strings.HasPrefix(n.version, "v1.35."))
 }
 
-func earlierOf(a, b instant) instant {
+func earlierOf(a, b stamps.Instant) stamps.Instant {
 	if b.Before(a) {
 		return b
 	}
@@ -199,15 +201,15 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	// containers start: read once.
 	var ran ranStatus
 	memo := !b.reference && st.Kind == parser.KindObject && st.Obj == nil && st.Str != ""
-	var slot *memoEntry[ranStatus]
+	var slot *textmemo.Slot[ranStatus]
 	hit := false
 	if memo {
-		slot, ran, hit = b.ranMemo.get(st.Str)
+		slot, ran, hit = b.ranMemo.Get(st.Str)
 	}
 	if !hit {
 		ran = readRanStatus(st)
 		if memo {
-			b.ranMemo.put(slot, st.Str, ran)
+			b.ranMemo.Put(slot, st.Str, ran)
 		}
 	}
 	if !ran.valid {
@@ -215,14 +217,14 @@ func (b *Builder) initAction(f *flowState, rec *parser.Record) {
 	}
 	started, finished := ran.started, ran.finished
 	c := b.container(f, name, ContainerInit)
-	c.ran = stampSpan{b.stampAt(started), b.stampAt(finished)}
+	c.ran = stampSpan{b.stamps.At(started), b.stamps.At(finished)}
 	if !ran.exit0 {
 		return
 	}
 	b.containerEffect(f, c, CStCompleted, Complete, rec, "")
-	if s := c.stages.get(CStCompleted); b.before(c.ran.to, s.complete) {
+	if s := c.stages.get(CStCompleted); b.stamps.Before(c.ran.to, s.complete) {
 		s.complete = c.ran.to
-		if b.before(c.ran.to, s.begin) {
+		if b.stamps.Before(c.ran.to, s.begin) {
 			s.begin = c.ran.to
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -75,8 +76,8 @@ func TestPodflowSLOAgainstKubelet(t *testing.T) {
 
 func TestUnionAndExtent(t *testing.T) {
 	b := NewBuilder(Options{})
-	at := func(s float64) instant {
-		return b.instant(time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))))
+	at := func(s float64) stamps.Instant {
+		return b.stamps.Instant(time.Unix(0, 0).Add(time.Duration(s * float64(time.Second))))
 	}
 	tests := []struct {
 		name          string

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -14,7 +15,7 @@ import (
 // (finish.go) reads one shape whatever wrote it.
 
 type stageState struct {
-	begin, complete stamp
+	begin, complete stamps.Stamp
 	trouble         *trouble // nil until an attempt fails or the kubelet backs off
 	evidence        []evidence
 }
@@ -25,7 +26,7 @@ type trouble struct {
 	// first is the first failure or back-off, lastFail and lastRetry the
 	// latest of each: how often the kubelet reports the stage's trouble
 	// tells how long a silence means it is over (sequence.go).
-	first, lastFail, lastRetry stamp
+	first, lastFail, lastRetry stamps.Stamp
 	attempts, retries          tally
 	reason, rootReason         string
 	// firstReason is the first failure's or back-off's words: the
@@ -74,10 +75,10 @@ func (s *stageState) report() trouble {
 // note widens an aggregate stage's trouble to the times of a container
 // stage's: when its trouble began and was last reported.
 func (tr *trouble) note(b *Builder, c *trouble) {
-	if !c.first.IsZero() && (tr.first.IsZero() || b.before(c.first, tr.first)) {
+	if !c.first.IsZero() && (tr.first.IsZero() || b.stamps.Before(c.first, tr.first)) {
 		tr.first = c.first
 	}
-	if b.after(c.lastRetry, tr.lastRetry) {
+	if b.stamps.After(c.lastRetry, tr.lastRetry) {
 		tr.lastRetry = c.lastRetry
 	}
 }
@@ -114,23 +115,7 @@ func (b *Builder) touch(f *flowState, rec *parser.Record) {
 	if rec.Time.IsZero() {
 		return
 	}
-	t := b.stampAt(rec.Time)
-	if first, last := f.first, f.last; t.compact() && first.compact() && last.compact() {
-		// As below, for the stamps nearly all are: compared in place.
-		if t>>stampShift < first>>stampShift {
-			f.first = t
-		}
-		if t>>stampShift > last>>stampShift {
-			f.last = t
-		}
-		return
-	}
-	if f.first.IsZero() || b.before(t, f.first) {
-		f.first = t
-	}
-	if b.after(t, f.last) {
-		f.last = t
-	}
+	b.stamps.Widen(&f.first, &f.last, b.stamps.At(rec.Time))
 }
 
 // maxEvidence is the lines a stage keeps: its first ones and its latest.
@@ -154,15 +139,15 @@ const sameReport = 100 * time.Millisecond
 
 // apart reports whether t and u are two reports, not one: further apart
 // than sameReport either way (pasted logs are not always in order).
-func (b *Builder) apart(t, u stamp) bool {
-	d := b.sub(t, u)
+func (b *Builder) apart(t, u stamps.Stamp) bool {
+	d := b.stamps.Sub(t, u)
 	return d > sameReport || d < -sameReport
 }
 
 // applyEffect applies eff to s; counted reports whether a Fail or Retry
 // was a new attempt or back-off (not another line of one already counted).
 func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, reason string) (counted bool) {
-	t := b.stampAt(rec.Time)
+	t := b.stamps.At(rec.Time)
 	switch eff {
 	case Begin:
 		if s.begin.IsZero() {
@@ -183,7 +168,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			b.addEvidence(s, b.stageEvidence(rec))
 		}
 	case Fail, Retry:
-		if s.begin.IsZero() || rec.Format == parser.FormatEventTable && b.before(t, s.begin) {
+		if s.begin.IsZero() || rec.Format == parser.FormatEventTable && b.stamps.Before(t, s.begin) {
 			// (An events table's row may tell of an earlier failure than
 			// the line that began the stage: describe prints a pod's
 			// containers, with the state they wait in now, before its
@@ -200,9 +185,9 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 				}
 			}
 		}
-		reason = b.intern(reason)
+		reason = b.texts.Intern(reason)
 		tr := s.mark()
-		if tr.first.IsZero() || b.before(t, tr.first) {
+		if tr.first.IsZero() || b.stamps.Before(t, tr.first) {
 			tr.first = t
 			tr.firstReason = reason
 		} else if !b.apart(t, tr.first) && len(reason) < len(tr.firstReason) && !syncCloses(rec) {
@@ -217,7 +202,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			if counted = countOnce(tr.lastFail.IsZero() || b.apart(t, tr.lastFail), &tr.failOpen, rec); counted {
 				tr.attempts.inc()
 			}
-			tr.lastFail = b.later(t, tr.lastFail)
+			tr.lastFail = b.stamps.Later(t, tr.lastFail)
 			switch {
 			case tr.rootReason != "" && volumeWait(reason) && !volumeWait(tr.rootReason):
 				// The volume manager's wait, timed out on the failures
@@ -236,7 +221,7 @@ func (b *Builder) applyEffect(s *stageState, eff Effect, rec *parser.Record, rea
 			if counted = countOnce(tr.lastRetry.IsZero() || b.apart(t, tr.lastRetry), &tr.retryOpen, rec); counted {
 				tr.retries.inc()
 			}
-			tr.lastRetry = b.later(t, tr.lastRetry)
+			tr.lastRetry = b.stamps.Later(t, tr.lastRetry)
 		}
 		tr.reason = reason
 		if counted || len(s.evidence) < maxEvidence {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/stamps"
 	"github.com/podflow/podflow/internal/statuspatch"
 	"github.com/podflow/podflow/parser"
 )
@@ -43,7 +44,7 @@ func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 		b.indexUID(f.node, u, f)
 	}
 	if p.Phase != "" {
-		b.setText(&f.phase, p.Phase)
+		b.texts.Set(&f.phase, p.Phase)
 		if p.Phase == "Running" && rec.Format != parser.FormatDescribe && patchShowsRun(p) {
 			// A slice whose lines of the pod are its status alone still
 			// shows it running, from this line.
@@ -99,11 +100,11 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 	}
 	c := b.container(f, cs.Name, typ)
 	if cs.Image != "" && c.image == 0 {
-		b.setText(&c.image, cs.Image)
+		b.texts.Set(&c.image, cs.Image)
 		b.linkImage(f.node, f, c)
 	}
 	if cs.ContainerID != "" {
-		f.bindID(c, b.packID(stripRuntime(cs.ContainerID)))
+		f.bindID(c, b.idPack.Pack(stripRuntime(cs.ContainerID)))
 	}
 	if cs.HasRestartCount && cs.RestartCount > c.restartCount {
 		c.restartCount = cs.RestartCount
@@ -115,11 +116,11 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 	case cs.Waiting:
 		c.state = runWaiting
 		if cs.WaitingReason != "" {
-			b.setText(&c.reason, cs.WaitingReason)
+			b.texts.Set(&c.reason, cs.WaitingReason)
 		}
 	case cs.Running:
 		c.state = runRunning
-		b.setText(&c.reason, "") // the waiting reason (PodInitializing, …) is over
+		b.texts.Set(&c.reason, "") // the waiting reason (PodInitializing, …) is over
 		if typ == ContainerInit && cs.HasReady && cs.Ready {
 			// An init container ready while it runs is a sidecar: the
 			// kubelet sets a regular one ready only once it has exited 0
@@ -130,13 +131,13 @@ func (b *Builder) applyCStatus(f *flowState, cs *statuspatch.Container, typ stri
 		c.state = runTerminated
 		code := cs.ExitCode
 		c.exitCode, c.hasExit = code, true
-		b.setText(&c.reason, cs.TerminatedReason)
+		b.texts.Set(&c.reason, cs.TerminatedReason)
 		if typ == ContainerInit && code == 0 {
 			b.containerEffect(f, c, CStCompleted, Complete, rec, "")
 			// PLEG saw it exit before this patch said how: it completed then.
-			if s := c.stages.get(CStCompleted); !c.died.IsZero() && b.before(c.died, s.complete) && !b.before(c.died, s.begin) {
+			if s := c.stages.get(CStCompleted); !c.died.IsZero() && b.stamps.Before(c.died, s.complete) && !b.stamps.Before(c.died, s.begin) {
 				s.complete = c.died
-			} else if !c.died.IsZero() && b.before(c.died, s.complete) && b.before(c.died, s.begin) {
+			} else if !c.died.IsZero() && b.stamps.Before(c.died, s.complete) && b.stamps.Before(c.died, s.begin) {
 				s.begin, s.complete = c.died, c.died
 			}
 		}
@@ -160,7 +161,7 @@ func (b *Builder) describedStatus(f *flowState, c *containerState, cs *statuspat
 	if cs.LastTerminated && !cs.Terminated {
 		c.exitCode, c.hasExit = cs.LastExitCode, true
 		if cs.Running {
-			b.setText(&c.reason, cs.LastReason)
+			b.texts.Set(&c.reason, cs.LastReason)
 		}
 	}
 	switch {
@@ -184,7 +185,7 @@ func (b *Builder) describedStatus(f *flowState, c *containerState, cs *statuspat
 		}
 		c.plegStarted = true
 		if c.plegAt.IsZero() {
-			c.plegAt = b.stampAt(rec.Time)
+			c.plegAt = b.stamps.At(rec.Time)
 		}
 	}
 }
@@ -221,10 +222,10 @@ func restartVerdict(fl *Flow) {
 // line says, the rule it follows, podflow's end-to-end figure then.
 type startupState struct {
 	kubeletE2E, kubeletSLO, podflowE2E Duration // when has says
-	created, observed                  stamp
+	created, observed                  stamps.Stamp
 	// running is the kubelet's observedRunningTime: when it saw the pod
 	// running, before the API watch's lag (0 when the line has none).
-	running stamp
+	running stamps.Stamp
 	ev      evidence
 	has     startupHas
 	rule    sloRule
@@ -261,11 +262,11 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 	// shows the kubelet observed it running.
 	var start time.Time
 	if !f.addedBefore {
-		start = b.timeOf(f.first)
+		start = b.stamps.Time(f.first)
 	}
 	if v, ok := rec.Field("podCreationTimestamp"); ok && v.Kind == parser.KindString {
 		if t, ok := parseKubeTime(v.Str); ok && t.Before(rec.Time) {
-			st.created = b.stampAt(t)
+			st.created = b.stamps.At(t)
 			start = t
 		}
 	}
@@ -276,9 +277,9 @@ func (b *Builder) startup(f *flowState, rec *parser.Record) {
 	if t, ok := lineTime(rec, "watchObservedRunningTime"); ok {
 		obs = t
 	}
-	st.observed = b.stampAt(obs)
+	st.observed = b.stamps.At(obs)
 	if t, ok := lineTime(rec, "observedRunningTime"); ok {
-		st.running = b.stampAt(t)
+		st.running = b.stamps.At(t)
 	}
 	if !start.IsZero() {
 		st.podflowE2E, st.has = Duration(obs.Sub(start)), st.has|hasPodflowE2E
@@ -319,7 +320,7 @@ func (b *Builder) publicStartup(f *flowState, v int) *Startup {
 		ke2e, kslo, pe2e, pslo Duration
 		created, obs           time.Time
 		ev                     Evidence
-	}{ke2e: st.kubeletE2E, kslo: st.kubeletSLO, pe2e: st.podflowE2E, obs: b.timeOf(st.observed), ev: b.evidence(st.ev.where, st.ev.at, true)}
+	}{ke2e: st.kubeletE2E, kslo: st.kubeletSLO, pe2e: st.podflowE2E, obs: b.stamps.Time(st.observed), ev: b.evidence(st.ev.Where, st.ev.at, true)}
 	out := &blk.Startup
 	out.ObservedRunning, out.Evidence = &blk.obs, &blk.ev
 	if st.has&hasKubeletE2E != 0 {
@@ -332,7 +333,7 @@ func (b *Builder) publicStartup(f *flowState, v int) *Startup {
 		out.PodflowE2E = &blk.pe2e
 	}
 	if !st.created.IsZero() {
-		blk.created = b.timeOf(st.created)
+		blk.created = b.stamps.Time(st.created)
 		out.Created = &blk.created
 	}
 	if d, ok := b.podflowSLO(f, out, st.rule, v); ok {
@@ -343,7 +344,7 @@ func (b *Builder) publicStartup(f *flowState, v int) *Startup {
 }
 
 // span is a stretch of time that podflowSLO (slo.go) measures.
-type span struct{ from, to instant }
+type span struct{ from, to stamps.Instant }
 
 // quotedFields are the record fields the engine reads in their escaped
 // form: the status patch (statuspatch.Decoder.DecodeField). A field named

@@ -60,7 +60,7 @@ func (b *Builder) syncLoop(n *nodeState, rec *parser.Record, mk *Marker) {
 				continue
 			}
 			if f.source == 0 {
-				b.setText(&f.source, source)
+				b.texts.Set(&f.source, source)
 			}
 			if source == "file" || source == "http" {
 				f.static = true
@@ -94,7 +94,7 @@ func (b *Builder) syncLoopUpdate(n *nodeState, rec *parser.Record, r PodRef, sou
 		f.addedBefore = true
 	}
 	if f.source == 0 {
-		b.setText(&f.source, source)
+		b.texts.Set(&f.source, source)
 	}
 	if source == "file" || source == "http" {
 		f.static = true
@@ -136,7 +136,7 @@ func (b *Builder) keepCutAdd(n *nodeState, rec *parser.Record, r PodRef) {
 		b.release(n.cutAdds[0].ev)
 		n.cutAdds = append(n.cutAdds[:0], n.cutAdds[1:]...)
 	}
-	r.Namespace, r.Name = b.name(r.Namespace), strings.Clone(r.Name)
+	r.Namespace, r.Name = b.texts.Name(r.Namespace), strings.Clone(r.Name)
 	n.cutAdds = append(n.cutAdds, cutAdd{ref: r, ev: b.stageEvidence(rec)})
 }
 
@@ -157,7 +157,7 @@ func (b *Builder) takeCutAdd(n *nodeState, f *flowState, p partialRef) {
 		s := f.stage(StObserved)
 		s.begin, s.complete = a.ev.at, a.ev.at
 		b.addEvidence(s, a.ev)
-		if f.first.IsZero() || b.before(a.ev.at, f.first) {
+		if f.first.IsZero() || b.stamps.Before(a.ev.at, f.first) {
 			f.first = a.ev.at
 		}
 		return
@@ -192,7 +192,7 @@ func (b *Builder) configPod(n *nodeState, rec *parser.Record, mk *Marker) {
 		if s := rec.Str("source"); strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://") {
 			source = "http"
 		}
-		b.setText(&f.source, source)
+		b.texts.Set(&f.source, source)
 	}
 	b.stageEffect(f, mk.Stage, mk.Effect, rec, "")
 }

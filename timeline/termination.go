@@ -3,6 +3,7 @@ package timeline
 import (
 	"strings"
 
+	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
 
@@ -70,10 +71,10 @@ func (b *Builder) killing(n *nodeState, rec *parser.Record) {
 		}
 		return
 	}
-	id := b.packID(stripRuntime(killedID(rec)))
+	id := b.idPack.Pack(stripRuntime(killedID(rec)))
 	f := b.flowFor(n, rec, false)
 	if f == nil && len(id) > 0 {
-		f = n.byID[rid(id)]
+		f = n.byID[runtimeid.Packed(id)]
 	}
 	if f == nil {
 		b.unattributedLine(rec)
@@ -90,7 +91,7 @@ func (b *Builder) killing(n *nodeState, rec *parser.Record) {
 		// sandbox: its first ContainerStarted of a pod usually is).
 		f.bindID(c, id)
 		c.state = runTerminating
-		c.troubleAt = b.later(b.stampAt(rec.Time), c.troubleAt)
+		c.troubleAt = b.stamps.Later(b.stamps.At(rec.Time), c.troubleAt)
 	}
 	b.evictionKill(n, f, rec)
 	if f.stages.get(StTerminating) != nil {
@@ -223,7 +224,7 @@ func (b *Builder) resumed(f *flowState, rec *parser.Record) {
 	if !n.pidFlaky && n.pidSince.After(since) {
 		since = n.pidSince
 	}
-	if since.IsZero() || rec.Time.Before(since) || !b.timeOf(st.begin).Before(since) {
+	if since.IsZero() || rec.Time.Before(since) || !b.stamps.Time(st.begin).Before(since) {
 		return
 	}
 	if done := f.stages.get(StTerminated); done != nil && !done.complete.IsZero() {

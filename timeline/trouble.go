@@ -33,7 +33,7 @@ func (b *Builder) troubles(dst []Trouble, all []stageView, cs []*containerState,
 	}
 	for ci, views := range cviews {
 		for i := range views {
-			dst = b.stageTrouble(dst, &views[i], b.texts[cs[ci].name], logEnd)
+			dst = b.stageTrouble(dst, &views[i], b.texts.Text(cs[ci].name), logEnd)
 		}
 	}
 	return dst
@@ -46,11 +46,11 @@ func (b *Builder) stageTrouble(dst []Trouble, sv *stageView, container string, l
 		tr = sv.st.trouble
 	}
 	if tr != nil && (tr.attempts > 0 || tr.retries > 0) && !tr.first.IsZero() {
-		t := Trouble{Stage: sv.id, Container: container, Attempts: int(tr.attempts), BackOffs: int(tr.retries), Error: tr.firstReason, First: b.timeOf(tr.first), Recovered: sv.status == StatusDone}
+		t := Trouble{Stage: sv.id, Container: container, Attempts: int(tr.attempts), BackOffs: int(tr.retries), Error: tr.firstReason, First: b.stamps.Time(tr.first), Recovered: sv.status == StatusDone}
 		if t.Error == "" {
 			t.Error = reasonOf(sv.st)
 		}
-		t.Last = b.timeOf(b.later(tr.lastFail, tr.lastRetry))
+		t.Last = b.stamps.Time(b.stamps.Later(tr.lastFail, tr.lastRetry))
 		end := logEnd
 		if t.Recovered {
 			// To the stage's completion, or past it to the last back-off of

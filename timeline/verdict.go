@@ -66,7 +66,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 			fl.End = *st.End
 		}
 	}
-	first, last := b.timeOf(f.first), b.timeOf(f.last)
+	first, last := b.stamps.Time(f.first), b.stamps.Time(f.last)
 	if fl.Start.IsZero() {
 		fl.Start = first
 	}
@@ -195,7 +195,7 @@ func (b *Builder) verdict(f *flowState, fl *Flow, logEnd time.Time) {
 	}
 	b.evictionVerdict(f, fl, logEnd) // an evicted pod is Failed, whatever its termination (eviction.go)
 	if fl.Verdict == VerdictRunning || fl.Verdict == VerdictIncomplete {
-		switch b.texts[f.phase] {
+		switch b.texts.Text(f.phase) {
 		case "Succeeded":
 			fl.Verdict = VerdictCompleted
 		case "Failed":
@@ -282,7 +282,7 @@ func (b *Builder) endedItself(f *flowState) bool {
 	if f.deleted {
 		return false
 	}
-	phase := b.texts[f.phase]
+	phase := b.texts.Text(f.phase)
 	return phase == "Failed" || phase == "Succeeded"
 }
 
@@ -313,13 +313,13 @@ func ranThenCrashed(c *Container) bool {
 // started again in its loop has not recovered: its next exit may come.
 func (b *Builder) crashRecovered(f *flowState, name string, logEnd time.Time) bool {
 	for _, c := range f.containers {
-		if b.texts[c.name] != name {
+		if b.texts.Text(c.name) != name {
 			continue
 		}
-		if c.startedAt.IsZero() || !b.after(c.startedAt, b.later(c.died, c.troubleAt)) {
+		if c.startedAt.IsZero() || !b.stamps.After(c.startedAt, b.stamps.Later(c.died, c.troubleAt)) {
 			return false
 		}
-		return logEnd.Sub(b.timeOf(c.startedAt)) > CrashLoopReset
+		return logEnd.Sub(b.stamps.Time(c.startedAt)) > CrashLoopReset
 	}
 	return false
 }
