@@ -101,7 +101,7 @@ func (b *Builder) imagePullLine(n *nodeState, rec *parser.Record) {
 				b.touch(u.f, rec)
 				if _, progress, ok := strings.Cut(msg, "\": \""); ok && strings.HasPrefix(msg, "Pulling image") {
 					// dockershim's `Pulling image "<image>": "<progress>"`.
-					u.f.pullNote = &pullNote{image: b.texts[u.c.image], runtime: "dockershim", text: strings.Clone(strings.TrimSuffix(progress, "\"")), at: rec.Time}
+					u.f.pullNote = &pullNote{image: b.texts.Text(u.c.image), runtime: "dockershim", text: strings.Clone(strings.TrimSuffix(progress, "\"")), at: rec.Time}
 				}
 				if s := u.c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
 					b.addEvidence(s, b.stageEvidence(rec))
@@ -319,7 +319,7 @@ func (b *Builder) notePullProgress(n *nodeState, img, runtime, text string, rec 
 			continue // (its pull is over)
 		}
 		b.touch(u.f, rec)
-		u.f.pullNote = &pullNote{image: b.texts[u.c.image], runtime: runtime, text: strings.Clone(text), at: rec.Time}
+		u.f.pullNote = &pullNote{image: b.texts.Text(u.c.image), runtime: runtime, text: strings.Clone(text), at: rec.Time}
 		if s := u.c.stages.get(CStImage); s != nil && len(s.evidence) < maxEvidence {
 			b.addEvidence(s, b.stageEvidence(rec))
 		}
