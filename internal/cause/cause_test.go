@@ -60,9 +60,10 @@ func TestGroups(t *testing.T) {
 // whose pods replay the corpus scenarios under fresh names, UIDs and IDs,
 // every failing scenario's pods are one cause, counted exactly: the
 // generator says which scenario each pod replays and whether the log
-// holds all of its lines. The log is 8 MiB; with PODFLOW_CAUSES_BENCH=1
-// it is the 1 GiB bench log itself (make bench-data's kubelet-1g.log:
-// size 1 GiB, seed 1, the same bytes), generated as it is read.
+// holds all of its lines. The log is 8 MiB; with PODFLOW_CAUSES_BENCH=1,
+// as make test's plain run sets it, it is the 1 GiB bench log itself (make
+// bench-data's kubelet-1g.log: size 1 GiB, seed 1, the same bytes),
+// generated as it is read.
 func TestGroupsBenchLog(t *testing.T) {
 	size, seed := int64(8<<20), uint64(7)
 	big := os.Getenv("PODFLOW_CAUSES_BENCH") == "1"
