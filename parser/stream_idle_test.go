@@ -61,6 +61,7 @@ func TestStreamIdleGivesEachLineBeforeTheNext(t *testing.T) {
 		m := NewMultiReader([]Source{StreamSource("-", "", "", time.Time{}, pr)}, Options{Year: 2026, StreamIdle: idle})
 		got := 0
 		held := false
+		var pending <-chan nextOf // the call still waiting when held
 		for _, p := range pieces {
 			go pw.Write(p)
 			ch := nextAsync(m)
@@ -69,7 +70,7 @@ func TestStreamIdleGivesEachLineBeforeTheNext(t *testing.T) {
 				select {
 				case n = <-ch:
 				case <-time.After(3 * time.Second):
-					held = true
+					held, pending = true, ch
 				}
 				if held {
 					break
@@ -92,6 +93,15 @@ func TestStreamIdleGivesEachLineBeforeTheNext(t *testing.T) {
 			}
 		}
 		pw.Close()
+		if pending != nil {
+			// The held call ends with the pipe; the reader is closed
+			// only after it (Next and Close are not for concurrent use).
+			select {
+			case <-pending:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("idle=%v: Next did not return after the pipe was closed", idle)
+			}
+		}
 		if idle && (held || got != len(pieces)) {
 			t.Errorf("with StreamIdle %d of %d records came out before the next was written (held back: %v)", got, len(pieces), held)
 		}
