@@ -139,7 +139,7 @@ func ordinalAs(s string, r *Redactor) string {
 			}
 		}
 	}
-	return reMaskIn.ReplaceAllStringFunc(s, func(m string) string {
+	return reMaskIn().ReplaceAllStringFunc(s, func(m string) string {
 		if o, ok := seen[m]; ok {
 			return o
 		}
