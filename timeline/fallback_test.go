@@ -181,3 +181,25 @@ func jsonOf(t *testing.T, fl *FlowList) []byte {
 	}
 	return b
 }
+
+func TestPodText(t *testing.T) {
+	const uid = "0f3c2a9e-5b1d-4c7e-9a2f-6d8e1b4c3a70"
+	for _, c := range []struct{ in, want string }{
+		{"Setting up volume config for pod " + uid + " at /var/lib/kubelet/pods/" + uid + "/volumes", uid},
+		{"pod-name-with-dashes and then " + uid, uid},
+		{"/var/lib/kubelet/pods/" + uid, uid},
+		{uid, uid},
+		{"a" + uid, ""},                             // hex before: longer than a UID
+		{uid + "b", ""},                             // hex after
+		{"0f3c2a9e-5b1d-4c7e-9a2f-6d8e1b4c3a7", ""}, // one short
+		{"0f3c2a9e-5b1d-4c7e-9a2f_6d8e1b4c3a70", ""},
+		{"0F3C2A9E-5B1D-4C7E-9A2F-6D8E1B4C3A70", ""}, // the kubelet writes UIDs in lower case
+		{`Killing unwanted pod podName="web-1"`, "web-1"},
+		{`error while reading "/proc/1/fd/0" link: readlink /proc/1/fd/0: permission denied`, ""},
+		{"", ""},
+	} {
+		if got := string(podText([]byte(c.in))); got != c.want {
+			t.Errorf("podText(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
