@@ -303,6 +303,26 @@ func linesPodRun(o *LinesPodOptions) error {
 	return nil
 }
 
+// eachPodLine gives line each line of the record raw at pos as lines pod
+// prints it: input:line: (unless --no-prefix) and the line, cleaned of
+// terminal control sequences, masked under --redact; the first pass
+// and the follow that goes on from it (followPodLines) print alike.
+func eachPodLine(pos parser.Position, raw []byte, o podLinesOptions, line func(string)) {
+	raw = o.redact.Bytes(raw)
+	name := pos.Input
+	if o.rename != nil {
+		name = o.rename(name)
+	}
+	name = o.redact.Text(name)
+	for i, l := range bytes.Split(raw, []byte("\n")) {
+		s := oneLineKeepSpace(string(l))
+		if !o.noPrefix {
+			s = oneLineKeepSpace(name) + ":" + strconv.FormatInt(pos.Line+int64(i), 10) + ":" + s
+		}
+		line(s)
+	}
+}
+
 // oneLineKeepSpace sanitizes one raw line without folding its spaces.
 func oneLineKeepSpace(s string) string {
 	return sanitize.Sanitize(strings.TrimSuffix(s, "\r"))
@@ -373,19 +393,7 @@ func writePodLines(w *bufio.Writer, srcs []parser.Source, f *timeline.Flow, o po
 				return
 			}
 		}
-		raw = o.redact.Bytes(raw)
-		name := pos.Input
-		if o.rename != nil {
-			name = o.rename(name)
-		}
-		name = o.redact.Text(name)
-		for i, l := range bytes.Split(raw, []byte("\n")) {
-			line := oneLineKeepSpace(string(l))
-			if !o.noPrefix {
-				line = oneLineKeepSpace(name) + ":" + strconv.FormatInt(pos.Line+int64(i), 10) + ":" + line
-			}
-			out.line(line)
-		}
+		eachPodLine(pos, raw, o, out.line)
 	}
 	var mr *parser.MultiReader
 	if len(files) > 0 {

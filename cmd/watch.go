@@ -2,7 +2,6 @@ package cmd
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -415,7 +414,10 @@ func followPodLines(ioS *IO, ends []follow.Input, f *timeline.Flow, o podLinesOp
 			if raw == nil || !o.from.IsZero() && (rec.Time.Before(o.from) || rec.Time.After(o.to)) || !match(raw) {
 				return
 			}
-			writeLinesOf(out, rec.Pos, raw, o)
+			eachPodLine(rec.Pos, raw, o, func(line string) {
+				out.WriteString(line)
+				out.WriteByte('\n')
+			})
 		},
 		Idle: func() { out.Flush() },
 		Note: func(err error) {
@@ -429,26 +431,4 @@ func followPodLines(ioS *IO, ends []follow.Input, f *timeline.Flow, o podLinesOp
 // podMatcher is lines pod's match of a raw line to f.
 func podMatcher(f *timeline.Flow, o podLinesOptions) func([]byte) bool {
 	return anystr.New(podNeedles(f, o.redact.Reveal)).Match
-}
-
-// writeLinesOf writes the lines of one record as lines pod prints them:
-// input:line: and the line, cleaned of terminal control sequences, masked
-// under --redact.
-func writeLinesOf(w *bufio.Writer, pos parser.Position, raw []byte, o podLinesOptions) {
-	raw = o.redact.Bytes(raw)
-	name := pos.Input
-	if o.rename != nil {
-		name = o.rename(name)
-	}
-	name = o.redact.Text(name)
-	for i, l := range bytes.Split(raw, []byte("\n")) {
-		if !o.noPrefix {
-			w.WriteString(oneLineKeepSpace(name))
-			w.WriteByte(':')
-			w.WriteString(strconv.FormatInt(pos.Line+int64(i), 10))
-			w.WriteByte(':')
-		}
-		w.WriteString(oneLineKeepSpace(string(l)))
-		w.WriteByte('\n')
-	}
 }
