@@ -140,3 +140,29 @@ func TestDeclinedRecordTimes(t *testing.T) {
 		})
 	}
 }
+
+// A declined JSON record's time moves the Stats' span as a declined klog
+// record's does: the log ends at its last line, not at the last line the
+// caller wanted (a -v=4 JSON log ended 25 s early).
+func TestDeclinedJSONRecordTimes(t *testing.T) {
+	in := `{"ts":1795328690386.9094,"caller":"kubelet/kubelet.go:2400","msg":"SyncLoop ADD","v":2,"source":"api","pods":["shop/web"]}
+{"ts":1795328700000.5,"caller":"prober/prober.go:139","msg":"Exec-Probe runProbe","v":4}
+{"ts":1795328715409.9744,"caller":"prober/prober.go:116","msg":"Probe succeeded","v":3}
+{"ts":1795328710000,"caller":"x.go:1","msg":"late line written early","v":4}
+`
+	first := time.UnixMilli(1795328690386).Add(909400 * time.Nanosecond)
+	last := time.UnixMilli(1795328715409).Add(974400 * time.Nanosecond)
+	wantSyncLoop := func(m []byte) bool { return string(m) == "SyncLoop ADD" }
+	for _, want := range []func([]byte) bool{func([]byte) bool { return false }, nil, wantSyncLoop} {
+		rd := NewReader(strings.NewReader(in), Options{Want: want})
+		for {
+			if _, err := rd.Next(); err != nil {
+				break
+			}
+		}
+		st := rd.Stats()
+		if !st.FirstTime.Equal(first) || !st.LastTime.Equal(last) {
+			t.Errorf("first %v, last %v; want %v, %v", st.FirstTime, st.LastTime, first, last)
+		}
+	}
+}

@@ -143,7 +143,18 @@ func appendDates(ts []time.Time, line []byte, r *Reader, zoned bool) []time.Time
 // number's text when it is plain decimal (exact to the nanosecond), else
 // from the float.
 func epochMillis(v Value) time.Time {
-	s := v.Str
+	if t, ok := plainEpochMillis(v.Str); ok {
+		return t
+	}
+	f := v.Num
+	sec := int64(f / 1000)
+	nsec := int64((f - float64(sec)*1000) * 1e6)
+	return time.Unix(sec, nsec).UTC()
+}
+
+// plainEpochMillis is epochMillis for a number written in plain decimal;
+// false for any other.
+func plainEpochMillis[T string | []byte](s T) (time.Time, bool) {
 	var ms, ns int64
 	i := 0
 	for i < len(s) && isDigit(s[i]) && i < 16 {
@@ -160,13 +171,28 @@ func epochMillis(v Value) time.Time {
 			}
 		}
 		if i == len(s) {
-			return time.Unix(ms/1000, (ms%1000)*1e6+ns).UTC()
+			return time.Unix(ms/1000, (ms%1000)*1e6+ns).UTC(), true
 		}
 	}
-	f := v.Num
-	sec := int64(f / 1000)
-	nsec := int64((f - float64(sec)*1000) * 1e6)
-	return time.Unix(sec, nsec).UTC()
+	return time.Time{}, false
+}
+
+// seeJSONTime gives Stats the time of a declined JSON record, read from
+// its "ts" when it leads the line, as klog writes it: the log's end is
+// its last line's time, whatever the caller wants of it.
+func (r *Reader) seeJSONTime(content []byte) {
+	const key = `{"ts":`
+	if !bytes.HasPrefix(content, []byte(key)) {
+		return
+	}
+	s := content[len(key):]
+	end := 0
+	for end < len(s) && (isDigit(s[end]) || s[end] == '.') {
+		end++
+	}
+	if t, ok := plainEpochMillis(s[:end]); ok {
+		r.seeTime(t)
+	}
 }
 
 // journalSpan reads the span journalctl prints before its lines ("-- Logs

@@ -240,6 +240,8 @@ func (r *Reader) begin(line, content []byte, pfx *prefix, format Format, h *klog
 		// records: the log's end time and the December→January rollover
 		// must see every line.
 		r.seeKlogTime(h)
+	} else if format == FormatJSON {
+		r.seeJSONTime(content)
 	}
 	return out
 }
