@@ -278,5 +278,8 @@ func (r *Reader) flush() *Record {
 	}
 	r.stats.Records++
 	r.byFormat[rec.Format]++
+	if r.opts.Prepare != nil {
+		rec.Prepared = r.opts.Prepare(rec)
+	}
 	return rec
 }
