@@ -159,7 +159,7 @@ func Analyze(ioS *IO, paths []string, o LoadOptions) (*Analysis, error) {
 		return nil, inputError(errors.Join(errs...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
-	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Prepare: b.Prepare, Borrow: true, Quoted: b.QuotedFields(), KeepStream: o.keep != nil})
+	mr := parser.NewMultiReader(srcs, parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields(), KeepStream: o.keep != nil})
 	defer mr.Close()
 	read := func() int64 { return mr.BytesRead() }
 	if o.progress != nil {

@@ -102,7 +102,7 @@ func loadToFollow(ioS *IO, paths []string, o LoadOptions) (*watchedLoad, error) 
 		return nil, inputError(errors.Join(found...))
 	}
 	b := timeline.NewBuilder(timeline.Options{Budgets: budgets, MaxFlows: o.MaxPods})
-	popts := parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Prepare: b.Prepare, Borrow: true, Quoted: b.QuotedFields()}
+	popts := parser.Options{Year: o.Year, Location: loc, Want: b.Want, Rescue: b.Rescue(), Borrow: true, Quoted: b.QuotedFields()}
 	// A pipe has no end to read to: the first pass is what it gave until
 	// it was first quiet (StreamIdle), and the watch reads on from there.
 	stream := slices.ContainsFunc(srcs, parser.Source.IsStdin)

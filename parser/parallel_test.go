@@ -88,11 +88,6 @@ func compareParallel(t *testing.T, name string, open func() io.Reader, opts Opti
 	}
 }
 
-// prepareText is a Prepare that renders what it is given.
-func prepareText(rec *Record) any {
-	return fmt.Sprintf("%s|%s|%d|%d|%v", rec.Time.Format(time.RFC3339Nano), rec.Msg, len(rec.Fields), rec.Pos.Offset, rec.Truncated)
-}
-
 func fileOpener(t *testing.T, path string) func() io.Reader {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -109,9 +104,6 @@ func TestParallelMatchesSequentialOnCorpus(t *testing.T) {
 	for _, f := range files {
 		t.Run(filepath.Base(filepath.Dir(f))+"/"+filepath.Base(f), func(t *testing.T) {
 			compareParallel(t, f, fileOpener(t, f), Options{Year: 2026, Want: wantSome})
-			// Prepare sees each record as the sequential reader would
-			// give it, but for its line number, made final after.
-			compareParallel(t, f, fileOpener(t, f), Options{Year: 2026, Want: wantSome, Prepare: prepareText})
 			if strings.HasPrefix(filepath.Base(f), "01-") {
 				// The year from the modification time, the first month
 				// after it: the clock moves a year back at the first line.
@@ -364,27 +356,4 @@ func FuzzBorrow(f *testing.F) {
 			}
 		}
 	})
-}
-
-// Every record a reader gives carries what Prepare made of it, read
-// sequentially or on several goroutines.
-func TestPrepareEveryRecord(t *testing.T) {
-	f := filepath.Join("..", "testdata", "corpus", "v1.33.13", "01-happy-path.log")
-	for _, workers := range []int{1, 2, 3} {
-		rd := NewReader(fileOpener(t, f)(), Options{Name: f, Year: 2026, Workers: workers, ChunkBytes: 8 << 10, Borrow: true, Prepare: prepareText})
-		n := 0
-		for {
-			rec, err := rd.Next()
-			if err != nil {
-				break
-			}
-			n++
-			if want := prepareText(rec); rec.Prepared != want {
-				t.Fatalf("workers=%d: record at line %d: Prepared %v, want %v", workers, rec.Pos.Line, rec.Prepared, want)
-			}
-		}
-		if n < 100 {
-			t.Fatalf("workers=%d: %d records: the test proves nothing", workers, n)
-		}
-	}
 }

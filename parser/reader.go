@@ -40,15 +40,7 @@ type Options struct {
 	// for a caller that looks for given strings in whole records, as a
 	// grep does, without the cost of decoding the others. Like Want, it
 	// must be safe for concurrent use.
-	Match func(text []byte) bool
-	// Prepare, when set, is called with each record as it is decoded, in
-	// the goroutine that parsed it, and what it returns is the record's
-	// Prepared: work that needs the record alone, done on every core
-	// where the caller, which reads records in order, would do it on
-	// one. It must be safe for concurrent use, and what it returns must
-	// not outlive the record's text (Borrow). The record is whole but for
-	// Pos.Line, which a parallel reader makes final later.
-	Prepare      func(rec *Record) any
+	Match        func(text []byte) bool
 	MaxLineBytes int // 0 means DefaultMaxLineBytes
 	// NoPrescan turns off the look at the first 64 KiB of the input for an
 	// absolute time that fixes the year of klog's year-less headers.

@@ -278,8 +278,5 @@ func (r *Reader) flush() *Record {
 	}
 	r.stats.Records++
 	r.byFormat[rec.Format]++
-	if r.opts.Prepare != nil {
-		rec.Prepared = r.opts.Prepare(rec)
-	}
 	return rec
 }

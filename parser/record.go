@@ -224,9 +224,6 @@ type Record struct {
 	// the parser closed): its last value may be a part of what was
 	// written, a name cut short.
 	Truncated bool
-	// Prepared is what Options.Prepare gave for the record; nil when
-	// none is set, or for a record made otherwise.
-	Prepared any
 }
 
 // Field returns the value of the first field named key.

@@ -5,7 +5,6 @@ import (
 	"hash/maphash"
 	"io"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/podflow/podflow/internal/linepos"
@@ -94,12 +93,9 @@ type Builder struct {
 	stamps       stamps.Table      // times, compactly (package internal/stamps)
 	lastKey      recordKey         // the last record's, and its node
 	lastNode     *nodeState
-	now          time.Time           // a followed log's present (Now); zero: the input's end
-	text         []byte              // evidenceText's buffer
-	patch        statuspatch.Decoder // reused: its slices outlive one patch
-	// decoders are the decoders Prepare fills, on the parser's
-	// goroutines, and statusPatch gives back once read.
-	decoders     sync.Pool
+	now          time.Time                              // a followed log's present (Now); zero: the input's end
+	text         []byte                                 // evidenceText's buffer
+	patch        statuspatch.Decoder                    // reused: its slices outlive one patch
 	flowCache    refcache.Cache[nodeState, flowState]   // what pod references resolved to (package internal/refcache)
 	ranMemo      textmemo.Memo[ranStatus]               // initAction's
 	errMemo      textmemo.Memo[syncErrorRead]           // syncError's

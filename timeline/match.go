@@ -38,19 +38,6 @@ type matcher struct {
 	// Results of lookup, event and syncError that are filtered, reused:
 	// each is read before the next call of the same method.
 	prefixBuf, eventBuf, errBuf []*Marker
-	// patchMsgs are the messages of the status-patch markers, which
-	// Builder.Prepare decodes.
-	patchMsgs []string
-}
-
-// patch reports whether msg is a status patch's message.
-func (m *matcher) patch(msg string) bool {
-	for _, p := range m.patchMsgs {
-		if msg == p {
-			return true
-		}
-	}
-	return false
 }
 
 const exactCacheSize = 128
@@ -103,9 +90,6 @@ func newMatcher(p *Pipeline) *matcher {
 			e.byMessage = e.byMessage || mk.EventMsg != ""
 			m.events[mk.Event] = e
 		case mk.Msg != "":
-			if mk.Special == SpecialStatusPatch {
-				m.patchMsgs = append(m.patchMsgs, mk.Msg)
-			}
 			if prev := m.exact[mk.Msg]; prev != nil {
 				m.exact[mk.Msg] = append(prev, mk)
 			} else {

@@ -33,16 +33,10 @@ func probeSaysReady(rec *parser.Record) bool {
 // completes the ready stage.
 func (b *Builder) statusPatch(f *flowState, rec *parser.Record) {
 	b.touch(f, rec)
-	var p *statuspatch.Doc
-	if d, ok := rec.Prepared.(*statuspatch.Decoder); ok {
-		defer b.decoders.Put(d)
-		p = d.Doc()
-	} else {
-		if !b.patch.DecodeField(rec, "patch") {
-			return
-		}
-		p = b.patch.Doc()
+	if !b.patch.DecodeField(rec, "patch") {
+		return
 	}
+	p := b.patch.Doc()
 	if u := p.UID; u != "" && u != f.ref.UID && f.static && looksLikeUID(u) {
 		// A static pod's status goes to its mirror pod, under the API's UID.
 		u = strings.Clone(u)
@@ -357,32 +351,6 @@ type span struct{ from, to stamps.Instant }
 // here comes as parser.KindQuoted, whose Str is not its text: it must be
 // read only through Record.Str, Value.Text or valueText, never through Str.
 var quotedFields = []string{"patch"}
-
-// Prepare decodes the status patch of a status-patch marker's record or
-// of a pasted describe (the field patch) where the parser reads it, on
-// every core (parser.Options.Prepare): decoding patches is a third of
-// Add's instructions on make bench's log, and Add runs on one core. The
-// decoder, holding the patch read, is the record's Prepared; nil for
-// other records and a patch that does not decode.
-func (b *Builder) Prepare(rec *parser.Record) any {
-	if rec.Format != parser.FormatDescribe && !b.m.patch(rec.Msg) {
-		return nil
-	}
-	for i := range rec.Fields {
-		if rec.Fields[i].Key == "patch" {
-			d, _ := b.decoders.Get().(*statuspatch.Decoder)
-			if d == nil {
-				d = new(statuspatch.Decoder)
-			}
-			if !d.DecodeField(rec, "patch") {
-				b.decoders.Put(d)
-				return nil
-			}
-			return d
-		}
-	}
-	return nil
-}
 
 // QuotedFields names the record fields the Builder reads as the log
 // writes them, escapes and all: readers that feed it save the work of

@@ -299,7 +299,7 @@ func (l *loader) loadAll(ld *load, errs []error) ([]follow.Input, bool) {
 	if stream {
 		ld.clock, ld.idle = follow.NewClock(time.Time{}, nil), make(chan struct{}, 1)
 	}
-	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Prepare: ld.b.Prepare, Borrow: true, Quoted: ld.b.QuotedFields(), StreamIdle: stream})
+	mr := parser.NewMultiReader(ld.srcs, parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields(), StreamIdle: stream})
 	defer mr.Close()
 	finished := make(chan struct{})
 	var tickerDone sync.WaitGroup
@@ -391,7 +391,7 @@ func (l *loader) follow(ld *load, ends []follow.Input) {
 		l.ticker(ld, nil)
 	}()
 	follow.Run(ends, follow.Options{
-		Parser: parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Prepare: ld.b.Prepare, Borrow: true, Quoted: ld.b.QuotedFields()},
+		Parser: parser.Options{Year: l.opts.Year, Location: l.opts.Location, Want: ld.b.Want, Rescue: ld.b.Rescue(), Borrow: true, Quoted: ld.b.QuotedFields()},
 		Poll:   min(l.opts.Every, follow.DefaultPoll),
 		Stop:   l.stop,
 		Clock:  ld.clock,
