@@ -129,7 +129,7 @@ func (f *filler) fill(v reflect.Value) {
 	switch v.Kind() {
 	case reflect.String:
 		f.n++
-		v.SetString(f.texts[int(f.n)%len(f.texts)])
+		v.SetString(f.texts[uint64(f.n)%uint64(len(f.texts))])
 	case reflect.Int, reflect.Int64, reflect.Int32:
 		f.n++
 		v.SetInt(f.n * 7_654_321)
