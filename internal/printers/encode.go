@@ -433,18 +433,32 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 // yamlItemWriter writes list items with a yamlWriter, reusing its
 // buffers.
 type yamlItemWriter struct {
-	js  compactJSON
-	y   yamlWriter
-	out []byte
+	js   compactJSON
+	y    yamlWriter
+	flow flowYAML
+	out  []byte
 }
 
 // write appends v as an item of the top-level list items:, two columns
-// in.
+// in: a flow straight from its fields when flowYAML can, anything else
+// (and a flow it leaves) from its JSON.
 func (iw *yamlItemWriter) write(out *bytes.Buffer, v any) error {
+	if f, ok := v.(*timeline.Flow); ok {
+		if b, ok := iw.flow.appendFlowYAML(iw.out[:0], f, 2); ok {
+			iw.out = b
+			out.Write(b)
+			return nil
+		}
+	}
 	js, err := iw.js.encode(v)
 	if err != nil {
 		return err
 	}
+	return iw.writeJSON(out, js)
+}
+
+// writeJSON is write for a value's JSON text js.
+func (iw *yamlItemWriter) writeJSON(out *bytes.Buffer, js []byte) error {
 	if b, ok := iw.y.item(iw.out[:0], js, 2); ok {
 		iw.out = b
 		out.Write(b)

@@ -1,13 +1,16 @@
 package printers
 
-// A hand-written JSON encoder for timeline.Flow: the bytes encoding/json's
-// Encoder (SetEscapeHTML(false)) writes for a flow, compact, without its
-// reflection walk per field and without re-compacting what time.Time's
-// and Duration's MarshalJSON return. -o json and -o yaml encode every
-// flow of the list through it; encoding/json's walk and the compacting
-// were some 500 M of -o yaml's 2,900 M instructions on the 100 MiB bench
-// log. flowjson_test.go holds it to encoding/json on the corpus, on every
-// field filled by reflection (a field added to the model and not here
+// Hand-written encoders for timeline.Flow: one walk over a flow's fields
+// (walkFlow, in the order and with the omitempty rules of their json
+// tags) feeding a sink that writes JSON (flowJSON: the bytes
+// encoding/json's Encoder with SetEscapeHTML(false) writes, compact) or
+// YAML (flowYAML, flowyaml.go: the bytes the YAML writer makes of that
+// JSON). encoding/json's reflection walk per field, its re-compacting of
+// what time.Time's and Duration's MarshalJSON return, and the YAML
+// writer's reading of the JSON back were some 900 M of -o yaml's
+// 2,900 M instructions on the 100 MiB bench log. flowjson_test.go holds
+// both to the general encoders on the corpus, on every field of the
+// model filled by reflection (a field added to the model and not here
 // fails it) and under fuzzing.
 
 import (
@@ -18,74 +21,323 @@ import (
 	"github.com/podflow/podflow/timeline"
 )
 
-// flowJSON appends JSON; err is the first time RFC 3339 cannot hold
-// (a year outside 0…9999, a zone hour outside 0…23), which encoding/json
-// fails on too: callers encode the flow through it for its error.
+// flowSink is what walkFlow writes to: members of objects (key, then one
+// value), elements of lists (a value each).
+type flowSink interface {
+	key(k string) // the member's name, an identifier
+	str(s string)
+	int(v int64)
+	bool(v bool)
+	time(t time.Time)
+	duration(d timeline.Duration)
+	null()
+	emptyList()
+	openObject()
+	closeObject()
+	openList() // of one element or more: emptyList and null for the others
+	closeList()
+}
+
+// walkFlow writes f as encoding/json sees it.
+func walkFlow(s flowSink, f *timeline.Flow) {
+	s.openObject()
+	s.key("pod")
+	s.openObject()
+	str(s, "namespace", f.Pod.Namespace)
+	str(s, "name", f.Pod.Name)
+	strOmit(s, "uid", f.Pod.UID)
+	s.closeObject()
+	str(s, "node", f.Node)
+	strOmit(s, "source", f.Source)
+	boolOmit(s, "static", f.Static)
+	strOmit(s, "mirrorUID", f.Mirror)
+	intOmit(s, "incarnation", int64(f.Incarnation))
+	str(s, "verdict", string(f.Verdict))
+	strOmit(s, "status", f.Status)
+	strOmit(s, "phase", f.Phase)
+	boolOmit(s, "deleted", f.Deleted)
+	str(s, "stage", f.Stage)
+	str(s, "stalledAt", f.StalledAt)
+	strOmit(s, "container", f.Container)
+	strOmit(s, "containerStage", f.ContainerStage)
+	strOmit(s, "reason", f.Reason)
+	duration(s, "waited", f.Waited)
+	timeField(s, "start", f.Start)
+	timeField(s, "end", f.End)
+	duration(s, "duration", f.Duration)
+	strOmit(s, "diagnosis", f.Diagnosis)
+	strOmit(s, "waitingOn", f.WaitingOn)
+	list(s, "stages", f.Stages, walkStage)
+	list(s, "containers", f.Containers, walkContainer)
+	listOmit(s, "events", f.Events, walkEvent)
+	if f.Startup != nil {
+		s.key("startup")
+		walkStartup(s, f.Startup)
+	}
+	stringsOmit(s, "sandboxes", f.Sandboxes)
+	stringsOmit(s, "findings", f.Findings)
+	listOmit(s, "evidence", f.Evidence, walkEvidence)
+	stringsOmit(s, "hidden", f.Hidden)
+	listOmit(s, "trouble", f.Trouble, walkTrouble)
+	s.closeObject()
+}
+
+func walkEvidence(s flowSink, v *timeline.Evidence) {
+	s.openObject()
+	str(s, "input", v.Input)
+	integer(s, "line", v.Line)
+	integer(s, "offset", v.Offset)
+	integer(s, "length", int64(v.Length))
+	timeField(s, "time", v.Time)
+	str(s, "text", v.Text)
+	s.closeObject()
+}
+
+func walkStage(s flowSink, v *timeline.Stage) {
+	s.openObject()
+	str(s, "id", v.ID)
+	strOmit(s, "title", v.Title)
+	timeOmit(s, "start", v.Start)
+	timeOmit(s, "end", v.End)
+	str(s, "status", string(v.Status))
+	duration(s, "duration", v.Duration)
+	intOmit(s, "attempts", int64(v.Attempts))
+	strOmit(s, "reason", v.Reason)
+	strOmit(s, "reveal", v.Reveal)
+	listOmit(s, "evidence", v.Evidence, walkEvidence)
+	s.closeObject()
+}
+
+func walkContainer(s flowSink, c *timeline.Container) {
+	s.openObject()
+	str(s, "name", c.Name)
+	str(s, "type", c.Type)
+	boolOmit(s, "sidecar", c.Sidecar)
+	strOmit(s, "image", c.Image)
+	stringsOmit(s, "ids", c.IDs)
+	integer(s, "restarts", int64(c.Restarts))
+	intOmit(s, "backOffs", int64(c.BackOffs))
+	intOmit(s, "pullBackOffs", int64(c.PullBackOffs))
+	if c.ExitCode != nil {
+		integer(s, "exitCode", int64(*c.ExitCode))
+	}
+	strOmit(s, "state", c.State)
+	strOmit(s, "reason", c.Reason)
+	boolean(s, "ready", c.Ready)
+	if p := c.Probe; p != nil {
+		s.key("probe")
+		s.openObject()
+		str(s, "type", p.Type)
+		str(s, "message", p.Message)
+		intOmit(s, "failures", int64(p.Failures))
+		boolOmit(s, "restart", p.Restart)
+		s.closeObject()
+	}
+	list(s, "stages", c.Stages, walkStage)
+	s.closeObject()
+}
+
+func walkEvent(s flowSink, v *timeline.Event) {
+	s.openObject()
+	timeField(s, "time", v.Time)
+	str(s, "type", v.Type)
+	str(s, "reason", v.Reason)
+	str(s, "message", v.Message)
+	strOmit(s, "fieldPath", v.FieldPath)
+	integer(s, "count", int64(v.Count))
+	if !v.LastTime.IsZero() { // omitzero: time.Time's IsZero
+		timeField(s, "lastTime", v.LastTime)
+	}
+	s.key("evidence")
+	walkEvidence(s, &v.Evidence)
+	s.closeObject()
+}
+
+func walkStartup(s flowSink, v *timeline.Startup) {
+	s.openObject()
+	durationOmit(s, "kubeletE2E", v.KubeletE2E)
+	durationOmit(s, "kubeletSLO", v.KubeletSLO)
+	durationOmit(s, "podflowE2E", v.PodflowE2E)
+	durationOmit(s, "podflowSLO", v.PodflowSLO)
+	timeOmit(s, "created", v.Created)
+	timeOmit(s, "observedRunning", v.ObservedRunning)
+	if v.Evidence != nil {
+		s.key("evidence")
+		walkEvidence(s, v.Evidence)
+	}
+	s.closeObject()
+}
+
+func walkTrouble(s flowSink, t *timeline.Trouble) {
+	s.openObject()
+	str(s, "stage", t.Stage)
+	strOmit(s, "container", t.Container)
+	intOmit(s, "attempts", int64(t.Attempts))
+	intOmit(s, "backOffs", int64(t.BackOffs))
+	strOmit(s, "error", t.Error)
+	timeField(s, "first", t.First)
+	timeField(s, "last", t.Last)
+	duration(s, "lasted", t.Lasted)
+	if t.Budget != 0 { // omitempty: Duration is an int64
+		duration(s, "budget", t.Budget)
+	}
+	boolean(s, "recovered", t.Recovered)
+	s.closeObject()
+}
+
+// The members walkFlow writes, a key and its value; the Omit forms leave
+// out what omitempty leaves out.
+
+func str(s flowSink, k, v string) {
+	s.key(k)
+	s.str(v)
+}
+
+func strOmit(s flowSink, k, v string) {
+	if v != "" {
+		str(s, k, v)
+	}
+}
+
+func integer(s flowSink, k string, v int64) {
+	s.key(k)
+	s.int(v)
+}
+
+func intOmit(s flowSink, k string, v int64) {
+	if v != 0 {
+		integer(s, k, v)
+	}
+}
+
+func boolean(s flowSink, k string, v bool) {
+	s.key(k)
+	s.bool(v)
+}
+
+func boolOmit(s flowSink, k string, v bool) {
+	if v {
+		boolean(s, k, v)
+	}
+}
+
+func timeField(s flowSink, k string, t time.Time) {
+	s.key(k)
+	s.time(t)
+}
+
+func timeOmit(s flowSink, k string, t *time.Time) {
+	if t != nil {
+		timeField(s, k, *t)
+	}
+}
+
+func duration(s flowSink, k string, d timeline.Duration) {
+	s.key(k)
+	s.duration(d)
+}
+
+func durationOmit(s flowSink, k string, d *timeline.Duration) {
+	if d != nil {
+		duration(s, k, *d)
+	}
+}
+
+// list writes a slice of structs with item; nil is null, as
+// encoding/json writes it.
+func list[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
+	s.key(k)
+	switch {
+	case v == nil:
+		s.null()
+	case len(v) == 0:
+		s.emptyList()
+	default:
+		s.openList()
+		for i := range v {
+			item(s, &v[i])
+		}
+		s.closeList()
+	}
+}
+
+func listOmit[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
+	if len(v) > 0 {
+		list(s, k, v, item)
+	}
+}
+
+func stringsOmit(s flowSink, k string, v []string) {
+	if len(v) == 0 {
+		return
+	}
+	s.key(k)
+	s.openList()
+	for _, x := range v {
+		s.str(x)
+	}
+	s.closeList()
+}
+
+// flowJSON writes compact JSON; err is the first time RFC 3339 cannot
+// hold (a year outside 0…9999, a zone hour outside 0…23), which
+// encoding/json fails on too: callers encode the flow through it for its
+// error.
 type flowJSON struct {
-	b   []byte
-	err error
+	b        []byte
+	err      error
+	first    bool // in an object or list with nothing in it yet
+	afterKey bool // a key was written: its value comes next
 }
 
 // appendFlowJSON appends f as encoding/json's Encoder with
 // SetEscapeHTML(false) writes it, without the final newline.
 func appendFlowJSON(dst []byte, f *timeline.Flow) ([]byte, error) {
-	e := flowJSON{b: dst}
-	e.flow(f)
+	e := flowJSON{b: dst, afterKey: true}
+	walkFlow(&e, f)
 	return e.b, e.err
 }
 
-// key starts a member: a comma unless it is the object's first (no value
-// ends with '{': an object's first member follows its brace directly).
-// k is the key as written, quoted, with its colon.
-func (e *flowJSON) key(k string) {
-	if e.b[len(e.b)-1] != '{' {
+// value starts a value: a comma before an element of a list but its first.
+func (e *flowJSON) value() {
+	if e.afterKey {
+		e.afterKey = false
+	} else if !e.first {
 		e.b = append(e.b, ',')
 	}
-	e.b = append(e.b, k...)
+	e.first = false
 }
 
-func (e *flowJSON) str(k, v string) {
-	e.key(k)
-	e.b = jsonstr.Append(e.b, v)
-}
-
-// strOmit is str for a field tagged omitempty.
-func (e *flowJSON) strOmit(k, v string) {
-	if v != "" {
-		e.str(k, v)
+func (e *flowJSON) key(k string) {
+	if !e.first {
+		e.b = append(e.b, ',')
 	}
+	e.first = false
+	e.b = append(e.b, '"')
+	e.b = append(e.b, k...)
+	e.b = append(e.b, '"', ':')
+	e.afterKey = true
 }
 
-func (e *flowJSON) int(k string, v int64) {
-	e.key(k)
+func (e *flowJSON) str(s string) {
+	e.value()
+	e.b = jsonstr.Append(e.b, s)
+}
+
+func (e *flowJSON) int(v int64) {
+	e.value()
 	e.b = strconv.AppendInt(e.b, v, 10)
 }
 
-func (e *flowJSON) intOmit(k string, v int64) {
-	if v != 0 {
-		e.int(k, v)
-	}
-}
-
-func (e *flowJSON) bool(k string, v bool) {
-	e.key(k)
+func (e *flowJSON) bool(v bool) {
+	e.value()
 	e.b = strconv.AppendBool(e.b, v)
-}
-
-func (e *flowJSON) boolOmit(k string, v bool) {
-	if v {
-		e.bool(k, v)
-	}
 }
 
 // time writes t as time.Time's MarshalJSON does: RFC 3339 with
 // nanoseconds, quoted.
-func (e *flowJSON) time(k string, t time.Time) {
-	e.key(k)
-	e.timeValue(t)
-}
-
-func (e *flowJSON) timeValue(t time.Time) {
+func (e *flowJSON) time(t time.Time) {
+	e.value()
 	e.b = append(e.b, '"')
 	b, err := t.AppendText(e.b) // MarshalJSON's strict RFC 3339
 	if err != nil && e.err == nil {
@@ -94,213 +346,43 @@ func (e *flowJSON) timeValue(t time.Time) {
 	e.b = append(b, '"')
 }
 
-func (e *flowJSON) timeOmit(k string, t *time.Time) {
-	if t != nil {
-		e.time(k, *t)
-	}
-}
-
 // duration writes d as Duration's MarshalJSON does: its Go string quoted
 // (digits, '.', '-' and unit letters, µ among them: nothing to escape).
-func (e *flowJSON) duration(k string, d timeline.Duration) {
-	e.key(k)
+func (e *flowJSON) duration(d timeline.Duration) {
+	e.value()
 	e.b = append(e.b, '"')
 	e.b = append(e.b, time.Duration(d).String()...)
 	e.b = append(e.b, '"')
 }
 
-func (e *flowJSON) durationOmit(k string, d *timeline.Duration) {
-	if d != nil {
-		e.duration(k, *d)
-	}
+func (e *flowJSON) null() {
+	e.value()
+	e.b = append(e.b, "null"...)
 }
 
-// strings writes a []string; nil is null, as encoding/json writes it.
-func (e *flowJSON) strings(k string, v []string) {
-	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
+func (e *flowJSON) emptyList() {
+	e.value()
+	e.b = append(e.b, "[]"...)
+}
+
+func (e *flowJSON) openObject() {
+	e.value()
+	e.b = append(e.b, '{')
+	e.first = true
+}
+
+func (e *flowJSON) closeObject() {
+	e.b = append(e.b, '}')
+	e.first = false
+}
+
+func (e *flowJSON) openList() {
+	e.value()
 	e.b = append(e.b, '[')
-	for i, s := range v {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		e.b = jsonstr.Append(e.b, s)
-	}
+	e.first = true
+}
+
+func (e *flowJSON) closeList() {
 	e.b = append(e.b, ']')
-}
-
-func (e *flowJSON) stringsOmit(k string, v []string) {
-	if len(v) > 0 {
-		e.strings(k, v)
-	}
-}
-
-// list writes a slice of structs with item; nil is null.
-func list[T any](e *flowJSON, k string, v []T, item func(*flowJSON, *T)) {
-	e.key(k)
-	if v == nil {
-		e.b = append(e.b, "null"...)
-		return
-	}
-	e.b = append(e.b, '[')
-	for i := range v {
-		if i > 0 {
-			e.b = append(e.b, ',')
-		}
-		item(e, &v[i])
-	}
-	e.b = append(e.b, ']')
-}
-
-func listOmit[T any](e *flowJSON, k string, v []T, item func(*flowJSON, *T)) {
-	if len(v) > 0 {
-		list(e, k, v, item)
-	}
-}
-
-func (e *flowJSON) flow(f *timeline.Flow) {
-	e.b = append(e.b, `{"pod":{`...)
-	e.str(`"namespace":`, f.Pod.Namespace)
-	e.str(`"name":`, f.Pod.Name)
-	e.strOmit(`"uid":`, f.Pod.UID)
-	e.b = append(e.b, '}')
-	e.str(`"node":`, f.Node)
-	e.strOmit(`"source":`, f.Source)
-	e.boolOmit(`"static":`, f.Static)
-	e.strOmit(`"mirrorUID":`, f.Mirror)
-	e.intOmit(`"incarnation":`, int64(f.Incarnation))
-	e.str(`"verdict":`, string(f.Verdict))
-	e.strOmit(`"status":`, f.Status)
-	e.strOmit(`"phase":`, f.Phase)
-	e.boolOmit(`"deleted":`, f.Deleted)
-	e.str(`"stage":`, f.Stage)
-	e.str(`"stalledAt":`, f.StalledAt)
-	e.strOmit(`"container":`, f.Container)
-	e.strOmit(`"containerStage":`, f.ContainerStage)
-	e.strOmit(`"reason":`, f.Reason)
-	e.duration(`"waited":`, f.Waited)
-	e.time(`"start":`, f.Start)
-	e.time(`"end":`, f.End)
-	e.duration(`"duration":`, f.Duration)
-	e.strOmit(`"diagnosis":`, f.Diagnosis)
-	e.strOmit(`"waitingOn":`, f.WaitingOn)
-	list(e, `"stages":`, f.Stages, (*flowJSON).stage)
-	list(e, `"containers":`, f.Containers, (*flowJSON).container)
-	listOmit(e, `"events":`, f.Events, (*flowJSON).event)
-	if f.Startup != nil {
-		e.key(`"startup":`)
-		e.startup(f.Startup)
-	}
-	e.stringsOmit(`"sandboxes":`, f.Sandboxes)
-	e.stringsOmit(`"findings":`, f.Findings)
-	listOmit(e, `"evidence":`, f.Evidence, (*flowJSON).evidence)
-	e.stringsOmit(`"hidden":`, f.Hidden)
-	listOmit(e, `"trouble":`, f.Trouble, (*flowJSON).trouble)
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) evidence(v *timeline.Evidence) {
-	e.b = append(e.b, '{')
-	e.str(`"input":`, v.Input)
-	e.int(`"line":`, v.Line)
-	e.int(`"offset":`, v.Offset)
-	e.int(`"length":`, int64(v.Length))
-	e.time(`"time":`, v.Time)
-	e.str(`"text":`, v.Text)
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) stage(s *timeline.Stage) {
-	e.b = append(e.b, '{')
-	e.str(`"id":`, s.ID)
-	e.strOmit(`"title":`, s.Title)
-	e.timeOmit(`"start":`, s.Start)
-	e.timeOmit(`"end":`, s.End)
-	e.str(`"status":`, string(s.Status))
-	e.duration(`"duration":`, s.Duration)
-	e.intOmit(`"attempts":`, int64(s.Attempts))
-	e.strOmit(`"reason":`, s.Reason)
-	e.strOmit(`"reveal":`, s.Reveal)
-	listOmit(e, `"evidence":`, s.Evidence, (*flowJSON).evidence)
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) container(c *timeline.Container) {
-	e.b = append(e.b, '{')
-	e.str(`"name":`, c.Name)
-	e.str(`"type":`, c.Type)
-	e.boolOmit(`"sidecar":`, c.Sidecar)
-	e.strOmit(`"image":`, c.Image)
-	e.stringsOmit(`"ids":`, c.IDs)
-	e.int(`"restarts":`, int64(c.Restarts))
-	e.intOmit(`"backOffs":`, int64(c.BackOffs))
-	e.intOmit(`"pullBackOffs":`, int64(c.PullBackOffs))
-	if c.ExitCode != nil {
-		e.int(`"exitCode":`, int64(*c.ExitCode))
-	}
-	e.strOmit(`"state":`, c.State)
-	e.strOmit(`"reason":`, c.Reason)
-	e.bool(`"ready":`, c.Ready)
-	if p := c.Probe; p != nil {
-		e.key(`"probe":`)
-		e.b = append(e.b, '{')
-		e.str(`"type":`, p.Type)
-		e.str(`"message":`, p.Message)
-		e.intOmit(`"failures":`, int64(p.Failures))
-		e.boolOmit(`"restart":`, p.Restart)
-		e.b = append(e.b, '}')
-	}
-	list(e, `"stages":`, c.Stages, (*flowJSON).stage)
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) event(v *timeline.Event) {
-	e.b = append(e.b, '{')
-	e.time(`"time":`, v.Time)
-	e.str(`"type":`, v.Type)
-	e.str(`"reason":`, v.Reason)
-	e.str(`"message":`, v.Message)
-	e.strOmit(`"fieldPath":`, v.FieldPath)
-	e.int(`"count":`, int64(v.Count))
-	if !v.LastTime.IsZero() { // omitzero: time.Time's IsZero
-		e.time(`"lastTime":`, v.LastTime)
-	}
-	e.key(`"evidence":`)
-	e.evidence(&v.Evidence)
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) startup(s *timeline.Startup) {
-	e.b = append(e.b, '{')
-	e.durationOmit(`"kubeletE2E":`, s.KubeletE2E)
-	e.durationOmit(`"kubeletSLO":`, s.KubeletSLO)
-	e.durationOmit(`"podflowE2E":`, s.PodflowE2E)
-	e.durationOmit(`"podflowSLO":`, s.PodflowSLO)
-	e.timeOmit(`"created":`, s.Created)
-	e.timeOmit(`"observedRunning":`, s.ObservedRunning)
-	if s.Evidence != nil {
-		e.key(`"evidence":`)
-		e.evidence(s.Evidence)
-	}
-	e.b = append(e.b, '}')
-}
-
-func (e *flowJSON) trouble(t *timeline.Trouble) {
-	e.b = append(e.b, '{')
-	e.str(`"stage":`, t.Stage)
-	e.strOmit(`"container":`, t.Container)
-	e.intOmit(`"attempts":`, int64(t.Attempts))
-	e.intOmit(`"backOffs":`, int64(t.BackOffs))
-	e.strOmit(`"error":`, t.Error)
-	e.time(`"first":`, t.First)
-	e.time(`"last":`, t.Last)
-	e.duration(`"lasted":`, t.Lasted)
-	if t.Budget != 0 {
-		e.duration(`"budget":`, t.Budget)
-	}
-	e.bool(`"recovered":`, t.Recovered)
-	e.b = append(e.b, '}')
+	e.first = false
 }

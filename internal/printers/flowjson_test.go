@@ -91,17 +91,25 @@ func TestFlowJSONCorpus(t *testing.T) {
 	if len(logs) < 200 {
 		t.Fatalf("%d logs in testdata/corpus and testdata/wild", len(logs))
 	}
-	flows := 0
+	flows, direct := 0, 0
 	for _, path := range logs {
 		items := corpusFlows(t, path)
 		for i := range items {
 			checkFlowJSON(t, path+" "+items[i].Pod.Key(), &items[i])
+			if checkFlowYAML(t, path+" "+items[i].Pod.Key(), &items[i]) {
+				direct++
+			}
 		}
 		flows += len(items)
 	}
 	if flows < 300 {
 		t.Fatalf("%d flows in %d logs", flows, len(logs))
 	}
+	// The direct YAML is for the common flow, not only the odd one.
+	if direct < flows*3/4 {
+		t.Errorf("flowYAML wrote %d of %d flows", direct, flows)
+	}
+	t.Logf("%d flows in %d logs, %d written as YAML directly", flows, len(logs), direct)
 }
 
 var timeType = reflect.TypeFor[time.Time]()
@@ -190,16 +198,42 @@ func TestFlowJSONEveryField(t *testing.T) {
 				var flow timeline.Flow
 				f.fill(reflect.ValueOf(&flow).Elem())
 				checkFlowJSON(t, tt.name+" "+when.String(), &flow)
+				checkFlowYAML(t, tt.name+" "+when.String(), &flow)
 			}
 		}
 	}
+	// Text the YAML writer writes alone (plain, quoted, escaped on one
+	// line): flowYAML must write every field of such a flow itself.
+	for _, texts := range [][]string{
+		{"plain", "it's", "a: b", "#x", "true", "12", "-", "café ☃", "", " lead", "1.5e3", "2026-11-28T20:01:02Z", "- x", "say \"hi\"", "a\tb", "null"},
+		{"ecf6f2d3-1c06-4df3-afbe-57c57957b7f6", "0x1F", "~", "<<", "..."},
+	} {
+		f := filler{texts: texts, when: time.Date(2026, 11, 28, 20, 1, 2, 345_678_900, time.UTC)}
+		var flow timeline.Flow
+		f.fill(reflect.ValueOf(&flow).Elem())
+		if !checkFlowYAML(t, "yaml texts", &flow) {
+			t.Errorf("flowYAML gave up on %q", texts)
+		}
+	}
 	checkFlowJSON(t, "zero", &timeline.Flow{})
+	if !checkFlowYAML(t, "zero", &timeline.Flow{}) {
+		t.Error("flowYAML gave up on the zero flow")
+	}
 	// Negative and odd durations, a zero LastTime (omitzero), a
 	// count of zero.
 	d := timeline.Duration(-1500 * time.Microsecond)
-	checkFlowJSON(t, "durations", &timeline.Flow{Waited: -1, Duration: timeline.Duration(90 * time.Minute),
+	odd := &timeline.Flow{Waited: -1, Duration: timeline.Duration(90 * time.Minute),
 		Startup: &timeline.Startup{KubeletE2E: &d}, Events: []timeline.Event{{Count: 0}},
-		Trouble: []timeline.Trouble{{Budget: 1}}})
+		Trouble: []timeline.Trouble{{Budget: 1}}, Containers: []timeline.Container{{Stages: []timeline.Stage{}}}}
+	checkFlowJSON(t, "durations", odd)
+	if !checkFlowYAML(t, "durations", odd) {
+		t.Error("flowYAML gave up on odd durations")
+	}
+	// An empty startup object ({}), and a pod named like a YAML word, a
+	// number and a timestamp, which the YAML writer quotes.
+	words := &timeline.Flow{Pod: timeline.PodRef{Namespace: "true", Name: "0x1F"}, Node: "2026-11-28T20:01:02Z", Stage: "- x", Startup: &timeline.Startup{}}
+	checkFlowJSON(t, "words", words)
+	checkFlowYAML(t, "words", words)
 }
 
 // TestFlowJSONKeys: the keys appendFlowJSON writes for a flow with every
@@ -315,9 +349,46 @@ func FuzzFlowJSON(f *testing.F) {
 		var flow timeline.Flow
 		fl.fill(reflect.ValueOf(&flow).Elem())
 		checkFlowJSON(t, "fuzz", &flow)
+		checkFlowYAML(t, "fuzz", &flow)
 		fl.nilSlices = true
 		flow = timeline.Flow{}
 		fl.fill(reflect.ValueOf(&flow).Elem())
 		checkFlowJSON(t, "fuzz nil", &flow)
+		checkFlowYAML(t, "fuzz nil", &flow)
 	})
+}
+
+// checkFlowYAML fails t unless flowYAML writes f as the YAML writer
+// writes f's JSON, when it writes it at all; it reports whether it did.
+func checkFlowYAML(t *testing.T, name string, f *timeline.Flow) bool {
+	t.Helper()
+	js, err := encodingJSON(f)
+	if err != nil {
+		var y flowYAML
+		if _, ok := y.appendFlowYAML(nil, f, 2); ok {
+			t.Fatalf("%s: flowYAML wrote a flow encoding/json fails on (%v)", name, err)
+		}
+		return false
+	}
+	var want bytes.Buffer
+	var iw yamlItemWriter
+	if err := iw.writeJSON(&want, js); err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	var y flowYAML
+	got, ok := y.appendFlowYAML([]byte("prefix"), f, 2)
+	if !ok {
+		if string(got) != "prefix" {
+			t.Fatalf("%s: flowYAML gave up but returned %q", name, got)
+		}
+		return false
+	}
+	if got = got[len("prefix"):]; string(got) != want.String() {
+		at := 0
+		for at < min(len(got), want.Len()) && got[at] == want.Bytes()[at] {
+			at++
+		}
+		t.Fatalf("%s: YAML differs at byte %d\n got …%s\nwant …%s", name, at, got[max(0, at-120):min(len(got), at+80)], want.Bytes()[max(0, at-120):min(want.Len(), at+80)])
+	}
+	return true
 }
