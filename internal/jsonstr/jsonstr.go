@@ -5,7 +5,10 @@
 // a copy in each.
 package jsonstr
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -28,6 +31,18 @@ func Append(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		// Eight bytes at a time to the next that is not plain: most
+		// text is plain throughout.
+		for i+8 <= len(s) {
+			if m := escapeMask(word(s, i)); m != 0 {
+				i += bits.TrailingZeros64(m) >> 3
+				break
+			}
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		b := s[i]
 		if plain[b] {
 			i++
@@ -74,4 +89,25 @@ func Append(dst []byte, s string) []byte {
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"')
+}
+
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// word is the eight bytes of s from i, the first the lowest.
+func word(s string, i int) uint64 {
+	t := s[i : i+8]
+	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
+		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
+}
+
+// escapeMask has the high bit set of the lowest byte of w that is not
+// plain (a control, '"', '\\' or from 0x80 up), and maybe of bytes above
+// it (a borrow runs upward), none when every byte is plain.
+func escapeMask(w uint64) uint64 {
+	q := w ^ '"'*ones
+	bs := w ^ '\\'*ones
+	return ((w-0x20*ones)&^w | (q-ones)&^q | (bs-ones)&^bs | w) & highs
 }

@@ -3,6 +3,7 @@ package jsonstr
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -24,6 +25,18 @@ func TestAppend(t *testing.T) {
 		"bad\xffutf8\xc3", "ls\u2028ps\u2029", "\u00a0", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\ufffd", "\x00"}
 	for b := range 256 {
 		texts = append(texts, string([]byte{byte(b)}), "a"+string([]byte{byte(b)})+"z")
+		// At each place of two words (eight bytes read at a time), and
+		// beside a byte that borrows.
+		for at := range 17 {
+			long := []byte("abcdefghijklmnopq")
+			long[at] = byte(b)
+			texts = append(texts, string(long), string(long)+"\x00", "\x1f"+string(long))
+		}
+	}
+	for _, r := range []string{"é", "☃", "😀", "\u2028", "\xff"} {
+		for at := range 10 {
+			texts = append(texts, strings.Repeat("x", at)+r+strings.Repeat("y", 9))
+		}
 	}
 	for _, s := range texts {
 		if got, want := string(Append([]byte("x"), s)), "x"+encoded(t, s); got != want {
