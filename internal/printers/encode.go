@@ -216,19 +216,25 @@ func (l *JSONList) addAll(n int, item func(int) any) error {
 	first := l.n
 	l.n += n
 	return EncodeInOrder(n, func(k, i int, out *bytes.Buffer) error {
-		wk := &workers[k]
-		js, err := wk.encode(item(i))
-		if err != nil {
-			return err
-		}
+		v := item(i)
 		b := out.AvailableBuffer()
 		if first+i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
 		b = append(b, indent...)
-		b = appendIndented(b, js, indent)
-		out.Write(b)
+		if f, ok := v.(*timeline.Flow); ok {
+			// A flow is written indented as it is walked.
+			if fb, err := appendFlowJSONIndent(b, f, indent); err == nil {
+				out.Write(fb)
+				return nil
+			}
+		}
+		js, err := workers[k].encode(v)
+		if err != nil {
+			return err
+		}
+		out.Write(appendIndented(b, js, indent))
 		return nil
 	}, func(b []byte) error {
 		_, err := l.w.Write(b)

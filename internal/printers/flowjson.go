@@ -279,15 +279,21 @@ func stringsOmit(s flowSink, k string, v []string) {
 	s.closeList()
 }
 
-// flowJSON writes compact JSON; err is the first time RFC 3339 cannot
-// hold (a year outside 0…9999, a zone hour outside 0…23), which
-// encoding/json fails on too: callers encode the flow through it for its
-// error.
+// flowJSON writes JSON, compact or indented; err is the first time
+// RFC 3339 cannot hold (a year outside 0…9999, a zone hour outside
+// 0…23), which encoding/json fails on too: callers encode the flow
+// through it for its error.
 type flowJSON struct {
 	b        []byte
 	err      error
 	first    bool // in an object or list with nothing in it yet
 	afterKey bool // a key was written: its value comes next
+	// indented: a line per member and element, at prefix and two
+	// spaces a level, as encoding/json's Encoder with SetIndent(prefix,
+	// "  ") writes, without appendIndented's second pass over the bytes.
+	indented bool
+	prefix   string
+	depth    int
 }
 
 // appendFlowJSON appends f as encoding/json's Encoder with
@@ -298,12 +304,35 @@ func appendFlowJSON(dst []byte, f *timeline.Flow) ([]byte, error) {
 	return e.b, e.err
 }
 
-// value starts a value: a comma before an element of a list but its first.
+// appendFlowJSONIndent is appendFlowJSON with SetIndent(prefix, "  ").
+func appendFlowJSONIndent(dst []byte, f *timeline.Flow, prefix string) ([]byte, error) {
+	e := flowJSON{b: dst, afterKey: true, indented: true, prefix: prefix}
+	walkFlow(&e, f)
+	return e.b, e.err
+}
+
+// newline starts a line at the depth, when indented.
+func (e *flowJSON) newline() {
+	if !e.indented {
+		return
+	}
+	e.b = append(e.b, '\n')
+	e.b = append(e.b, e.prefix...)
+	for range e.depth {
+		e.b = append(e.b, ' ', ' ')
+	}
+}
+
+// value starts a value: after its key, or as an element of a list, on a
+// line of its own after a comma but for the first.
 func (e *flowJSON) value() {
 	if e.afterKey {
 		e.afterKey = false
-	} else if !e.first {
-		e.b = append(e.b, ',')
+	} else {
+		if !e.first {
+			e.b = append(e.b, ',')
+		}
+		e.newline()
 	}
 	e.first = false
 }
@@ -312,10 +341,14 @@ func (e *flowJSON) key(k string) {
 	if !e.first {
 		e.b = append(e.b, ',')
 	}
+	e.newline()
 	e.first = false
 	e.b = append(e.b, '"')
 	e.b = append(e.b, k...)
 	e.b = append(e.b, '"', ':')
+	if e.indented {
+		e.b = append(e.b, ' ')
+	}
 	e.afterKey = true
 }
 
@@ -369,9 +402,16 @@ func (e *flowJSON) openObject() {
 	e.value()
 	e.b = append(e.b, '{')
 	e.first = true
+	e.depth++
 }
 
+// closeObject ends an object, on a line of its own when it has members
+// ({} when it has none).
 func (e *flowJSON) closeObject() {
+	e.depth--
+	if !e.first {
+		e.newline()
+	}
 	e.b = append(e.b, '}')
 	e.first = false
 }
@@ -380,9 +420,14 @@ func (e *flowJSON) openList() {
 	e.value()
 	e.b = append(e.b, '[')
 	e.first = true
+	e.depth++
 }
 
 func (e *flowJSON) closeList() {
+	e.depth--
+	if !e.first {
+		e.newline()
+	}
 	e.b = append(e.b, ']')
 	e.first = false
 }

@@ -49,6 +49,28 @@ func checkFlowJSON(t *testing.T, name string, f *timeline.Flow) {
 		}
 		t.Fatalf("%s: differs at byte %d\n got …%s\nwant …%s", name, at, got[max(0, at-80):min(len(got), at+80)], want[max(0, at-80):min(len(want), at+80)])
 	}
+	// Indented, as -o json's list writes its items (prefix: two levels).
+	for _, prefix := range []string{"", "    "} {
+		var ind bytes.Buffer
+		enc := json.NewEncoder(&ind)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(f); err != nil {
+			t.Fatal(err)
+		}
+		want := bytes.TrimSuffix(ind.Bytes(), []byte("\n"))
+		got, err := appendFlowJSONIndent([]byte("x"), f, prefix)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got = got[1:]; !bytes.Equal(got, want) {
+			at := 0
+			for at < min(len(got), len(want)) && got[at] == want[at] {
+				at++
+			}
+			t.Fatalf("%s: indented at %q differs at byte %d\n got …%s\nwant …%s", name, prefix, at, got[max(0, at-80):min(len(got), at+80)], want[max(0, at-80):min(len(want), at+80)])
+		}
+	}
 }
 
 // corpusFlows builds the flows of one log as get pods does.
@@ -331,6 +353,14 @@ func TestFlowJSONTimeErrors(t *testing.T) {
 			var me *json.MarshalerError
 			if !errors.As(err, &me) {
 				t.Errorf("%v: error %v, want encoding/json's", when, err)
+			}
+		}
+		// The list writers stop on it with encoding/json's error.
+		list := &timeline.FlowList{Items: flows}
+		for name, print := range map[string]func(io.Writer, any) error{"json": PrintJSON, "yaml": PrintYAML} {
+			var me *json.MarshalerError
+			if err := print(io.Discard, list); !errors.As(err, &me) {
+				t.Errorf("%v: -o %s error %v, want encoding/json's", when, name, err)
 			}
 		}
 	}
