@@ -3,8 +3,8 @@ package printers
 // Hand-written encoders for timeline.Flow: one walk over a flow's fields
 // (walkFlow, in the order and with the omitempty rules of their json
 // tags) feeding a sink that writes JSON (flowJSON: the bytes
-// encoding/json's Encoder with SetEscapeHTML(false) writes, compact) or
-// YAML (flowYAML, flowyaml.go: the bytes the YAML writer makes of that
+// encoding/json's Encoder with SetEscapeHTML(false) writes, compact or
+// indented) or YAML (flowYAML, flowyaml.go: the bytes the YAML writer makes of that
 // JSON). encoding/json's reflection walk per field, its re-compacting of
 // what time.Time's and Duration's MarshalJSON return, and the YAML
 // writer's reading of the JSON back were some 900 M of -o yaml's
