@@ -43,110 +43,110 @@ func walkFlow(s flowSink, f *timeline.Flow) {
 	s.openObject()
 	s.key("pod")
 	s.openObject()
-	str(s, "namespace", f.Pod.Namespace)
-	str(s, "name", f.Pod.Name)
-	strOmit(s, "uid", f.Pod.UID)
+	fieldStr(s, "namespace", f.Pod.Namespace)
+	fieldStr(s, "name", f.Pod.Name)
+	fieldStrOmit(s, "uid", f.Pod.UID)
 	s.closeObject()
-	str(s, "node", f.Node)
-	strOmit(s, "source", f.Source)
-	boolOmit(s, "static", f.Static)
-	strOmit(s, "mirrorUID", f.Mirror)
-	intOmit(s, "incarnation", int64(f.Incarnation))
-	str(s, "verdict", string(f.Verdict))
-	strOmit(s, "status", f.Status)
-	strOmit(s, "phase", f.Phase)
-	boolOmit(s, "deleted", f.Deleted)
-	str(s, "stage", f.Stage)
-	str(s, "stalledAt", f.StalledAt)
-	strOmit(s, "container", f.Container)
-	strOmit(s, "containerStage", f.ContainerStage)
-	strOmit(s, "reason", f.Reason)
-	duration(s, "waited", f.Waited)
-	timeField(s, "start", f.Start)
-	timeField(s, "end", f.End)
-	duration(s, "duration", f.Duration)
-	strOmit(s, "diagnosis", f.Diagnosis)
-	strOmit(s, "waitingOn", f.WaitingOn)
-	list(s, "stages", f.Stages, walkStage)
-	list(s, "containers", f.Containers, walkContainer)
-	listOmit(s, "events", f.Events, walkEvent)
+	fieldStr(s, "node", f.Node)
+	fieldStrOmit(s, "source", f.Source)
+	fieldBoolOmit(s, "static", f.Static)
+	fieldStrOmit(s, "mirrorUID", f.Mirror)
+	fieldIntOmit(s, "incarnation", int64(f.Incarnation))
+	fieldStr(s, "verdict", string(f.Verdict))
+	fieldStrOmit(s, "status", f.Status)
+	fieldStrOmit(s, "phase", f.Phase)
+	fieldBoolOmit(s, "deleted", f.Deleted)
+	fieldStr(s, "stage", f.Stage)
+	fieldStr(s, "stalledAt", f.StalledAt)
+	fieldStrOmit(s, "container", f.Container)
+	fieldStrOmit(s, "containerStage", f.ContainerStage)
+	fieldStrOmit(s, "reason", f.Reason)
+	fieldDuration(s, "waited", f.Waited)
+	fieldTime(s, "start", f.Start)
+	fieldTime(s, "end", f.End)
+	fieldDuration(s, "duration", f.Duration)
+	fieldStrOmit(s, "diagnosis", f.Diagnosis)
+	fieldStrOmit(s, "waitingOn", f.WaitingOn)
+	fieldList(s, "stages", f.Stages, walkStage)
+	fieldList(s, "containers", f.Containers, walkContainer)
+	fieldListOmit(s, "events", f.Events, walkEvent)
 	if f.Startup != nil {
 		s.key("startup")
 		walkStartup(s, f.Startup)
 	}
-	stringsOmit(s, "sandboxes", f.Sandboxes)
-	stringsOmit(s, "findings", f.Findings)
-	listOmit(s, "evidence", f.Evidence, walkEvidence)
-	stringsOmit(s, "hidden", f.Hidden)
-	listOmit(s, "trouble", f.Trouble, walkTrouble)
+	fieldStringsOmit(s, "sandboxes", f.Sandboxes)
+	fieldStringsOmit(s, "findings", f.Findings)
+	fieldListOmit(s, "evidence", f.Evidence, walkEvidence)
+	fieldStringsOmit(s, "hidden", f.Hidden)
+	fieldListOmit(s, "trouble", f.Trouble, walkTrouble)
 	s.closeObject()
 }
 
 func walkEvidence(s flowSink, v *timeline.Evidence) {
 	s.openObject()
-	str(s, "input", v.Input)
-	integer(s, "line", v.Line)
-	integer(s, "offset", v.Offset)
-	integer(s, "length", int64(v.Length))
-	timeField(s, "time", v.Time)
-	str(s, "text", v.Text)
+	fieldStr(s, "input", v.Input)
+	fieldInt(s, "line", v.Line)
+	fieldInt(s, "offset", v.Offset)
+	fieldInt(s, "length", int64(v.Length))
+	fieldTime(s, "time", v.Time)
+	fieldStr(s, "text", v.Text)
 	s.closeObject()
 }
 
 func walkStage(s flowSink, v *timeline.Stage) {
 	s.openObject()
-	str(s, "id", v.ID)
-	strOmit(s, "title", v.Title)
-	timeOmit(s, "start", v.Start)
-	timeOmit(s, "end", v.End)
-	str(s, "status", string(v.Status))
-	duration(s, "duration", v.Duration)
-	intOmit(s, "attempts", int64(v.Attempts))
-	strOmit(s, "reason", v.Reason)
-	strOmit(s, "reveal", v.Reveal)
-	listOmit(s, "evidence", v.Evidence, walkEvidence)
+	fieldStr(s, "id", v.ID)
+	fieldStrOmit(s, "title", v.Title)
+	fieldTimeOmit(s, "start", v.Start)
+	fieldTimeOmit(s, "end", v.End)
+	fieldStr(s, "status", string(v.Status))
+	fieldDuration(s, "duration", v.Duration)
+	fieldIntOmit(s, "attempts", int64(v.Attempts))
+	fieldStrOmit(s, "reason", v.Reason)
+	fieldStrOmit(s, "reveal", v.Reveal)
+	fieldListOmit(s, "evidence", v.Evidence, walkEvidence)
 	s.closeObject()
 }
 
 func walkContainer(s flowSink, c *timeline.Container) {
 	s.openObject()
-	str(s, "name", c.Name)
-	str(s, "type", c.Type)
-	boolOmit(s, "sidecar", c.Sidecar)
-	strOmit(s, "image", c.Image)
-	stringsOmit(s, "ids", c.IDs)
-	integer(s, "restarts", int64(c.Restarts))
-	intOmit(s, "backOffs", int64(c.BackOffs))
-	intOmit(s, "pullBackOffs", int64(c.PullBackOffs))
+	fieldStr(s, "name", c.Name)
+	fieldStr(s, "type", c.Type)
+	fieldBoolOmit(s, "sidecar", c.Sidecar)
+	fieldStrOmit(s, "image", c.Image)
+	fieldStringsOmit(s, "ids", c.IDs)
+	fieldInt(s, "restarts", int64(c.Restarts))
+	fieldIntOmit(s, "backOffs", int64(c.BackOffs))
+	fieldIntOmit(s, "pullBackOffs", int64(c.PullBackOffs))
 	if c.ExitCode != nil {
-		integer(s, "exitCode", int64(*c.ExitCode))
+		fieldInt(s, "exitCode", int64(*c.ExitCode))
 	}
-	strOmit(s, "state", c.State)
-	strOmit(s, "reason", c.Reason)
-	boolean(s, "ready", c.Ready)
+	fieldStrOmit(s, "state", c.State)
+	fieldStrOmit(s, "reason", c.Reason)
+	fieldBool(s, "ready", c.Ready)
 	if p := c.Probe; p != nil {
 		s.key("probe")
 		s.openObject()
-		str(s, "type", p.Type)
-		str(s, "message", p.Message)
-		intOmit(s, "failures", int64(p.Failures))
-		boolOmit(s, "restart", p.Restart)
+		fieldStr(s, "type", p.Type)
+		fieldStr(s, "message", p.Message)
+		fieldIntOmit(s, "failures", int64(p.Failures))
+		fieldBoolOmit(s, "restart", p.Restart)
 		s.closeObject()
 	}
-	list(s, "stages", c.Stages, walkStage)
+	fieldList(s, "stages", c.Stages, walkStage)
 	s.closeObject()
 }
 
 func walkEvent(s flowSink, v *timeline.Event) {
 	s.openObject()
-	timeField(s, "time", v.Time)
-	str(s, "type", v.Type)
-	str(s, "reason", v.Reason)
-	str(s, "message", v.Message)
-	strOmit(s, "fieldPath", v.FieldPath)
-	integer(s, "count", int64(v.Count))
+	fieldTime(s, "time", v.Time)
+	fieldStr(s, "type", v.Type)
+	fieldStr(s, "reason", v.Reason)
+	fieldStr(s, "message", v.Message)
+	fieldStrOmit(s, "fieldPath", v.FieldPath)
+	fieldInt(s, "count", int64(v.Count))
 	if !v.LastTime.IsZero() { // omitzero: time.Time's IsZero
-		timeField(s, "lastTime", v.LastTime)
+		fieldTime(s, "lastTime", v.LastTime)
 	}
 	s.key("evidence")
 	walkEvidence(s, &v.Evidence)
@@ -155,12 +155,12 @@ func walkEvent(s flowSink, v *timeline.Event) {
 
 func walkStartup(s flowSink, v *timeline.Startup) {
 	s.openObject()
-	durationOmit(s, "kubeletE2E", v.KubeletE2E)
-	durationOmit(s, "kubeletSLO", v.KubeletSLO)
-	durationOmit(s, "podflowE2E", v.PodflowE2E)
-	durationOmit(s, "podflowSLO", v.PodflowSLO)
-	timeOmit(s, "created", v.Created)
-	timeOmit(s, "observedRunning", v.ObservedRunning)
+	fieldDurationOmit(s, "kubeletE2E", v.KubeletE2E)
+	fieldDurationOmit(s, "kubeletSLO", v.KubeletSLO)
+	fieldDurationOmit(s, "podflowE2E", v.PodflowE2E)
+	fieldDurationOmit(s, "podflowSLO", v.PodflowSLO)
+	fieldTimeOmit(s, "created", v.Created)
+	fieldTimeOmit(s, "observedRunning", v.ObservedRunning)
 	if v.Evidence != nil {
 		s.key("evidence")
 		walkEvidence(s, v.Evidence)
@@ -170,82 +170,82 @@ func walkStartup(s flowSink, v *timeline.Startup) {
 
 func walkTrouble(s flowSink, t *timeline.Trouble) {
 	s.openObject()
-	str(s, "stage", t.Stage)
-	strOmit(s, "container", t.Container)
-	intOmit(s, "attempts", int64(t.Attempts))
-	intOmit(s, "backOffs", int64(t.BackOffs))
-	strOmit(s, "error", t.Error)
-	timeField(s, "first", t.First)
-	timeField(s, "last", t.Last)
-	duration(s, "lasted", t.Lasted)
+	fieldStr(s, "stage", t.Stage)
+	fieldStrOmit(s, "container", t.Container)
+	fieldIntOmit(s, "attempts", int64(t.Attempts))
+	fieldIntOmit(s, "backOffs", int64(t.BackOffs))
+	fieldStrOmit(s, "error", t.Error)
+	fieldTime(s, "first", t.First)
+	fieldTime(s, "last", t.Last)
+	fieldDuration(s, "lasted", t.Lasted)
 	if t.Budget != 0 { // omitempty: Duration is an int64
-		duration(s, "budget", t.Budget)
+		fieldDuration(s, "budget", t.Budget)
 	}
-	boolean(s, "recovered", t.Recovered)
+	fieldBool(s, "recovered", t.Recovered)
 	s.closeObject()
 }
 
 // The members walkFlow writes, a key and its value; the Omit forms leave
 // out what omitempty leaves out.
 
-func str(s flowSink, k, v string) {
+func fieldStr(s flowSink, k, v string) {
 	s.key(k)
 	s.str(v)
 }
 
-func strOmit(s flowSink, k, v string) {
+func fieldStrOmit(s flowSink, k, v string) {
 	if v != "" {
-		str(s, k, v)
+		fieldStr(s, k, v)
 	}
 }
 
-func integer(s flowSink, k string, v int64) {
+func fieldInt(s flowSink, k string, v int64) {
 	s.key(k)
 	s.int(v)
 }
 
-func intOmit(s flowSink, k string, v int64) {
+func fieldIntOmit(s flowSink, k string, v int64) {
 	if v != 0 {
-		integer(s, k, v)
+		fieldInt(s, k, v)
 	}
 }
 
-func boolean(s flowSink, k string, v bool) {
+func fieldBool(s flowSink, k string, v bool) {
 	s.key(k)
 	s.bool(v)
 }
 
-func boolOmit(s flowSink, k string, v bool) {
+func fieldBoolOmit(s flowSink, k string, v bool) {
 	if v {
-		boolean(s, k, v)
+		fieldBool(s, k, v)
 	}
 }
 
-func timeField(s flowSink, k string, t time.Time) {
+func fieldTime(s flowSink, k string, t time.Time) {
 	s.key(k)
 	s.time(t)
 }
 
-func timeOmit(s flowSink, k string, t *time.Time) {
+func fieldTimeOmit(s flowSink, k string, t *time.Time) {
 	if t != nil {
-		timeField(s, k, *t)
+		fieldTime(s, k, *t)
 	}
 }
 
-func duration(s flowSink, k string, d timeline.Duration) {
+func fieldDuration(s flowSink, k string, d timeline.Duration) {
 	s.key(k)
 	s.duration(d)
 }
 
-func durationOmit(s flowSink, k string, d *timeline.Duration) {
+func fieldDurationOmit(s flowSink, k string, d *timeline.Duration) {
 	if d != nil {
-		duration(s, k, *d)
+		fieldDuration(s, k, *d)
 	}
 }
 
 // list writes a slice of structs with item; nil is null, as
 // encoding/json writes it.
-func list[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
+func fieldList[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
 	s.key(k)
 	switch {
 	case v == nil:
@@ -261,13 +261,13 @@ func list[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
 	}
 }
 
-func listOmit[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
+func fieldListOmit[T any](s flowSink, k string, v []T, item func(flowSink, *T)) {
 	if len(v) > 0 {
-		list(s, k, v, item)
+		fieldList(s, k, v, item)
 	}
 }
 
-func stringsOmit(s flowSink, k string, v []string) {
+func fieldStringsOmit(s flowSink, k string, v []string) {
 	if len(v) == 0 {
 		return
 	}
