@@ -211,39 +211,67 @@ func EncodeInOrder(n int, encode func(worker, i int, buf *bytes.Buffer) error, w
 // core (encodeInOrder), each worker with an encoder of its own: one per
 // item made more garbage than the second core saved.
 func (l *JSONList) addAll(n int, item func(int) any) error {
-	type worker struct {
-		buf bytes.Buffer
-		enc *json.Encoder // compact: appendIndented indents
-	}
 	indent := strings.Repeat("  ", l.depth)
-	workers := make([]*worker, runtime.GOMAXPROCS(0))
-	for k := range workers {
-		wk := &worker{}
-		wk.enc = json.NewEncoder(&wk.buf)
-		wk.enc.SetEscapeHTML(false)
-		workers[k] = wk
-	}
+	workers := make([]compactJSON, runtime.GOMAXPROCS(0))
 	first := l.n
 	l.n += n
 	return EncodeInOrder(n, func(k, i int, out *bytes.Buffer) error {
-		wk := workers[k]
-		wk.buf.Reset()
-		if err := wk.enc.Encode(item(i)); err != nil {
-			return err
-		}
+		v := item(i)
 		b := out.AvailableBuffer()
 		if first+i > 0 {
 			b = append(b, ',')
 		}
 		b = append(b, '\n')
 		b = append(b, indent...)
-		b = appendIndented(b, wk.buf.Bytes()[:wk.buf.Len()-1], indent) // without Encode's newline
-		out.Write(b)
+		if f, ok := v.(*timeline.Flow); ok {
+			// A flow is written indented as it is walked.
+			if fb, err := appendFlowJSONIndent(b, f, indent); err == nil {
+				out.Write(fb)
+				return nil
+			}
+		}
+		js, err := workers[k].encode(v)
+		if err != nil {
+			return err
+		}
+		out.Write(appendIndented(b, js, indent))
 		return nil
 	}, func(b []byte) error {
 		_, err := l.w.Write(b)
 		return err
 	})
+}
+
+// compactJSON encodes values compact as encoding/json's Encoder with
+// SetEscapeHTML(false) writes them, a flow with appendFlowJSON, anything
+// else with the Encoder; it reuses its buffers.
+type compactJSON struct {
+	b   []byte
+	buf bytes.Buffer
+	enc *json.Encoder // into buf
+}
+
+// encode returns v's JSON, without Encode's final newline, valid until
+// the next call.
+func (c *compactJSON) encode(v any) ([]byte, error) {
+	if f, ok := v.(*timeline.Flow); ok {
+		b, err := appendFlowJSON(c.b[:0], f)
+		if err == nil {
+			c.b = b
+			return b, nil
+		}
+		// A time RFC 3339 cannot hold: encoding/json fails on it
+		// too, and its error names the type.
+	}
+	if c.enc == nil {
+		c.enc = json.NewEncoder(&c.buf)
+		c.enc.SetEscapeHTML(false)
+	}
+	c.buf.Reset()
+	if err := c.enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return c.buf.Bytes()[:c.buf.Len()-1], nil
 }
 
 // appendIndented appends the compact JSON encoding/json wrote, indented
@@ -411,24 +439,33 @@ func streamFlowListYAML(w io.Writer, fl *timeline.FlowList) error {
 // yamlItemWriter writes list items with a yamlWriter, reusing its
 // buffers.
 type yamlItemWriter struct {
-	js  bytes.Buffer
-	enc *json.Encoder
-	y   yamlWriter
-	out []byte
+	js   compactJSON
+	y    yamlWriter
+	flow flowYAML
+	out  []byte
 }
 
 // write appends v as an item of the top-level list items:, two columns
-// in.
+// in: a flow straight from its fields when flowYAML can, anything else
+// (and a flow it leaves) from its JSON.
 func (iw *yamlItemWriter) write(out *bytes.Buffer, v any) error {
-	if iw.enc == nil {
-		iw.enc = json.NewEncoder(&iw.js)
-		iw.enc.SetEscapeHTML(false)
+	if f, ok := v.(*timeline.Flow); ok {
+		if b, ok := iw.flow.appendFlowYAML(iw.out[:0], f, 2); ok {
+			iw.out = b
+			out.Write(b)
+			return nil
+		}
 	}
-	iw.js.Reset()
-	if err := iw.enc.Encode(v); err != nil {
+	js, err := iw.js.encode(v)
+	if err != nil {
 		return err
 	}
-	if b, ok := iw.y.item(iw.out[:0], iw.js.Bytes(), 2); ok {
+	return iw.writeJSON(out, js)
+}
+
+// writeJSON is write for a value's JSON text js.
+func (iw *yamlItemWriter) writeJSON(out *bytes.Buffer, js []byte) error {
+	if b, ok := iw.y.item(iw.out[:0], js, 2); ok {
 		iw.out = b
 		out.Write(b)
 		return nil
@@ -436,7 +473,7 @@ func (iw *yamlItemWriter) write(out *bytes.Buffer, v any) error {
 	// What the YAML writer leaves to the library: a one-item list at the
 	// top level, moved under items: every line two columns in (empty
 	// lines of a block scalar stay empty).
-	list := append(append([]byte{'['}, bytes.TrimSpace(iw.js.Bytes())...), ']')
+	list := append(append([]byte{'['}, bytes.TrimSpace(js)...), ']')
 	var buf bytes.Buffer
 	if err := writeYAMLTree(&buf, list); err != nil {
 		return err

@@ -108,6 +108,7 @@ func TestAppendJSONMatchesEncoder(t *testing.T) {
 				{Name: s, Cat: s, Ph: "X", Ts: 123456789, Dur: &d, Pid: 2, Tid: 9, Args: map[string]any{"z": s, "a": 1, "m": true, "n": int64(5), "x": []string{s}, "y": map[string]int{"k": 1}}},
 				{Name: s, Cat: "failure", Ph: "i", S: "t", Ts: -3},
 				{Name: s, Args: map[string]any{}},
+				{Name: s, Args: map[string]any{s: s, "k": s}}, // a key to escape
 			}
 			for i := range evs {
 				checkAppend(t, &evs[i], prefix, evs[i].AppendJSON)
