@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/podflow/podflow/internal/swar"
 )
 
 func hasPrefixAt(b string, i int, p string) bool {
@@ -128,7 +130,7 @@ func escapedEnd(b string, i int) (end int, simple bool) {
 	j := i + 1
 	var carry uint64 // 0x80 when b[j-1] is a backslash that escapes b[j]
 	for j+8 <= len(b) {
-		w := word(b, j)
+		w := swar.Word(b, j)
 		// qm and bm flag the quotes and the backslashes (the top bit of
 		// each), and maybe bytes just above one (see plainLen). The loop
 		// goes on only when the bytes are ASCII and the quotes flagged

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/podflow/podflow/internal/swar"
 )
 
 // quotedEnd returns the index just past the closing quote of the quoted
@@ -167,7 +169,7 @@ func appendGoString(dst []byte, s string, i int) (out []byte, end int, ok bool) 
 	// len(s)-i more bytes is left at every step.)
 	for {
 		for i+8 <= len(s) {
-			w := word(s, i)
+			w := swar.Word(s, i)
 			binary.LittleEndian.PutUint64(buf[n:n+8], w)
 			m := notPlain(w)
 			if m == 0 {
@@ -276,15 +278,6 @@ var simpleEscape = [256]byte{
 	'\\': '\\', '"': '"',
 }
 
-// word returns the eight bytes at s[i:], the first in the low byte. (One
-// bounds check and one load: binary.LittleEndian on []byte(s[i:i+8]) is
-// eight instructions more.)
-func word(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
 // plainLen returns the length of the run of plain bytes at the start of s.
 // It looks at eight bytes a step (SWAR): a byte of w^(c*lo) is zero where
 // w holds c, and (x-lo)&^x&hi sets the top bit of the first zero byte of x
@@ -293,7 +286,7 @@ func word(s string, i int) uint64 {
 func plainLen(s string) int {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if m := notPlain(word(s, i)); m != 0 {
+		if m := notPlain(swar.Word(s, i)); m != 0 {
 			return i + bits.TrailingZeros64(m)/8
 		}
 	}

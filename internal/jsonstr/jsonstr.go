@@ -8,6 +8,8 @@ package jsonstr
 import (
 	"math/bits"
 	"unicode/utf8"
+
+	"github.com/podflow/podflow/internal/swar"
 )
 
 const hexDigits = "0123456789abcdef"
@@ -34,7 +36,7 @@ func Append(dst []byte, s string) []byte {
 		// Eight bytes at a time to the next that is not plain: most
 		// text is plain throughout.
 		for i+8 <= len(s) {
-			if m := escapeMask(word(s, i)); m != 0 {
+			if m := escapeMask(swar.Word(s, i)); m != 0 {
 				i += bits.TrailingZeros64(m) >> 3
 				break
 			}
@@ -91,23 +93,11 @@ func Append(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// word is the eight bytes of s from i, the first the lowest.
-func word(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
 // escapeMask has the high bit set of the lowest byte of w that is not
 // plain (a control, '"', '\\' or from 0x80 up), and maybe of bytes above
 // it (a borrow runs upward), none when every byte is plain.
 func escapeMask(w uint64) uint64 {
-	q := w ^ '"'*ones
-	bs := w ^ '\\'*ones
-	return ((w-0x20*ones)&^w | (q-ones)&^q | (bs-ones)&^bs | w) & highs
+	q := w ^ '"'*swar.Ones
+	bs := w ^ '\\'*swar.Ones
+	return ((w-0x20*swar.Ones)&^w | (q-swar.Ones)&^q | (bs-swar.Ones)&^bs | w) & swar.Highs
 }

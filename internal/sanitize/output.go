@@ -9,6 +9,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/podflow/podflow/internal/swar"
 )
 
 // GitHub Actions runners read every line a step prints and act on two
@@ -68,8 +70,8 @@ func (g *guard) Write(p []byte) (int, error) {
 			// changes anything: eight bytes at a time to the next.
 			for i+8 <= len(p) {
 				w := binary.LittleEndian.Uint64(p[i:])
-				if m := hasMask(w, '\n') | hasMask(w, '\r') | hasMask(w, '#'); m != 0 {
-					i += first(m)
+				if m := swar.Eq(w, '\n') | swar.Eq(w, '\r') | swar.Eq(w, '#'); m != 0 {
+					i += swar.First(m)
 					break
 				}
 				i += 8
@@ -178,8 +180,8 @@ func needsJSON(b []byte) bool {
 		// '[' (whose "##" may end the word before).
 		for i+8 <= len(b) {
 			w := binary.LittleEndian.Uint64(b[i:])
-			if m := highMask(w) | hasMask(w, '#') | hasMask(w, '['); m != 0 {
-				i += first(m)
+			if m := swar.High(w) | swar.Eq(w, '#') | swar.Eq(w, '['); m != 0 {
+				i += swar.First(m)
 				break
 			}
 			i += 8

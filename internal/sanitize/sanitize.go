@@ -18,10 +18,11 @@
 package sanitize
 
 import (
-	"math/bits"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/podflow/podflow/internal/swar"
 )
 
 // Sanitize returns s without:
@@ -100,8 +101,8 @@ func safe(s string, keepNL bool) bool {
 		// A word that is not goes on from its first odd byte (a line's
 		// end, mostly), not byte by byte to the word's end.
 		for i+8 <= len(s) {
-			if m := specialMask(word(s, i)); m != 0 {
-				i += first(m)
+			if m := specialMask(swar.Word(s, i)); m != 0 {
+				i += swar.First(m)
 				break
 			}
 			i += 8
@@ -187,46 +188,20 @@ func skipString(s string, i int) int {
 	return i
 }
 
-const (
-	ones  = 0x0101010101010101
-	highs = 0x8080808080808080
-)
-
-// word is the eight bytes of s from i, the first the lowest (one load:
-// the compiler joins the bytes of a slice it knows is eight long).
-func word(s string, i int) uint64 {
-	t := s[i : i+8]
-	return uint64(t[0]) | uint64(t[1])<<8 | uint64(t[2])<<16 | uint64(t[3])<<24 |
-		uint64(t[4])<<32 | uint64(t[5])<<40 | uint64(t[6])<<48 | uint64(t[7])<<56
-}
-
 // special reports whether a byte of w is not printable ASCII: below
 // 0x20, DEL or above.
 func special(w uint64) bool { return specialMask(w) != 0 }
 
 // specialMask has the high bit of each byte of w that special finds set,
 // exactly for the lowest such byte (a borrow only runs upward, so one
-// above it may be set by mistake): first(specialMask(w)) is the first.
+// above it may be set by mistake): swar.First(specialMask(w)) is the first.
 func specialMask(w uint64) uint64 {
-	del := w ^ 0x7f*ones
-	return ((w-0x20*ones)&^w | (del-ones)&^del | w) & highs
+	del := w ^ 0x7f*swar.Ones
+	return ((w-0x20*swar.Ones)&^w | (del-swar.Ones)&^del | w) & swar.Highs
 }
 
 // has reports whether a byte of w is c.
-func has(w uint64, c byte) bool { return hasMask(w, c) != 0 }
-
-// hasMask is specialMask for the bytes equal to c.
-func hasMask(w uint64, c byte) uint64 {
-	x := w ^ uint64(c)*ones
-	return (x - ones) &^ x & highs
-}
-
-// highMask is specialMask for the bytes at or above DEL (0x7f): w+ones
-// carries out of a byte only from 0xff, itself flagged.
-func highMask(w uint64) uint64 { return (w | (w + ones)) & highs }
-
-// first is the index of the lowest byte a mask flags.
-func first(m uint64) int { return bits.TrailingZeros64(m) >> 3 }
+func has(w uint64, c byte) bool { return swar.Eq(w, c) != 0 }
 
 // OneLine cleans s (Sanitize) and folds it onto one line, its runs of
 // white space one space each: a table cell, a trace attribute.
@@ -259,7 +234,7 @@ func folded(s string) bool {
 func BelowDEL(s string) bool {
 	i := 0
 	for ; i+8 <= len(s); i += 8 {
-		if highMask(word(s, i)) != 0 {
+		if swar.High(swar.Word(s, i)) != 0 {
 			return false
 		}
 	}

@@ -10,7 +10,7 @@ import (
 
 // The byte-at-a-time versions of safe and guard, as they were before they
 // learned to skip eight plain bytes at a time: the fuzzers below hold the
-// fast ones to these.
+// fast swar.Ones to these.
 
 func refSafe(s string, keepNL bool) bool {
 	for i := 0; i < len(s); i++ {
