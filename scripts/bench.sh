@@ -13,6 +13,10 @@ DATA=${DATA:-bench-data}
 RUNS=${RUNS:-5}
 GOBENCH=${GOBENCH:-1} # 0 skips the Go benchmarks
 OUTPUTS=${OUTPUTS:-1} # 0 skips the output kinds against get pods
+# BASE=<git revision> also builds podflow at that revision and runs its get
+# pods in the same rounds as HEAD's, for the ratio of the two (a change to
+# parser/ or timeline/ must not slow get pods by more than 5%).
+BASE=${BASE:-}
 
 need() { command -v "$1" >/dev/null 2>&1; }
 if [ ! -x /usr/bin/time ] || ! /usr/bin/time -f %M true >/dev/null 2>&1; then
@@ -24,6 +28,15 @@ fi
 mkdir -p "$BIN"
 $GO build -o "$BIN/podflow" ./cmd/podflow
 $GO build -o "$BIN/benchgen" ./tools/benchgen
+if [ -n "$BASE" ]; then
+  rev=$(git rev-parse --short "$BASE^{commit}") || { echo "bench: BASE=$BASE: no such revision" >&2; exit 2; }
+  src=$(mktemp -d)
+  trap 'rm -rf "$src"' EXIT
+  git archive "$rev" | tar -x -C "$src"
+  bin=$(cd "$BIN" && pwd)
+  (cd "$src" && $GO build -o "$bin/podflow-base" ./cmd/podflow)
+  echo "base: $rev ($(git log -1 --format=%cs "$rev"))"
+fi
 "$(dirname "$0")/bench-data.sh"
 
 F1=$DATA/kubelet-1g.log
@@ -109,8 +122,10 @@ add "grep -cF SyncLoop 1GiB" grep -cF SyncLoop "$F1"
 if need rg; then add "rg -c SyncLoop 1GiB" rg -c SyncLoop "$F1"; fi
 add "podflow get pods 100MiB" "$BIN/podflow" get pods "$F100"
 add "podflow get pods 1GiB" "$BIN/podflow" get pods "$F1"
+if [ -n "$BASE" ]; then add "base get pods 1GiB" "$BIN/podflow-base" get pods "$F1"; fi
 add "grep -cF SyncLoop 1GiB-noise" grep -cF SyncLoop "$FN"
 add "podflow get pods 1GiB-noise" "$BIN/podflow" get pods "$FN"
+if [ -n "$BASE" ]; then add "base get pods 1GiB-noise" "$BIN/podflow-base" get pods "$FN"; fi
 add "podflow get pods 2GiB" "$BIN/podflow" get pods "$F2"
 add "podflow get pods 100MiB.gz" "$BIN/podflow" get pods "$F100.gz"
 add "podflow get pods 1GiB.gz" "$BIN/podflow" get pods "$F1.gz"
@@ -152,6 +167,11 @@ if need rg; then
   printf 'get pods 1GiB / rg -c 1GiB          %s x\n' "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[rg -c SyncLoop 1GiB]}")"
 fi
 printf 'peak RSS get pods 1GiB (%s pods)  %s MiB [<= 100]\n' "$pods" "$(awk -v k="${RSS[podflow get pods 1GiB]}" 'BEGIN{printf "%.1f", k/1024}')"
+if [ -n "$BASE" ]; then
+  printf 'get pods 1GiB / base %s          %s x   [<= 1.05]\n' "$rev" "$(ratio "${WALL[podflow get pods 1GiB]}" "${WALL[base get pods 1GiB]}")"
+  printf 'get pods 1GiB-noise / base %s    %s x   [<= 1.05]\n' "$rev" "$(ratio "${WALL[podflow get pods 1GiB-noise]}" "${WALL[base get pods 1GiB-noise]}")"
+  printf 'peak RSS 1GiB / base %s          %s x   [<= 1.10]\n' "$rev" "$(ratio "${RSS[podflow get pods 1GiB]}" "${RSS[base get pods 1GiB]}")"
+fi
 printf 'time 2GiB / time 1GiB               %s x   [<= 2.1]\n' "$(ratio "${WALL[podflow get pods 2GiB]}" "${WALL[podflow get pods 1GiB]}")"
 printf 'lines pod 1GiB / grep -F pod 1GiB   %s x   (two passes: the analysis, then the lines)\n' "$(ratio "${WALL[podflow lines pod <pod> 1GiB]}" "${WALL[grep -F <pod> 1GiB]}")"
 printf 'get pods 1GiB: %s MB/s; 1GiB.gz: %s MB/s of log\n' \
