@@ -34,6 +34,11 @@ type Rescue struct {
 	// Severity: records at it or above are decoded whatever they name
 	// (SeverityUnknown: none).
 	Severity Severity
+	// Needs maps a key of Keys to a key that must be among a klog line's
+	// fields too for the first to name an identity (a pod's name names
+	// one only with its namespace): a call site whose lines carry the
+	// first alone is looked at as though it had neither.
+	Needs map[string]string
 }
 
 // Site memo states (siteSlot.rescue): what a structured call site's lines
@@ -72,13 +77,19 @@ func (r *Reader) rescueKlog(sev byte, text, fields []byte, memo *uint8) bool {
 	if m == 0 {
 		m = 0
 		for i, k := range rs.Keys {
-			if at := klogKeyAt(fields, k); at == 0 {
-				m = rescueFirst + 2*uint8(i)
-				break
-			} else if at > 0 {
-				m = rescueAny + 2*uint8(i)
-				break
+			at := klogKeyAt(fields, k)
+			if at < 0 {
+				continue
 			}
+			if need := r.rescueKeys()[i].need; need != "" && klogKeyAt(fields, need) < 0 {
+				continue
+			}
+			if at == 0 {
+				m = rescueFirst + 2*uint8(i)
+			} else {
+				m = rescueAny + 2*uint8(i)
+			}
+			break
 		}
 		if m == 0 {
 			m = rescueNone
@@ -124,8 +135,13 @@ func (r *Reader) rescueJSON(line []byte) bool {
 	return rs.Text != nil && r.rescueID(rs.Text(line))
 }
 
-// rescueID reports whether id is an identity met for the first time.
+// rescueID reports whether id is an identity met for the first time. A
+// list of one names the identity its element does (the kubelet's
+// pods=["ns/name"] and pod="ns/name" are one pod).
 func (r *Reader) rescueID(id []byte) bool {
+	if n := len(id); n > 4 && id[0] == '[' && id[1] == '"' && id[n-1] == ']' && id[n-2] == '"' && bytes.IndexByte(id[2:n-2], '"') < 0 {
+		id = id[2 : n-2]
+	}
 	if len(id) == 0 {
 		return false
 	}
@@ -235,6 +251,7 @@ func (r *Reader) rescueBegin(format Format, content, msg []byte, memo *strSlot) 
 type rescueKey struct {
 	word, mask uint64
 	n          int
+	need       string // Rescue.Needs of the key
 }
 
 // rescueKeys returns Rescue.Keys as words, made on first use.
@@ -242,7 +259,7 @@ func (r *Reader) rescueKeys() []rescueKey {
 	if r.rkeys == nil {
 		for _, k := range r.opts.Rescue.Keys {
 			p := " " + k + "="
-			rk := rescueKey{n: len(p)}
+			rk := rescueKey{n: len(p), need: r.opts.Rescue.Needs[k]}
 			for i := range min(len(p), 8) {
 				rk.word |= uint64(p[i]) << (8 * i)
 				rk.mask |= 0xff << (8 * i)

@@ -39,15 +39,23 @@ var notAPod = map[string]bool{"Generated UID": true}
 // for: a line with several is one pod's (pod="ns/name" podUID="…").
 var podKeys = []string{"pod", "pods", "podUID", "podID", "podName"}
 
+// podKeyNeeds: a name alone (container_manager's podName= on every sync)
+// starts no pod unless its line reports a failure, which the rescue
+// decodes anyway (fallback), so a podName= is an identity to the rescue
+// only with its podNamespace=. On make bench's log that spares the
+// parser 19,000 of the 69,000 records it rescued and the engine their
+// reading.
+var podKeyNeeds = map[string]string{"podName": "podNamespace"}
+
 // Rescue is the parser's rescue rule for the fallback (parser.Options.Rescue).
 func (b *Builder) Rescue() *parser.Rescue {
-	return &parser.Rescue{Keys: podKeys, Text: podText, Severity: parser.SeverityError}
+	return &parser.Rescue{Keys: podKeys, Text: podText, Severity: parser.SeverityError, Needs: podKeyNeeds}
 }
 
 // podText returns the pod identity a text names, nil when none: the first
 // pod UID in it (every printf rendering of a pod but a lone name carries
 // one: format.Pod, (UID: …), k8s_ names, /pods/ paths), or a podName=
-// value. It runs on every printf line the engine declines, so it looks
+// value beside a podNamespace=. It runs on every printf line the engine declines, so it looks
 // for the UID's dashes by IndexByte and declines a line without one at
 // once.
 func podText(b []byte) []byte {
@@ -71,6 +79,9 @@ func podText(b []byte) []byte {
 		}
 		i += j
 		if i >= 7 && string(b[i-7:i]) == "podName" {
+			if !bytes.Contains(b, []byte("podNamespace=")) {
+				return nil // (see podKeyNeeds)
+			}
 			return valueAt(b[i+1:])
 		}
 		i++

@@ -194,7 +194,8 @@ func TestPodText(t *testing.T) {
 		{"0f3c2a9e-5b1d-4c7e-9a2f-6d8e1b4c3a7", ""}, // one short
 		{"0f3c2a9e-5b1d-4c7e-9a2f_6d8e1b4c3a70", ""},
 		{"0F3C2A9E-5B1D-4C7E-9A2F-6D8E1B4C3A70", ""}, // the kubelet writes UIDs in lower case
-		{`Killing unwanted pod podName="web-1"`, "web-1"},
+		{`Killing unwanted pod podName="web-1" podNamespace="default"`, "web-1"},
+		{`Killing unwanted pod podName="web-1"`, ""}, // a name alone starts no pod (podKeyNeeds)
 		{`error while reading "/proc/1/fd/0" link: readlink /proc/1/fd/0: permission denied`, ""},
 		{"", ""},
 	} {

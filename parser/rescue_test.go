@@ -1,0 +1,83 @@
+package parser
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestRescue: of the records Want declines, the rescue decodes those at
+// its severity and the first that names each identity, whatever the
+// rendering of the identity: a one-pod list is the pod, and a key with
+// a Needs names one only beside the key it needs.
+func TestRescue(t *testing.T) {
+	rescue := &Rescue{
+		Keys:     []string{"pod", "pods", "podUID", "podName"},
+		Severity: SeverityError,
+		Needs:    map[string]string{"podName": "podNamespace"},
+		Text: func(b []byte) []byte {
+			if i := strings.Index(string(b), "uid:"); i >= 0 {
+				return b[i+4 : i+8]
+			}
+			return nil
+		},
+	}
+	const h = `I1122 06:03:25.671184   21321 `
+	for _, c := range []struct {
+		name  string
+		lines []string
+		want  []int // the lines decoded, 1-based
+	}{
+		{"first of each pod", []string{
+			h + `a.go:1] "Routine" pod="ns/a"`,
+			h + `a.go:1] "Routine" pod="ns/a"`,
+			h + `a.go:1] "Routine" pod="ns/b"`,
+			h + `b.go:2] "Other" x=1 pod="ns/a"`,
+		}, []int{1, 3}},
+		{"a list of one is its pod", []string{
+			h + `a.go:1] "Sync" pods=["ns/a"]`,
+			h + `b.go:2] "Routine" pod="ns/a"`,
+			h + `a.go:1] "Sync" pods=["ns/b","ns/c"]`,
+			h + `b.go:2] "Routine" pod="ns/b"`,
+		}, []int{1, 3, 4}},
+		{"a name alone is none", []string{
+			h + `c.go:3] "Pinned" podName="web-1"`,
+			h + `c.go:3] "Pinned" podName="web-2"`,
+			`E1122 06:03:25.671184   21321 c.go:4] "Refused" podName="web-3"`,
+		}, []int{3}},
+		{"a name with its namespace", []string{
+			h + `d.go:5] "Affinity" podName="db-0" podNamespace="data"`,
+			h + `d.go:5] "Affinity" podName="db-0" podNamespace="data"`,
+			h + `d.go:5] "Affinity" podName="db-1" podNamespace="data"`,
+		}, []int{1, 3}},
+		{"a key without its need leaves Text", []string{
+			h + `e.go:6] "Mount" podName="web-1" path="uid:abcd"`,
+			h + `e.go:6] "Mount" podName="web-2" path="uid:abcd"`,
+			h + `e.go:6] "Mount" podName="web-2" path="uid:ef01"`,
+		}, []int{1, 3}},
+		{"printf text", []string{
+			h + `f.go:7] Setting up uid:abcd`,
+			h + `f.go:7] Setting up uid:abcd again`,
+			h + `f.go:7] Setting up uid:ef01`,
+		}, []int{1, 3}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := NewReader(strings.NewReader(strings.Join(c.lines, "\n")+"\n"), Options{Year: 2026, Want: func([]byte) bool { return false }, Rescue: rescue})
+			var got []int
+			for {
+				rec, err := r.Next()
+				if err != nil {
+					break
+				}
+				got = append(got, int(rec.Pos.Line))
+			}
+			if len(got) != len(c.want) {
+				t.Fatalf("decoded lines %v, want %v", got, c.want)
+			}
+			for i := range got {
+				if got[i] != c.want[i] {
+					t.Fatalf("decoded lines %v, want %v", got, c.want)
+				}
+			}
+		})
+	}
+}
