@@ -3,6 +3,7 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -203,4 +204,65 @@ func TestPodText(t *testing.T) {
 			t.Errorf("podText(%q) = %q, want %q", c.in, got, c.want)
 		}
 	}
+}
+
+// podTextPlain is podText as the rule reads, one byte at a time: the
+// first UID by its first dash, else a podName= beside a podNamespace=.
+func podTextPlain(b []byte) []byte {
+	isUID := func(s int) bool {
+		if s < 0 || s+36 > len(b) || s > 0 && isHex(b[s-1]) || s+36 < len(b) && isHex(b[s+36]) {
+			return false
+		}
+		for k, c := range b[s : s+36] {
+			// (The dashes where a UID has them; elsewhere hex, or a dash
+			// as looksLikeUID allows.)
+			if dash := k == 8 || k == 13 || k == 18 || k == 23; dash && c != '-' || !dash && !isHex(c) && c != '-' {
+				return false
+			}
+		}
+		return true
+	}
+	for i := range b {
+		if b[i] == '-' && isUID(i-8) {
+			return b[i-8 : i+28]
+		}
+	}
+	if !bytes.Contains(b, []byte("podNamespace=")) {
+		return nil
+	}
+	for i := range b {
+		if b[i] == '=' && i >= 7 && string(b[i-7:i]) == "podName" {
+			return valueAt(b[i+1:])
+		}
+	}
+	return nil
+}
+
+// TestPodTextPlain holds podText to the plain rule on texts built from
+// the pieces that trip it: UIDs at every offset, near misses, dashes,
+// hex, podName= and podNamespace=.
+func TestPodTextPlain(t *testing.T) {
+	const uid = "0f3c2a9e-5b1d-4c7e-9a2f-6d8e1b4c3a70"
+	pieces := []string{uid, uid[:35], "a" + uid, "-", ",", "--", "-,", "a", "f0", " ", "x", "podName=", `"web-1"`, "podNamespace=", "ns", "/pods/", "0f3c2a9e-", "-5b1d-4c7e-9a2f-"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 200000 {
+		var sb strings.Builder
+		for range rng.IntN(12) {
+			sb.WriteString(pieces[rng.IntN(len(pieces))])
+		}
+		in := []byte(sb.String())
+		if got, want := podText(in), podTextPlain(in); !bytes.Equal(got, want) {
+			t.Fatalf("#%d podText(%q) = %q, want %q", n, in, got, want)
+		}
+	}
+}
+
+func FuzzPodText(f *testing.F) {
+	f.Add([]byte("Setting up volume config for pod 0f3c2a9e-5b1d-4c7e-9a2f-6d8e1b4c3a70 at /var/lib"))
+	f.Add([]byte(`Killing unwanted pod podName="web-1" podNamespace="default"`))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		if got, want := podText(in), podTextPlain(in); !bytes.Equal(got, want) {
+			t.Fatalf("podText(%q) = %q, want %q", in, got, want)
+		}
+	})
 }
