@@ -1,6 +1,7 @@
 package parser
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -80,4 +81,52 @@ func TestRescue(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzRescue reads fuzzed klog lines, some at error severity, with every
+// message declined and the rescue on, on one goroutine and in parallel
+// chunks: nothing panics, and every error line is decoded, whatever its
+// payload does to the key, list and text searches.
+func FuzzRescue(f *testing.F) {
+	f.Add([]byte("\"Routine\" pod=\"ns/a\"\n\"Sync\" pods=[\"ns/a\"]\n\"Pinned\" podName=\"x\"\nSetting up uid:abcd"), uint64(0b1010))
+	f.Add([]byte("\"A\" pods=[\"\"]\n\"B\" pods=[\"]\n\"C\" podName=\"x\" podNamespace=\n\"D\" pod="), uint64(1))
+	rescue := &Rescue{
+		Keys:     []string{"pod", "pods", "podUID", "podName"},
+		Severity: SeverityError,
+		Needs:    map[string]string{"podName": "podNamespace"},
+		Text: func(b []byte) []byte {
+			if i := strings.Index(string(b), "uid:"); i >= 0 && i+8 <= len(b) {
+				return b[i+4 : i+8]
+			}
+			return nil
+		},
+	}
+	f.Fuzz(func(t *testing.T, data []byte, sevs uint64) {
+		var sb strings.Builder
+		errs := map[int]bool{}
+		for i, payload := range strings.SplitN(string(data), "\n", 64) {
+			sev := byte('I')
+			if sevs&(1<<i) != 0 {
+				sev, errs[i+1] = 'E', true
+			}
+			fmt.Fprintf(&sb, "%c1122 06:03:25.%06d   21321 f%d.go:%d] %s\n", sev, i, i%3, i%5, payload)
+		}
+		in := sb.String()
+		for _, workers := range []int{1, 2} {
+			r := NewReader(strings.NewReader(in), Options{Year: 2026, Workers: workers, ChunkBytes: 64, Want: func([]byte) bool { return false }, Rescue: rescue})
+			got := map[int]bool{}
+			for {
+				rec, err := r.Next()
+				if err != nil {
+					break
+				}
+				got[int(rec.Pos.Line)] = true
+			}
+			for line := range errs {
+				if !got[line] {
+					t.Fatalf("workers=%d: error line %d not decoded\n%s", workers, line, in)
+				}
+			}
+		}
+	})
 }
