@@ -9,13 +9,13 @@ import "hash/maphash"
 // would be a second identity's first record read as already met.
 //
 // The table holds every identity of the input, some 35,000 on make
-// bench's 1 GiB log (a megabyte of slots), and a probe of it is a cache
-// miss, most lines of which the parser cannot hide: on that log the
-// probes cost as much as the rest of Rescue. But a kubelet names the same
-// few pods line after line (those being synced, probed, mounted), so a
-// small direct-mapped cache of the hashes met lately, which stays in the
-// core's cache, answers most lookups. It holds only hashes the table
-// holds: its answer is the table's.
+// bench's 1 GiB log (a megabyte of slots), where a probe is likely a
+// cache miss. But a kubelet names the same few pods line after line
+// (those being synced, probed, mounted), so a small direct-mapped cache
+// of the hashes met lately, which stays in the core's cache, answers most
+// lookups (94% on that log; the instructions are the same, the wall time
+// some 3% less). It holds only hashes the table holds: its answer is the
+// table's.
 type idSet struct {
 	slots  []uint64 // a power of two of them, at most half used; 0: empty
 	n      int
