@@ -156,6 +156,7 @@ type Reader struct {
 	// which are constants of the kubelet's code: a few hundred of them.
 	wantMemo strTable
 	rescued  idSet       // the identities Rescue met (rescue.go)
+	idBuf    []byte      // an identity Rescue composed of two values (rescue.go)
 	rkeys    []rescueKey // Rescue's keys as words (rescue.go)
 	// sites, pidWord and pidOK are what bare remembers of the lines
 	// before: the messages of call sites, and the last PID field found

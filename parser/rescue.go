@@ -37,7 +37,9 @@ type Rescue struct {
 	// Needs maps a key of Keys to a key that must be among a klog line's
 	// fields too for the first to name an identity (a pod's name names
 	// one only with its namespace): a call site whose lines carry the
-	// first alone is looked at as though it had neither.
+	// first alone is looked at as though it had neither, and the identity
+	// of one that carries both is the second's value, a slash and the
+	// first's.
 	Needs map[string]string
 }
 
@@ -69,7 +71,7 @@ func (r *Reader) rescueKlog(sev byte, text, fields []byte, memo *uint8) bool {
 		// with the key, compared as one word.
 		if m >= rescueFirst && m != rescueText && (m-rescueFirst)%2 == 0 {
 			k := &r.rescueKeys()[(m-rescueFirst)/2]
-			if len(fields) >= 8 && binary.LittleEndian.Uint64(fields)&k.mask == k.word {
+			if len(fields) >= 8 && binary.LittleEndian.Uint64(fields)&k.mask == k.word && k.need == "" {
 				return r.rescueID(valueAt(fields[k.n:]))
 			}
 		}
@@ -118,7 +120,19 @@ func (r *Reader) rescueKlog(sev byte, text, fields []byte, memo *uint8) bool {
 			return rs.Text != nil && r.rescueID(rs.Text(fields))
 		}
 	}
-	return r.rescueID(valueAt(fields[at+len(k)+2:]))
+	id := valueAt(fields[at+len(k)+2:])
+	if need := r.rescueKeys()[(m-rescueFirst)/2].need; need != "" {
+		// The identity is both values, as the one key that holds both
+		// writes them (podNamespace/podName, as pod="ns/name"): the
+		// same name in two namespaces is two pods.
+		nat := klogKeyAt(fields, need)
+		if nat < 0 {
+			return rs.Text != nil && r.rescueID(rs.Text(fields))
+		}
+		r.idBuf = append(append(append(r.idBuf[:0], valueAt(fields[nat+len(need)+2:])...), '/'), id...)
+		id = r.idBuf
+	}
+	return r.rescueID(id)
 }
 
 // rescueJSON reports whether a declined JSON record is to be decoded.

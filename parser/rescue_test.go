@@ -49,7 +49,10 @@ func TestRescue(t *testing.T) {
 			h + `d.go:5] "Affinity" podName="db-0" podNamespace="data"`,
 			h + `d.go:5] "Affinity" podName="db-0" podNamespace="data"`,
 			h + `d.go:5] "Affinity" podName="db-1" podNamespace="data"`,
-		}, []int{1, 3}},
+			h + `d.go:5] "Affinity" podName="db-0" podNamespace="other"`,
+			h + `a.go:1] "Routine" pod="other/db-0"`,
+			h + `a.go:1] "Routine" pod="other/db-1"`,
+		}, []int{1, 3, 4, 6}},
 		{"a key without its need leaves Text", []string{
 			h + `e.go:6] "Mount" podName="web-1" path="uid:abcd"`,
 			h + `e.go:6] "Mount" podName="web-2" path="uid:abcd"`,

@@ -119,6 +119,18 @@ func TestFallbackNameAlone(t *testing.T) {
 	}
 }
 
+// A name and its namespace in two keys name the pod of both: the same
+// name in two namespaces is two pods, however few lines name them.
+func TestFallbackSameNameTwoNamespaces(t *testing.T) {
+	line := func(ns string) string {
+		return `I1122 06:03:26.001671   21321 memory_manager.go:271] "Memory affinity" podName="db-0" podNamespace="` + ns + `" containerName="db"`
+	}
+	fl := buildLines(t, line("data"), line("other"))
+	if len(fl.Items) != 2 || fl.Items[0].Pod.Key() == fl.Items[1].Pod.Key() {
+		t.Fatalf("pods %+v, want data/db-0 and other/db-0", fl.Items)
+	}
+}
+
 // A failure that names no pod is unattributed, unless a pod's reason
 // holds its error (the layer below the line that names the pod).
 func TestFallbackUnattributedFailures(t *testing.T) {
