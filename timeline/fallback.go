@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/podflow/podflow/internal/multimatch"
 	"github.com/podflow/podflow/internal/runtimeid"
 	"github.com/podflow/podflow/parser"
 )
@@ -668,9 +669,9 @@ func settleLoose(loose []Evidence, items []Flow, unattr *[]Evidence) int {
 		return 0
 	}
 	// The same failure repeats (a manager's every sync): each error is
-	// looked for once, in the reasons there are.
-	// Pods share reasons (a cause hits many): each distinct one is
-	// searched, so the work grows with causes, not with pods.
+	// looked for once. Pods share reasons (a cause hits many): each
+	// distinct one is searched, so the work grows with causes, not with
+	// pods, and with the reasons' bytes, not with errors × reasons.
 	var reasons []string
 	have := map[string]bool{}
 	for i := range items {
@@ -679,21 +680,21 @@ func settleLoose(loose []Evidence, items []Flow, unattr *[]Evidence) int {
 			reasons = append(reasons, r)
 		}
 	}
-	explained := map[string]bool{}
-	n := 0
-	for _, ev := range loose {
-		tail := errorTail(ev.Text)
-		ok, seen := explained[tail]
-		if !seen {
-			for _, r := range reasons {
-				if tail != "" && strings.Contains(r, tail) {
-					ok = true
-					break
-				}
-			}
-			explained[tail] = ok
+	tails := make([]string, len(loose))
+	at := map[string]int{}
+	var distinct []string
+	for i := range loose {
+		tail := errorTail(loose[i].Text)
+		tails[i] = tail
+		if _, ok := at[tail]; !ok && tail != "" {
+			at[tail] = len(distinct)
+			distinct = append(distinct, tail)
 		}
-		if ok {
+	}
+	explained := multimatch.Found(distinct, reasons)
+	n := 0
+	for i, ev := range loose {
+		if tails[i] != "" && explained[at[tails[i]]] {
 			continue
 		}
 		n++
