@@ -268,23 +268,29 @@ type rescueKey struct {
 	need       string // Rescue.Needs of the key
 }
 
-// rescueKeys returns Rescue.Keys as words, made on first use.
+// rescueKeys returns Rescue.Keys as words, made on first use (apart, so
+// that this stays small enough to inline: it runs on most declined lines).
 func (r *Reader) rescueKeys() []rescueKey {
 	if r.rkeys == nil {
-		for _, k := range r.opts.Rescue.Keys {
-			p := " " + k + "="
-			rk := rescueKey{n: len(p), need: r.opts.Rescue.Needs[k]}
-			for i := range min(len(p), 8) {
-				rk.word |= uint64(p[i]) << (8 * i)
-				rk.mask |= 0xff << (8 * i)
-			}
-			if len(p) > 8 {
-				// Longer keys are compared by the word, then in whole by
-				// klogKeyAt: mark the word as never matching alone.
-				rk.mask, rk.word = ^uint64(0), 0
-			}
-			r.rkeys = append(r.rkeys, rk)
-		}
+		r.makeRescueKeys()
 	}
 	return r.rkeys
+}
+
+//go:noinline
+func (r *Reader) makeRescueKeys() {
+	for _, k := range r.opts.Rescue.Keys {
+		p := " " + k + "="
+		rk := rescueKey{n: len(p), need: r.opts.Rescue.Needs[k]}
+		for i := range min(len(p), 8) {
+			rk.word |= uint64(p[i]) << (8 * i)
+			rk.mask |= 0xff << (8 * i)
+		}
+		if len(p) > 8 {
+			// Longer keys are compared by the word, then in whole by
+			// klogKeyAt: mark the word as never matching alone.
+			rk.mask, rk.word = ^uint64(0), 0
+		}
+		r.rkeys = append(r.rkeys, rk)
+	}
 }

@@ -91,15 +91,24 @@ func podText(b []byte) []byte {
 
 func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' }
 
-// uidBytes is looksLikeUID for 36 bytes.
+// uidBytes is looksLikeUID for 36 bytes. It runs at every dash of every
+// printf line the engine declines: one table load a byte.
 func uidBytes(b []byte) bool {
 	for _, c := range b {
-		if !isHex(c) && c != '-' {
+		if !uidByte[c] {
 			return false
 		}
 	}
 	return true
 }
+
+// uidByte holds the bytes of a dashed UID: lower-case hex digits and '-'.
+var uidByte = func() (t [256]bool) {
+	for _, c := range []byte("0123456789abcdef-") {
+		t[c] = true
+	}
+	return t
+}()
 
 // valueAt is the value b begins with: quoted, up to its closing quote;
 // else up to a space or comma.
