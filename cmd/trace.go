@@ -217,6 +217,7 @@ func writeOTLP(w io.Writer, flows []timeline.Flow) error {
 func writeOTLPTo(w io.Writer, flows []timeline.Flow) error {
 	nodes, members := trace.Nodes(flows)
 	w = sanitize.JSONWriter(w)
+	var spans trace.SpanAppender
 	err := printers.StreamJSONIn(w, trace.OTLPTraces{ResourceSpans: []trace.OTLPResourceSpans{}}, "resourceSpans", 0, func(l *printers.JSONList) error {
 		for ri, node := range nodes {
 			r := trace.Resource(node, Version)
@@ -225,10 +226,8 @@ func writeOTLPTo(w io.Writer, flows []timeline.Flow) error {
 			err := l.Nest(r, "scopeSpans", func(l *printers.JSONList) error {
 				return l.Nest(scope, "spans", func(l *printers.JSONList) error {
 					for _, i := range members[ri] {
-						for _, sp := range trace.Spans(&flows[i]) {
-							if err := l.AddJSON(sp.AppendJSON); err != nil {
-								return err
-							}
+						if err := spans.Each(&flows[i], l.AddJSON); err != nil {
+							return err
 						}
 					}
 					return nil

@@ -142,3 +142,56 @@ func checkAppend(t *testing.T, v any, prefix string, appendJSON func([]byte, str
 		t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[1:], want.String())
 	}
 }
+
+// TestSpanAppenderMatchesSpans holds SpanAppender to Spans and
+// OTLPSpan.AppendJSON, span for span, on pods of every verdict, with
+// stages open and closed, failed attempts, init containers under their
+// group's span or the root, images, and text to escape or to sanitise.
+func TestSpanAppenderMatchesSpans(t *testing.T) {
+	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
+	at := func(ms int) *time.Time { v := t0.Add(time.Duration(ms) * time.Millisecond); return &v }
+	odd := "we\"ird\\ \x1b[31mname\u202e ☃"
+	full := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "web", UID: "0380ddec-5d83-4b90-989e-e5515152b65d"}, Node: "n1",
+		Start: t0, End: *at(9000), Verdict: timeline.VerdictStalled, Reason: "image pull: " + odd,
+		Stages: []timeline.Stage{
+			{ID: timeline.StSandbox, Status: timeline.StatusDone, Attempts: 2, Start: at(0), End: at(3000)},
+			{ID: timeline.StInitContainers, Status: timeline.StatusDone, Start: at(3000), End: at(3500)},
+			{ID: timeline.StContainers, Status: timeline.StatusStalled, Reason: odd, Start: at(3500)},
+			{ID: timeline.StRunning},
+		},
+		Containers: []timeline.Container{
+			{Name: "init", Type: timeline.ContainerInit, Image: "busybox", Stages: []timeline.Stage{{ID: timeline.CStStarted, Status: timeline.StatusDone, Start: at(3100), End: at(3400)}}},
+			{Name: odd, Image: odd, Stages: []timeline.Stage{
+				{ID: timeline.CStImage, Status: timeline.StatusFailed, Attempts: 3, Start: at(3600)},
+				{ID: timeline.CStStarted}}},
+		},
+	}
+	bare := timeline.Flow{Pod: timeline.PodRef{Namespace: "kube-system", Name: "etcd-node", UID: "c0ffee"}, Incarnation: 2, Verdict: timeline.VerdictIncomplete,
+		Containers: []timeline.Container{{Name: "etcd", Stages: []timeline.Stage{{ID: timeline.CStCreated, Status: timeline.StatusFailed, Start: at(5)}}}}}
+	noUID := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "job"}, Verdict: timeline.VerdictCompleted, Start: t0, End: *at(1)}
+	failed := full
+	failed.Verdict = timeline.VerdictFailed
+	for _, f := range []timeline.Flow{full, bare, noUID, failed} {
+		for _, prefix := range []string{"", "        "} {
+			var want []string
+			for _, sp := range Spans(&f) {
+				want = append(want, string(sp.AppendJSON(nil, prefix)))
+			}
+			var got []string
+			var a SpanAppender
+			for range 2 { // and again, on the buffers of the first
+				got = got[:0]
+				err := a.Each(&f, func(item func([]byte, string) []byte) error {
+					got = append(got, string(item([]byte{}, prefix)))
+					return nil
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, prefix %q:\n got %q\nwant %q", f.Pod.Name, prefix, got, want)
+				}
+			}
+		}
+	}
+}
