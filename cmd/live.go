@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/podflow/podflow/internal/nodelog"
@@ -48,13 +49,13 @@ type liveOptions struct {
 func addLiveFlags(c *cobra.Command, o *liveOptions) {
 	f := c.Flags()
 	if f.Lookup("node") == nil {
-		f.StringVar(&o.Node, "node", "", "read this node's kubelet log through the API server's node log query (with no input named; uses the kubeconfig like kubectl)")
+		f.StringVar(&o.Node, "node", "", "read this node's kubelet log through the API server's node log query (with no input named; asks through kubectl proxy, with kubectl's kubeconfig)")
 	} else {
 		o.ownNode = true
 	}
 	f.BoolVar(&o.Journal, "journal", false, "read this machine's journal (journalctl -u kubelet -u containerd -u crio -o json), on the node itself")
-	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig for --node (default: KUBECONFIG, else ~/.kube/config, else in-cluster)")
-	f.StringVar(&o.Context, "context", "", "kubeconfig context for --node (default: the current context)")
+	f.StringVar(&o.Kubeconfig, "kubeconfig", "", "kubeconfig for --node, passed to kubectl (default: KUBECONFIG, else ~/.kube/config, else in-cluster)")
+	f.StringVar(&o.Context, "context", "", "kubeconfig context for --node, passed to kubectl (default: the current context)")
 	f.StringArrayVar(&o.Units, "unit", nil, "with --node or --journal: the unit (service) to read instead of the default (--node: kubelet; --journal: kubelet, containerd, crio); repeatable (k3s: --unit k3s)")
 	f.StringVar(&o.Pattern, "pattern", "", "with --node: only lines matching this regular expression, filtered on the node (PCRE2 on Linux nodes); a pod's name keeps its lines, but podflow then sees only those")
 	if f.Lookup("since") == nil {
@@ -70,9 +71,11 @@ func addLiveFlags(c *cobra.Command, o *liveOptions) {
 const liveHelp = `
 Live nodes: with no input named, --node NAME reads node NAME's kubelet
 log through the API server's node log query (GET
-/api/v1/nodes/NAME/proxy/logs/?query=kubelet), with the kubeconfig and
-context kubectl would use (--kubeconfig, --context, KUBECONFIG);
---since and --until bound what the node sends. The node's kubelet must
+/api/v1/nodes/NAME/proxy/logs/?query=kubelet), asked through kubectl
+proxy: kubectl must be in PATH, and reads its kubeconfig and context as
+always (--kubeconfig and --context are passed to it, else KUBECONFIG,
+~/.kube/config or the in-cluster service account); --since and --until
+bound what the node sends. The node's kubelet must
 have enableSystemLogHandler and enableSystemLogQuery set (and, on 1.27
 to 1.35, the NodeLogQuery feature gate), and the user get on
 nodes/proxy. On the node itself, --journal reads the local journal
@@ -162,10 +165,12 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 		src := parser.StreamSource("journal", "", "", now(), rc)
 		return []parser.Source{src}, nil, nil
 	}
-	c, err := nodelog.NewClient(nodelog.Config{Kubeconfig: o.Kubeconfig, Context: o.Context, Getenv: ioS.Getenv})
+	c, err := nodelog.NewClient(nodelog.Config{Kubeconfig: o.Kubeconfig, Context: o.Context})
 	if err != nil {
 		return nil, nil, inputError(err)
 	}
+	// kubectl proxy runs until the last unit's log is closed.
+	held := &heldBy{close: c.Close}
 	units := o.Units
 	if len(units) == 0 {
 		units = []string{"kubelet"}
@@ -184,8 +189,10 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 			for _, s := range opened {
 				s.Close()
 			}
+			c.Close()
 			return nil, nil, inputError(err)
 		}
+		rc = held.hold(rc)
 		opened = append(opened, rc)
 		if whole && (!since.IsZero() || !until.IsZero() || o.Pattern != "") {
 			notes = append(notes, fmt.Errorf("node %s keeps the %s log in a file (/var/log), which the node log query sends whole: --since, --until and --pattern were not applied on the node, and the whole log was read", o.Node, u))
@@ -201,6 +208,42 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 		srcs = append(srcs, parser.StreamSource(name, o.Node, comp, now(), rc))
 	}
 	return srcs, notes, nil
+}
+
+// heldBy closes what the readers it holds need once the last of them
+// is closed.
+type heldBy struct {
+	mu    sync.Mutex
+	n     int
+	close func() error
+}
+
+func (h *heldBy) hold(rc io.ReadCloser) io.ReadCloser {
+	h.mu.Lock()
+	h.n++
+	h.mu.Unlock()
+	return &heldReader{ReadCloser: rc, by: h}
+}
+
+type heldReader struct {
+	io.ReadCloser
+	by   *heldBy
+	once sync.Once
+}
+
+func (r *heldReader) Close() error {
+	err := r.ReadCloser.Close()
+	r.once.Do(func() {
+		h := r.by
+		h.mu.Lock()
+		h.n--
+		last := h.n == 0
+		h.mu.Unlock()
+		if last {
+			h.close()
+		}
+	})
+	return err
 }
 
 // spoolLive reads the live sources o names into temporary files, for a

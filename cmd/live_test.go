@@ -3,9 +3,7 @@ package cmd
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"net/http"
@@ -25,40 +23,37 @@ const (
 	liveNode = "kb-node-sandboxfail"
 )
 
-// fakeAPIServer stands in for the API server on 127.0.0.1 (TLS, a bearer
-// token), proxying the node log query to a kubelet that answers with
-// handler; it returns a kubeconfig for it and the queries asked.
+// fakeAPIServer stands in for the API server on 127.0.0.1 as kubectl
+// proxy serves it, proxying the node log query to a kubelet that answers
+// with handler, and puts a kubectl in PATH whose proxy serves it (and
+// that records its arguments in kubectlArgs). It returns a kubeconfig
+// path to pass on and the queries asked.
 func fakeAPIServer(t *testing.T, handler func(w http.ResponseWriter, r *http.Request)) (kubeconfig string, asked *[]string) {
 	t.Helper()
 	var qs []string
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Header.Get("Authorization") != "Bearer t0ken" {
-			http.Error(w, "Unauthorized", http.StatusUnauthorized)
-			return
-		}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		qs = append(qs, r.URL.Path+"?"+r.URL.RawQuery)
 		handler(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	ca := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
-	kc := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: fake
-  cluster: {server: %q, certificate-authority-data: %s}
-users:
-- name: dev
-  user: {token: t0ken}
-contexts:
-- name: fake
-  context: {cluster: fake, user: dev}
-current-context: fake
-`, srv.URL, base64.StdEncoding.EncodeToString(ca))
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(p, []byte(kc), 0o600); err != nil {
+	dir := t.TempDir()
+	sh := fmt.Sprintf("#!/bin/sh\necho \"$*\" >> %s/args\necho 'Starting to serve on %s'\nexec sleep 60\n", dir, strings.TrimPrefix(srv.URL, "http://"))
+	if err := os.WriteFile(filepath.Join(dir, "kubectl"), []byte(sh), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	return p, &qs
+	t.Setenv("PATH", dir+string(filepath.ListSeparator)+os.Getenv("PATH"))
+	return filepath.Join(dir, "kubeconfig"), &qs
+}
+
+// kubectlArgs are the arguments the kubectl of fakeAPIServer was run
+// with, a line a run.
+func kubectlArgs(t *testing.T, kubeconfig string) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(filepath.Dir(kubeconfig), "args"))
+	if err != nil {
+		return nil
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
 
 // serveFile is a kubelet that keeps its log in /var/log/kubelet.log: it
@@ -232,8 +227,6 @@ func TestLiveArgs(t *testing.T) {
 		{"a path as node", nil, []string{"get", "pods", "--node", "../../namespaces/kube-system"}, ExitUsage, "is not a node name"},
 		{"bad --since", nil, []string{"get", "pods", "--node", "n1", "--since", "yesterday"}, ExitUsage, `--since "yesterday"`},
 		{"-f with --until", nil, []string{"tui", "--node", "n1", "-f", "--until", "1h"}, ExitUsage, "-f follows the log as it grows and --until ends it"},
-		{"no kubeconfig", map[string]string{"HOME": "/nonexistent"}, []string{"get", "pods", "--node", "n1"}, ExitUsage, "no kubeconfig found (/nonexistent/.kube/config)"},
-		{"KUBECONFIG names a missing context", map[string]string{"KUBECONFIG": "KC"}, []string{"get", "pods", "--node", "n1", "--context", "prod"}, ExitUsage, `--context "prod": no such context`},
 		// get pods' own --node filters the files named, as before.
 		{"get pods --node with a file filters", nil, []string{"get", "pods", "--node", liveNode, liveLog, "-o", "name"}, ExitOK, ""},
 	}
@@ -252,6 +245,42 @@ func TestLiveArgs(t *testing.T) {
 	}
 	if len(*asked) != 0 {
 		t.Errorf("asked the API server %q", *asked)
+	}
+}
+
+// TestLiveKubectl: --node runs kubectl proxy with --kubeconfig and
+// --context; without kubectl, or when kubectl fails, the error says so
+// (exit 2) and nothing is asked.
+func TestLiveKubectl(t *testing.T) {
+	kc, asked := fakeAPIServer(t, serveFile(t, liveLog))
+	_, errOut, code := runPodflowEnv(t, nil, "get", "pods", "--node", liveNode, "--kubeconfig", kc, "--context", "staging", "-o", "name")
+	if code != ExitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	want := "proxy --port=0 --address=127.0.0.1 --accept-hosts=^127\\.0\\.0\\.1$ --kubeconfig=" + kc + " --context=staging"
+	if got := kubectlArgs(t, kc); len(got) != 1 || got[0] != want {
+		t.Errorf("kubectl %q, want %q", got, want)
+	}
+
+	t.Setenv("PATH", t.TempDir())
+	_, errOut, code = runPodflowEnv(t, nil, "get", "pods", "--node", "n1")
+	for _, w := range []string{"through kubectl", "kubectl was not found", "install kubectl", "--journal"} {
+		if code != ExitUsage || !strings.Contains(errOut, w) {
+			t.Errorf("without kubectl: exit %d, stderr lacks %q:\n%s", code, w, errOut)
+		}
+	}
+
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "kubectl"), []byte("#!/bin/sh\necho 'error: context \"prod\" does not exist' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir)
+	_, errOut, code = runPodflowEnv(t, nil, "stats", "--node", "n1", "--context", "prod")
+	if code != ExitUsage || !strings.Contains(errOut, `kubectl proxy (--context=prod) failed: error: context "prod" does not exist`) {
+		t.Errorf("kubectl failing: exit %d:\n%s", code, errOut)
+	}
+	if len(*asked) != 1 {
+		t.Errorf("asked %q, want the one query of the first run", *asked)
 	}
 }
 

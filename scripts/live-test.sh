@@ -82,6 +82,16 @@ say "building podflow and kubeharness"
 $GO build -o "$BIN/podflow" ./cmd/podflow
 (cd tools/kubeharness && $GO build -o "../../$BIN/kubeharness" .)
 podflow=$(pwd)/$BIN/podflow
+# --node asks through kubectl proxy: the kubectl of the same release, from
+# the same module, in PATH for the run.
+say "building kubectl $KUBE"
+"$BIN/kubeharness" build -components kubectl "$KUBE" >&2
+kubectl=$(ls -d "${PODFLOW_KUBE_CACHE:-$HOME/.cache/podflow-kube}"/v"$KUBE"*/kubectl | sort -V | tail -1)
+[ -x "$kubectl" ] || fail "no kubectl built for $KUBE"
+mkdir -p "$tmp/bin"
+ln -s "$kubectl" "$tmp/bin/kubectl"
+PATH=$tmp/bin:$PATH
+export PATH
 
 hostip=$(ip -4 -o addr show scope global 2>/dev/null | awk '{sub(/\/.*/, "", $4); print $4; exit}')
 [ -n "$hostip" ] || fail "no global IPv4 address: the API server proxies node log queries only to one"

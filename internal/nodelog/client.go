@@ -1,10 +1,9 @@
 // Package nodelog reads a live node's logs: through the API server's node
 // log query (GET /api/v1/nodes/NAME/proxy/logs/?query=kubelet, served by
-// the kubelet's /logs/ handler) with the user's kubeconfig, or from the
-// local journal with journalctl. Each source is an io.ReadCloser of the
-// log's bytes as the node writes them, so that the parser reads it as it
-// reads a file and knows nothing of clusters; client-go stays in this
-// package.
+// the kubelet's /logs/ handler) by way of kubectl proxy, with the user's
+// kubeconfig, or from the local journal with journalctl. Each source is
+// an io.ReadCloser of the log's bytes as the node writes them, so that
+// the parser reads it as it reads a file and knows nothing of clusters.
 //
 // The kubelet serves the query (pkg/kubelet/kubelet_server_journal*.go)
 // by running journalctl --utc --output=short-precise --unit=SERVICE when
@@ -25,82 +24,52 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
-
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
-// Config chooses the cluster as kubectl does: --kubeconfig, else the
-// files KUBECONFIG lists, else ~/.kube/config, else the in-cluster
-// service account; --context picks a context of it.
+// Config chooses the cluster: kubectl's, since kubectl asks it (--kubeconfig,
+// else the files KUBECONFIG lists, else ~/.kube/config, else the
+// in-cluster service account; --context picks a context of it).
 type Config struct {
 	Kubeconfig string
 	Context    string
-	// Getenv reads KUBECONFIG and HOME; nil: os.Getenv.
-	Getenv func(string) string
+	// Kubectl is the kubectl to run ("" = kubectl, found in PATH).
+	Kubectl string
+	// Wait bounds how long kubectl proxy may take to start serving (0:
+	// 30s).
+	Wait time.Duration
 }
 
-// Client asks one API server for node logs.
+// Client asks one API server for node logs, through kubectl proxy.
 type Client struct {
-	http *http.Client
-	base *url.URL // the server's URL, its path prefix included
+	http  *http.Client
+	base  *url.URL // the server's URL, its path prefix included
+	proxy *proxy   // nil: base is the server itself (tests)
 }
 
-// NewClient loads the kubeconfig and builds an authenticated client.
+// NewClient starts kubectl proxy with c's kubeconfig and context, and
+// returns a client that asks through it. Close stops it.
 func NewClient(c Config) (*Client, error) {
-	getenv := c.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: c.Kubeconfig}
-	if c.Kubeconfig == "" {
-		if v := getenv("KUBECONFIG"); v != "" {
-			rules.Precedence = filepath.SplitList(v)
-		} else if home := getenv("HOME"); home != "" {
-			rules.Precedence = []string{filepath.Join(home, ".kube", "config")}
-		}
-	}
-	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: c.Context})
-	cfg, err := cc.ClientConfig()
+	p, base, err := startProxy(c)
 	if err != nil {
-		if clientcmd.IsEmptyConfig(err) {
-			return nil, fmt.Errorf("no cluster to ask: no kubeconfig found (%s) and not in a pod; set KUBECONFIG or --kubeconfig, or run podflow on the node with --journal, or give the log as a file", where(rules))
-		}
-		if c.Context != "" && (strings.Contains(err.Error(), "context was not found") || strings.Contains(err.Error(), "does not exist")) {
-			return nil, fmt.Errorf("--context %q: no such context in the kubeconfig (%s); kubectl config get-contexts lists them", c.Context, where(rules))
-		}
-		return nil, fmt.Errorf("kubeconfig (%s): %w", where(rules), err)
+		return nil, err
 	}
-	// The API server's warnings would go to klog's stderr lines, in the
-	// middle of podflow's output.
-	cfg.WarningHandler = rest.NoWarnings{}
-	cfg.UserAgent = "podflow"
-	hc, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig (%s): %w", where(rules), err)
-	}
-	base, _, err := rest.DefaultServerUrlFor(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig (%s): server %q: %w", where(rules), cfg.Host, err)
-	}
-	return &Client{http: hc, base: base}, nil
+	// No timeout: a follow's answers and a big log's last as long as
+	// they do; the context ends them.
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.Proxy = nil // (kubectl proxy is on the loopback; HTTPS_PROXY is kubectl's)
+	return &Client{http: &http.Client{Transport: t}, base: base, proxy: p}, nil
 }
 
-// where names the kubeconfig files the rules read, for errors.
-func where(r *clientcmd.ClientConfigLoadingRules) string {
-	switch {
-	case r.ExplicitPath != "":
-		return "--kubeconfig " + r.ExplicitPath
-	case len(r.Precedence) > 0:
-		return strings.Join(r.Precedence, string(filepath.ListSeparator))
+// Close stops kubectl proxy. The readers the client gave are done then.
+func (c *Client) Close() error {
+	if c.proxy != nil {
+		c.proxy.stop()
 	}
-	return "KUBECONFIG unset and no HOME"
+	return nil
 }
 
 // Query is what to ask a node for: one service's log (a journald unit,
@@ -359,12 +328,27 @@ func refusal(node string, q Query, code int, body []byte) error {
 			return fmt.Errorf("node %s: --pattern %q refused (HTTP %d: %s); the node reads it as a PCRE2 (Linux) or PowerShell (Windows) regular expression", node, q.Pattern, code, msg)
 		}
 		return fmt.Errorf("node %s: the node refused the query %s (HTTP %d: %s)", node, q.Service, code, msg)
+	case code == http.StatusInternalServerError && !fromAPI && proxyFailure(low):
+		// kubectl proxy's own answer (its responder writes the error
+		// with 500): the request never reached the API server.
+		return fmt.Errorf("node %s: kubectl proxy could not ask the API server (HTTP 500: %s); kubectl get nodes must work with this kubeconfig and context", node, msg)
 	case code == http.StatusBadGateway || code == http.StatusServiceUnavailable || code == http.StatusInternalServerError || strings.Contains(low, "error trying to reach service"):
 		return fmt.Errorf("node %s: the API server could not reach the node's kubelet (HTTP %d: %s); is the node Ready (kubectl get node %s) and its kubelet's port (10250) open to the API server?", node, code, msg, node)
 	default:
 		return fmt.Errorf("node %s: the API server answered HTTP %d: %s", node, code, msg)
 	}
 	return r
+}
+
+// proxyFailure reports whether a 500's text is a client's failure to
+// reach or authenticate to the API server, as kubectl proxy reports them.
+func proxyFailure(low string) bool {
+	for _, w := range []string{"dial tcp", "getting credentials", "x509:", "tls:", "no such host", "i/o timeout", "connection refused"} {
+		if strings.Contains(low, w) && !strings.Contains(low, "error trying to reach service") {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrRefused matches every *Refusal (errors.Is).

@@ -2,53 +2,27 @@ package nodelog
 
 import (
 	"context"
-	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"os"
-	"path/filepath"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
 )
 
-// writeKubeconfig writes a kubeconfig whose contexts point at servers
-// (context name → server URL); the first is current.
-func writeKubeconfig(t *testing.T, servers ...[2]string) string {
-	return writeKubeconfigCA(t, nil, servers...)
-}
-
-// writeKubeconfigCA is writeKubeconfig with the servers' CA certificate
-// (DER), as kubeconfigs carry it.
-func writeKubeconfigCA(t *testing.T, ca []byte, servers ...[2]string) string {
+// clientOf is a client that asks server directly, as it asks kubectl
+// proxy.
+func clientOf(t *testing.T, server string) *Client {
 	t.Helper()
-	var b strings.Builder
-	b.WriteString("apiVersion: v1\nkind: Config\nclusters:\n")
-	for _, s := range servers {
-		fmt.Fprintf(&b, "- name: %s\n  cluster: {server: %q", s[0], s[1])
-		if ca != nil {
-			pemCA := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: ca})
-			fmt.Fprintf(&b, ", certificate-authority-data: %s", base64.StdEncoding.EncodeToString(pemCA))
-		}
-		b.WriteString("}\n")
-	}
-	b.WriteString("users:\n- name: u\n  user: {token: t0ken}\ncontexts:\n")
-	for _, s := range servers {
-		fmt.Fprintf(&b, "- name: %s\n  context: {cluster: %s, user: u}\n", s[0], s[0])
-	}
-	fmt.Fprintf(&b, "current-context: %s\n", servers[0][0])
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	if err := os.WriteFile(p, []byte(b.String()), 0o600); err != nil {
+	u, err := url.Parse(server)
+	if err != nil {
 		t.Fatal(err)
 	}
-	return p
+	return &Client{http: http.DefaultClient, base: u}
 }
-
-func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
 
 func TestURL(t *testing.T) {
 	since := time.Date(2026, 11, 22, 6, 8, 0, 0, time.FixedZone("CET", 3600))
@@ -71,11 +45,7 @@ func TestURL(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := NewClient(Config{Kubeconfig: writeKubeconfig(t, [2]string{"c", tt.server})})
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := c.URL(tt.node, tt.q).String(); got != tt.want {
+			if got := clientOf(t, tt.server).URL(tt.node, tt.q).String(); got != tt.want {
 				t.Errorf("URL\n got %s\nwant %s", got, tt.want)
 			}
 		})
@@ -96,64 +66,17 @@ func TestCheckNode(t *testing.T) {
 	}
 }
 
-func TestNewClientKubeconfig(t *testing.T) {
-	a := writeKubeconfig(t, [2]string{"one", "https://one.example:6443"}, [2]string{"two", "https://two.example:6443"})
-	tests := []struct {
-		name    string
-		cfg     Config
-		host    string // want the client's server host
-		wantErr string
-	}{
-		{"KUBECONFIG", Config{Getenv: env(map[string]string{"KUBECONFIG": a})}, "one.example:6443", ""},
-		{"KUBECONFIG list", Config{Getenv: env(map[string]string{"KUBECONFIG": "/nonexistent/config" + string(filepath.ListSeparator) + a})}, "one.example:6443", ""},
-		{"--context", Config{Kubeconfig: a, Context: "two"}, "two.example:6443", ""},
-		{"HOME's config", Config{Getenv: env(map[string]string{"HOME": t.TempDir()})}, "", "no kubeconfig found"},
-		{"unknown context", Config{Kubeconfig: a, Context: "three"}, "", `--context "three": no such context`},
-		{"missing --kubeconfig", Config{Kubeconfig: "/nonexistent/kc"}, "", "/nonexistent/kc"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if tt.cfg.Getenv == nil {
-				tt.cfg.Getenv = env(nil)
-			}
-			c, err := NewClient(tt.cfg)
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("err = %v, want it to contain %q", err, tt.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if c.base.Host != tt.host {
-				t.Errorf("server %s, want %s", c.base.Host, tt.host)
-			}
-		})
-	}
-}
-
-// fakeAPI is an API server on 127.0.0.1 whose node proxy answers with
-// handler; it records the requests.
+// fakeAPI is an API server on 127.0.0.1, as kubectl proxy serves it,
+// whose node proxy answers with handler; it records the requests.
 func fakeAPI(t *testing.T, handler func(w http.ResponseWriter, r *http.Request)) (*Client, *[]*http.Request) {
 	t.Helper()
 	var reqs []*http.Request
-	// TLS, as an API server is: client-go sends a bearer token over TLS
-	// only.
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		reqs = append(reqs, r)
-		if got := r.Header.Get("Authorization"); got != "Bearer t0ken" {
-			http.Error(w, "no token: "+got, http.StatusUnauthorized)
-			return
-		}
 		handler(w, r)
 	}))
 	t.Cleanup(srv.Close)
-	c, err := NewClient(Config{Kubeconfig: writeKubeconfigCA(t, srv.Certificate().Raw, [2]string{"c", srv.URL})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c, &reqs
+	return clientOf(t, srv.URL), &reqs
 }
 
 func statusBody(code int, reason, msg string) string {
@@ -181,6 +104,10 @@ func TestFetchRefusals(t *testing.T) {
 		{"kubelet without /logs/", 404, "404 page not found\n", true, []string{"enableSystemLogHandler: true"}},
 		{"kubelet unreachable", 503, statusBody(503, "ServiceUnavailable", "error trying to reach service: dial tcp 10.0.0.7:10250: connect: connection refused"), false,
 			[]string{"could not reach the node's kubelet", "connection refused", "10250"}},
+		{"kubectl proxy cannot reach the API server", 500, "dial tcp 10.0.0.1:6443: connect: connection refused\n", false,
+			[]string{"kubectl proxy could not ask the API server", "connection refused", "kubectl get nodes must work"}},
+		{"kubectl proxy's credentials fail", 500, "getting credentials: exec: executable gke-gcloud-auth-plugin not found\n", false,
+			[]string{"kubectl proxy could not ask the API server", "gke-gcloud-auth-plugin"}},
 		{"no such unit", 200, "\nlog not found for kubelet\n", true, []string{"no journald unit kubelet.service", "/var/log/kubelet.log", "--unit"}},
 		{"journalctl failed on the node", 200, "\nerror: journal output not available\n", true, []string{"journalctl failed on the node"}},
 		{"bad query", 400, "query: Invalid value: \"k u\": input contains unsupported characters", false, []string{"HTTP 400", "unsupported characters"}},
