@@ -2,73 +2,45 @@ package parser
 
 import "hash/maphash"
 
-// idSet is the set of identities Rescue met, kept as 64-bit keyed hashes:
-// a declined line pays one hash and, mostly, one probe of a small table,
-// and nothing is copied or allocated per identity. Two identities share a
-// hash with odds near n²/2⁶⁵ (under 1e-8 at rescueMax): the cost of one
-// would be a second identity's first record read as already met.
+// idSet is the set of identities Rescue met lately, kept as 64-bit keyed
+// hashes: a declined line pays one hash and, mostly, one probe of a small
+// table, and nothing is copied or allocated per identity.
 //
-// The table holds every identity of the input, some 35,000 on make
-// bench's 1 GiB log (a megabyte of slots), where a probe is likely a
-// cache miss. But a kubelet names the same few pods line after line
-// (those being synced, probed, mounted), so a small direct-mapped cache
-// of the hashes met lately, which stays in the core's cache, answers most
-// lookups (94% on that log; the instructions are the same, the wall time
-// some 3% less). It holds only hashes the table holds: its answer is the
-// table's.
+// It forgets: the table is a fixed 16,384 hashes (128 KiB), four to a set
+// of slots chosen by the hash, and a set that is full drops its oldest
+// hash for a new one. A forgotten identity's next record is decoded again,
+// which the caller reads to no effect as it does the repeated records of
+// a cut input (Rescue); an identity met for the first time is never in
+// the table, so its first record always passes. A kubelet names few pods
+// at a time (those being synced, probed, mounted), so little is forgotten
+// while it matters: on make bench's 1 GiB log (some 35,000 identities)
+// the table holding all of them took a megabyte a parsing goroutine,
+// which the collector's headroom doubled in the peak RSS.
+//
+// Two identities share a hash with odds near n²/2⁶⁵ (under 1e-8 for a
+// million identities): the cost of one would be a second identity's first
+// record read as already met.
 type idSet struct {
-	slots  []uint64 // a power of two of them, at most half used; 0: empty
-	n      int
-	seed   maphash.Seed
-	recent *[recentSlots]uint64 // hashes met lately, by their low bits; 0: empty
+	sets *[idSets][idWays]uint64 // 0: an empty slot; newest first in a set
+	seed maphash.Seed
 }
 
-// recentSlots is the size of idSet's cache: 8 KiB.
-const recentSlots = 1024
+const (
+	idWays = 4
+	idSets = 4096
+)
 
-// insert enters id and reports whether it was new.
+// insert enters id and reports whether it was not in the set.
 func (s *idSet) insert(id []byte) bool {
-	if s.slots == nil {
+	if s.sets == nil {
 		s.seed = maphash.MakeSeed()
-		s.slots = make([]uint64, 1024)
-		s.recent = new([recentSlots]uint64)
+		s.sets = new([idSets][idWays]uint64)
 	}
 	h := maphash.Bytes(s.seed, id) | 1 // never 0, the empty slot
-	r := &s.recent[h&(recentSlots-1)]
-	if *r == h {
+	set := &s.sets[(h>>32)&(idSets-1)]
+	if set[0] == h || set[1] == h || set[2] == h || set[3] == h {
 		return false
 	}
-	*r = h
-	mask := uint64(len(s.slots) - 1)
-	i := h & mask
-	for {
-		switch s.slots[i] {
-		case h:
-			return false
-		case 0:
-			s.slots[i] = h
-			s.n++
-			if 2*s.n > len(s.slots) {
-				s.grow()
-			}
-			return true
-		}
-		i = (i + 1) & mask
-	}
-}
-
-func (s *idSet) grow() {
-	old := s.slots
-	s.slots = make([]uint64, 2*len(old))
-	mask := uint64(len(s.slots) - 1)
-	for _, h := range old {
-		if h == 0 {
-			continue
-		}
-		i := h & mask
-		for s.slots[i] != 0 {
-			i = (i + 1) & mask
-		}
-		s.slots[i] = h
-	}
+	set[3], set[2], set[1], set[0] = set[2], set[1], set[0], h
+	return true
 }

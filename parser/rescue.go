@@ -159,15 +159,8 @@ func (r *Reader) rescueID(id []byte) bool {
 	if len(id) == 0 {
 		return false
 	}
-	if r.rescued.n >= rescueMax {
-		return true // past the bound every record naming one is decoded
-	}
 	return r.rescued.insert(id)
 }
-
-// rescueMax bounds the identities a reader remembers (the caller's own
-// bound on what it keeps is far below).
-const rescueMax = 1 << 18
 
 // hasKlogKey reports whether fields begins with the field key.
 func hasKlogKey(fields []byte, key string) bool {
