@@ -9,6 +9,13 @@
 // Floor, so that a small run is not made to collect more than it would
 // anyway. In between, from half the floor to the floor, the limit is what
 // keeps a log of some ten thousand pods under 100 MiB.
+//
+// Start also sets the collector's goal to GCPercent (GOGC=75) unless GOGC
+// is set: the peak comes at the end of a big log's read, the live heap
+// plus the garbage the goal lets pile up, and a goal of 1.75 times the
+// live heap, not twice, took 5 MiB off the peak RSS of the 1 GiB bench
+// log (86 to 81 MiB, 7 paired runs) for 0.7% more CPU and no change in
+// wall time; collections still grow by a ratio, so time stays linear.
 package memlimit
 
 import (
@@ -23,6 +30,8 @@ const (
 	// Floor is the smallest limit.
 	Floor    = 92 << 20
 	interval = 50 * time.Millisecond
+	// GCPercent is the collector's goal Start sets (GOGC).
+	GCPercent = 75
 )
 
 // Limit is the soft memory limit for a live heap of live bytes.
@@ -35,10 +44,20 @@ func Limit(live uint64) uint64 {
 
 // Start follows the live heap and keeps the soft memory limit at
 // Limit(live) until stop is called, which restores the limit it
-// found. With GOMEMLIMIT set it does nothing: the user chose.
+// found, and the collector's goal. With GOMEMLIMIT set it leaves the
+// limit alone, and with GOGC set the goal: the user chose.
 func Start() (stop func()) {
+	prevGC := -1
+	if os.Getenv("GOGC") == "" {
+		prevGC = debug.SetGCPercent(GCPercent)
+	}
+	restoreGC := func() {
+		if prevGC >= 0 {
+			debug.SetGCPercent(prevGC)
+		}
+	}
 	if os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
+		return restoreGC
 	}
 	prev := debug.SetMemoryLimit(-1)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -65,5 +84,6 @@ func Start() (stop func()) {
 		close(done)
 		<-finished
 		debug.SetMemoryLimit(prev)
+		restoreGC()
 	}
 }

@@ -53,3 +53,29 @@ func TestGOMEMLIMITWins(t *testing.T) {
 		t.Errorf("with GOMEMLIMIT set the limit changed: %d -> %d", before, got)
 	}
 }
+
+func TestStartSetsAndRestoresTheGCGoal(t *testing.T) {
+	t.Setenv("GOGC", "")
+	before := debug.SetGCPercent(100)
+	defer debug.SetGCPercent(before)
+	stop := Start()
+	got := debug.SetGCPercent(-1)
+	debug.SetGCPercent(got)
+	stop()
+	if got != GCPercent {
+		t.Errorf("GC percent while running = %d, want %d", got, GCPercent)
+	}
+	if after := debug.SetGCPercent(100); after != 100 {
+		t.Errorf("GC percent after stop = %d, want the one found (100)", after)
+	}
+
+	t.Setenv("GOGC", "200")
+	debug.SetGCPercent(200)
+	stop = Start()
+	got = debug.SetGCPercent(-1)
+	debug.SetGCPercent(got)
+	stop()
+	if got != 200 {
+		t.Errorf("with GOGC=200, GC percent while running = %d, want 200", got)
+	}
+}
