@@ -72,10 +72,11 @@ const liveHelp = `
 Live nodes: with no input named, --node NAME reads node NAME's kubelet
 log through the API server's node log query (GET
 /api/v1/nodes/NAME/proxy/logs/?query=kubelet), asked through kubectl
-proxy: kubectl must be in PATH, and reads its kubeconfig and context as
-always (--kubeconfig and --context are passed to it, else KUBECONFIG,
-~/.kube/config or the in-cluster service account); --since and --until
-bound what the node sends. The node's kubelet must
+proxy: kubectl must be in PATH (or PODFLOW_KUBECTL name it, e.g. oc),
+and reads its kubeconfig and context as always (--kubeconfig and
+--context are passed to it, else KUBECONFIG, ~/.kube/config or the
+in-cluster service account); --since and --until bound what the node
+sends. The node's kubelet must
 have enableSystemLogHandler and enableSystemLogQuery set (and, on 1.27
 to 1.35, the NodeLogQuery feature gate), and the user get on
 nodes/proxy. On the node itself, --journal reads the local journal
@@ -165,7 +166,7 @@ func (o *liveOptions) liveSources(ctx context.Context, ioS *IO) (srcs []parser.S
 		src := parser.StreamSource("journal", "", "", now(), rc)
 		return []parser.Source{src}, nil, nil
 	}
-	c, err := nodelog.NewClient(nodelog.Config{Kubeconfig: o.Kubeconfig, Context: o.Context})
+	c, err := nodelog.NewClient(nodelog.Config{Kubeconfig: o.Kubeconfig, Context: o.Context, Kubectl: ioS.Getenv("PODFLOW_KUBECTL")})
 	if err != nil {
 		return nil, nil, inputError(err)
 	}

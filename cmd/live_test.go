@@ -264,7 +264,7 @@ func TestLiveKubectl(t *testing.T) {
 
 	t.Setenv("PATH", t.TempDir())
 	_, errOut, code = runPodflowEnv(t, nil, "get", "pods", "--node", "n1")
-	for _, w := range []string{"through kubectl", "kubectl was not found", "install kubectl", "--journal"} {
+	for _, w := range []string{"through kubectl", "kubectl was not found", "install kubectl", "PODFLOW_KUBECTL", "--journal"} {
 		if code != ExitUsage || !strings.Contains(errOut, w) {
 			t.Errorf("without kubectl: exit %d, stderr lacks %q:\n%s", code, w, errOut)
 		}
@@ -274,8 +274,9 @@ func TestLiveKubectl(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "kubectl"), []byte("#!/bin/sh\necho 'error: context \"prod\" does not exist' >&2\nexit 1\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	t.Setenv("PATH", dir)
-	_, errOut, code = runPodflowEnv(t, nil, "stats", "--node", "n1", "--context", "prod")
+	// PODFLOW_KUBECTL names another kubectl (oc, a path): this one fails.
+	t.Setenv("PATH", t.TempDir())
+	_, errOut, code = runPodflowEnv(t, map[string]string{"PODFLOW_KUBECTL": filepath.Join(dir, "kubectl")}, "stats", "--node", "n1", "--context", "prod")
 	if code != ExitUsage || !strings.Contains(errOut, `kubectl proxy (--context=prod) failed: error: context "prod" does not exist`) {
 		t.Errorf("kubectl failing: exit %d:\n%s", code, errOut)
 	}
