@@ -72,8 +72,8 @@ const liveHelp = `
 Live nodes: with no input named, --node NAME reads node NAME's kubelet
 log through the API server's node log query (GET
 /api/v1/nodes/NAME/proxy/logs/?query=kubelet), asked through kubectl
-proxy: kubectl must be in PATH (or PODFLOW_KUBECTL name it, e.g. oc),
-and reads its kubeconfig and context as always (--kubeconfig and
+proxy: kubectl must be in PATH (or set PODFLOW_KUBECTL to another: oc, a
+path), and it reads its kubeconfig and context as always (--kubeconfig and
 --context are passed to it, else KUBECONFIG, ~/.kube/config or the
 in-cluster service account); --since and --until bound what the node
 sends. The node's kubelet must

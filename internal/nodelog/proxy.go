@@ -59,7 +59,7 @@ func startProxy(c Config) (*proxy, *url.URL, error) {
 	}
 	path, err := exec.LookPath(name)
 	if err != nil {
-		return nil, nil, fmt.Errorf("--node asks the API server through kubectl (kubectl proxy, with your kubeconfig and context), and %s was not found (%w): install kubectl or name yours in PODFLOW_KUBECTL, or run podflow on the node with --journal, or give the log as a file", name, errors.Unwrap(err))
+		return nil, nil, fmt.Errorf("--node asks the API server through kubectl (kubectl proxy, with your kubeconfig and context), and %s was not found (%w): install kubectl or set PODFLOW_KUBECTL to yours, or run podflow on the node with --journal, or give the log as a file", name, errors.Unwrap(err))
 	}
 	// stdout is a pipe of our own, not cmd.StdoutPipe, so that Wait may
 	// run while it is read.
