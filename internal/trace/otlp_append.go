@@ -10,8 +10,8 @@ import (
 	"github.com/podflow/podflow/timeline"
 )
 
-// SpanAppender writes a pod's spans as Spans builds them and
-// OTLPSpan.AppendJSON writes them, without building them: Spans makes a
+// SpanAppender writes a pod's spans as encoding/json writes the spans
+// Spans builds (indented, no HTML escapes), without building them: Spans makes a
 // dozen strings and slices a span (IDs, times, attribute values behind
 // pointers), some 200 MB on make bench's 1 GiB log, and the collections
 // they caused scanned the flows again and again, a third of trace -o
@@ -144,8 +144,9 @@ func (a *SpanAppender) spanID(trace, p1, p2, p3 string) (id [16]byte) {
 	return id
 }
 
-// appendCur appends cur as OTLPSpan.AppendJSON writes the span Spans
-// makes of it.
+// appendCur appends cur as an encoding/json Encoder with
+// SetIndent(prefix, "  ") and SetEscapeHTML(false) writes the OTLPSpan
+// Spans makes of it, without the final newline.
 func (a *SpanAppender) appendCur(dst []byte, prefix string) []byte {
 	s := &a.cur
 	if prefix != a.pfx || a.in1 == "" {
@@ -181,8 +182,8 @@ func (a *SpanAppender) appendCur(dst []byte, prefix string) []byte {
 	return o.close()
 }
 
-// appendKVs is appendKeyValues for kv, with prefix indented once (in)
-// and twice (in2).
+// appendKVs writes OTLP attributes as encoding/json would at prefix, with
+// prefix indented once (in) and twice (in2).
 func appendKVs(dst []byte, kvs []kv, prefix, in, in2 string) []byte {
 	dst = append(dst, '[')
 	var num [20]byte

@@ -113,44 +113,47 @@ func TestAppendJSONMatchesEncoder(t *testing.T) {
 			for i := range evs {
 				checkAppend(t, &evs[i], prefix, evs[i].AppendJSON)
 			}
-			v := "42"
-			spans := []OTLPSpan{
-				{TraceID: s, SpanID: "ab", Name: s, Kind: 1, StartTimeUnixNano: "1", EndTimeUnixNano: "2"},
-				{TraceID: "t", SpanID: s, ParentSpanID: s, Name: "n", Kind: 3, StartTimeUnixNano: "1", EndTimeUnixNano: "2",
-					Attributes: []OTLPKeyValue{strAttr(s, s), {Key: "i", Value: OTLPValue{IntValue: &v}}, {Key: "none"}},
-					Status:     OTLPStatus{Code: 2, Message: s}},
-				{Status: OTLPStatus{Code: 1}, Attributes: []OTLPKeyValue{}},
-				{Status: OTLPStatus{Message: s}},
-			}
-			for i := range spans {
-				checkAppend(t, &spans[i], prefix, spans[i].AppendJSON)
-			}
 		}
 	}
 }
 
 func checkAppend(t *testing.T, v any, prefix string, appendJSON func([]byte, string) []byte) {
 	t.Helper()
-	var want bytes.Buffer
-	enc := json.NewEncoder(&want)
+	want := encoded(t, v, prefix)
+	if got := string(appendJSON([]byte("x"), prefix)); got != "x"+want {
+		t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[1:], want)
+	}
+}
+
+// encoded is v as encoding/json's Encoder writes it with SetIndent(prefix,
+// "  ") and SetEscapeHTML(false), without the final newline.
+func encoded(t *testing.T, v any, prefix string) string {
+	t.Helper()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent(prefix, "  ")
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
 		t.Fatal(err)
 	}
-	if got := string(appendJSON([]byte("x"), prefix)); got != "x"+strings.TrimSuffix(want.String(), "\n") {
-		t.Errorf("prefix %q:\n got %s\nwant %s", prefix, got[1:], want.String())
-	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
-// TestSpanAppenderMatchesSpans holds SpanAppender to Spans and
-// OTLPSpan.AppendJSON, span for span, on pods of every verdict, with
+// TestSpanAppenderMatchesSpans holds SpanAppender to encoding/json's
+// bytes for the spans Spans builds, span for span, on pods of every verdict, with
 // stages open and closed, failed attempts, init containers under their
 // group's span or the root, images, and text to escape or to sanitise.
 func TestSpanAppenderMatchesSpans(t *testing.T) {
 	t0 := time.Date(2026, 11, 22, 6, 0, 0, 0, time.UTC)
 	at := func(ms int) *time.Time { v := t0.Add(time.Duration(ms) * time.Millisecond); return &v }
-	odd := "we\"ird\\ \x1b[31mname\u202e ☃"
+	for _, odd := range []string{"we\"ird\\ \x1b[31mname\u202e ☃", "tab\tnl\ncr\r\b\f\x01\x1f\x7f", "<&>", "café ☃ 😀", "bad\xffutf8\xc3", "ls\u2028ps\u2029", "\u00a0"} {
+		checkSpanAppender(t, odd, at)
+	}
+}
+
+func checkSpanAppender(t *testing.T, odd string, at func(int) *time.Time) {
+	t.Helper()
+	t0 := *at(0)
 	full := timeline.Flow{Pod: timeline.PodRef{Namespace: "default", Name: "web", UID: "0380ddec-5d83-4b90-989e-e5515152b65d"}, Node: "n1",
 		Start: t0, End: *at(9000), Verdict: timeline.VerdictStalled, Reason: "image pull: " + odd,
 		Stages: []timeline.Stage{
@@ -175,7 +178,7 @@ func TestSpanAppenderMatchesSpans(t *testing.T) {
 		for _, prefix := range []string{"", "        "} {
 			var want []string
 			for _, sp := range Spans(&f) {
-				want = append(want, string(sp.AppendJSON(nil, prefix)))
+				want = append(want, encoded(t, &sp, prefix))
 			}
 			var got []string
 			var a SpanAppender
