@@ -29,6 +29,10 @@ type Source struct {
 	ModTime   time.Time // modification time (zero for stdin)
 	Size      int64     // size on disk (compressed), -1 for stdin
 	Rotation  int       // n of kubelet.log.n[.gz]; 0 for the live file
+	// Info is the file as found (nil for stdin): a follow opening the path
+	// again after the first pass tells by it whether the file was rotated
+	// in between.
+	Info os.FileInfo
 
 	stdin *stdinInput
 }
@@ -92,7 +96,7 @@ func DiscoverReport(paths []string, stdin io.Reader) (srcs []Source, skipped []S
 				continue
 			}
 			comp, rot, _ := logName(filepath.Base(p))
-			srcs = append(srcs, Source{Name: p, Path: p, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot})
+			srcs = append(srcs, Source{Name: p, Path: p, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Info: fi})
 			continue
 		}
 		found, sk, werrs := walkDir(p)
@@ -165,7 +169,7 @@ func walkDir(root string) (srcs []Source, skipped []Skipped, errs []error) {
 			errs = append(errs, pathError(path, err))
 			return nil
 		}
-		src := Source{Name: path, Path: path, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Node: nodeOf(root, path)}
+		src := Source{Name: path, Path: path, Component: comp, ModTime: fi.ModTime(), Size: fi.Size(), Rotation: rot, Node: nodeOf(root, path), Info: fi}
 		if comp == "" {
 			why, err := sniff(src)
 			if err != nil {

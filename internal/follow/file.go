@@ -43,17 +43,26 @@ type File struct {
 }
 
 // Open opens path to read it on from off (where a first pass stopped).
-func Open(path string, off int64, poll time.Duration, stop <-chan struct{}) (*File, error) {
+// was is the file the first pass read (nil: not known): when path is
+// another file by now, the log was rotated in between, and the File
+// starts by saying so (Restart: "rotated") and reads the new file from its
+// start, as it does for a rotation it sees.
+func Open(path string, off int64, was os.FileInfo, poll time.Duration, stop <-chan struct{}) (*File, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	if poll <= 0 {
+		poll = DefaultPoll
+	}
+	if was != nil {
+		if now, err := f.Stat(); err == nil && !os.SameFile(now, was) {
+			return &File{path: path, poll: poll, stop: stop, f: f, last: '\n', restart: "rotated"}, nil
+		}
+	}
 	if _, err := f.Seek(off, io.SeekStart); err != nil {
 		f.Close()
 		return nil, err
-	}
-	if poll <= 0 {
-		poll = DefaultPoll
 	}
 	return &File{path: path, poll: poll, stop: stop, f: f, off: off, last: '\n'}, nil
 }

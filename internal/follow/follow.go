@@ -74,7 +74,7 @@ func Run(inputs []Input, o Options) {
 		if !Followable(in.Source) {
 			continue
 		}
-		t, err := Open(in.Source.Path, in.Bytes, o.Poll, o.Stop)
+		t, err := Open(in.Source.Path, in.Bytes, in.Source.Info, o.Poll, o.Stop)
 		if err != nil {
 			if o.Note != nil {
 				call(func() { o.Note(fmt.Errorf("%s: not followed: %w", in.Source.Name, err)) })

@@ -64,7 +64,7 @@ func TestFileIdleAndRestart(t *testing.T) {
 	}
 	stop := make(chan struct{})
 	defer close(stop)
-	f, err := Open(path, 0, time.Millisecond, stop)
+	f, err := Open(path, 0, nil, time.Millisecond, stop)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,4 +122,53 @@ func TestFileIdleAndRestart(t *testing.T) {
 		t.Fatalf("restart %q, want truncated", r)
 	}
 	expect("4\n", nil)
+}
+
+// A file rotated between the first pass and the follow's start is read
+// from its new start, said as a rotation (not a truncation of the new
+// file, which is shorter than what was read of the old one).
+func TestOpenAfterRotation(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "k.log")
+	if err := os.WriteFile(path, []byte("one\ntwo\nthree\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	was, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(path, path+".1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("four\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := make(chan struct{})
+	defer close(stop)
+	f, err := Open(path, 14, was, time.Millisecond, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64)
+	if n, err := f.Read(buf); n != 0 || !errors.Is(err, io.EOF) {
+		t.Fatalf("first read %q, %v; want the end, to start over", buf[:n], err)
+	}
+	if r := f.Restart(); r != "rotated" {
+		t.Fatalf("Restart() = %q, want rotated", r)
+	}
+	if n, err := f.Read(buf); string(buf[:n]) != "four\n" || err != nil {
+		t.Fatalf("read %q, %v; want the new file from its start", buf[:n], err)
+	}
+
+	// The same file as the first pass read: on from where it stopped.
+	was, _ = os.Stat(path)
+	g, err := Open(path, 2, was, time.Millisecond, stop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if n, err := g.Read(buf); string(buf[:n]) != "ur\n" || err != nil {
+		t.Fatalf("read %q, %v; want the rest", buf[:n], err)
+	}
 }
