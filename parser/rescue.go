@@ -19,9 +19,9 @@ import (
 // Keys.
 //
 // Which repeated records pass depends on how the input was cut into chunks
-// for parallel parsing (each worker remembers the identities it met): the
-// first record of an identity always does, and a caller reads the others
-// so that they change nothing.
+// for parallel parsing (each worker remembers the identities it met lately,
+// idset.go): the first record of an identity always does, and a caller
+// reads the others so that they change nothing.
 type Rescue struct {
 	// Keys are structured field keys (klog's key=, JSON's "key":) whose
 	// value is an identity, in the order they are looked for.
